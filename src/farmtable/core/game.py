@@ -129,6 +129,17 @@ class State(ABC, Generic[ActionT]):
         if action not in legal:
             raise IllegalAction(self.explain_illegal(player, str(action), legal))
 
+    def heuristic(self, player: int) -> float:
+        """How good the position looks for ``player`` (used by the greedy agent; higher is better).
+
+        The default is the score as it stands minus the best opponent's; games override it
+        with a better estimate written next to their rules.
+        """
+        totals = self.result().totals
+        if len(totals) == 1:
+            return float(totals[0])
+        return float(totals[player] - max(t for q, t in enumerate(totals) if q != player))
+
     def render_text(self, player: int | None = None) -> str:
         """The board as text for the terminal, as ``player`` sees it."""
         return json.dumps(self.view(player), indent=2, sort_keys=True)
