@@ -14,6 +14,7 @@ from farmtable.core import (
     State,
     get_game,
     list_games,
+    load_state,
 )
 
 __version__ = "0.1.0"
@@ -28,4 +29,5 @@ __all__ = [
     "__version__",
     "get_game",
     "list_games",
+    "load_state",
 ]

@@ -3,7 +3,7 @@
 from farmtable.core.errors import BadInput, CorruptSave, IllegalAction
 from farmtable.core.game import Game, State, as_rng
 from farmtable.core.history import History
-from farmtable.core.registry import get_game, list_games, register
+from farmtable.core.registry import get_game, list_games, load_state, register
 from farmtable.core.result import Result, rank_by
 from farmtable.core.rng import Rng
 
@@ -19,6 +19,7 @@ __all__ = [
     "as_rng",
     "get_game",
     "list_games",
+    "load_state",
     "rank_by",
     "register",
 ]

@@ -200,9 +200,7 @@ class Game(ABC, Generic[StateT]):
         if isinstance(players, bool) or not isinstance(players, int):
             raise ValueError(f"players must be a whole number, got {players!r}")
         if not self.min_players <= players <= self.max_players:
-            raise ValueError(
-                f"{self.title} takes {self.min_players}–{self.max_players} players, not {players}"
-            )
+            raise ValueError(f"{self.title} takes {self.min_players}–{self.max_players} players, not {players}")
         chosen = tuple(variants)
         for name in chosen:
             if name not in self.variants:

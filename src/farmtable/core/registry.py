@@ -7,10 +7,12 @@ registry imports them all the first time a game is asked for.
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 from typing import Any
 
-from farmtable.core.game import Game
+from farmtable.core.errors import CorruptSave
+from farmtable.core.game import FORMAT_KEY, Game, State
 
 _GAMES: dict[str, Game[Any]] = {}
 _loaded = False
@@ -48,3 +50,22 @@ def get_game(game_id: str) -> Game[Any]:
     except KeyError:
         known = ", ".join(sorted(_GAMES))
         raise KeyError(f"no game '{game_id}'; the games are: {known}") from None
+
+
+def load_state(text: str | bytes) -> State[Any]:
+    """Load a saved game of any game: the save names its game. Raises :class:`CorruptSave` if it can't."""
+    try:
+        envelope = json.loads(text)
+    except (ValueError, TypeError) as exc:
+        raise CorruptSave(f"not a farmtable save: it is not valid JSON ({exc})") from None
+    if not isinstance(envelope, dict) or FORMAT_KEY not in envelope:
+        raise CorruptSave("not a farmtable save: the 'farmtable' format key is missing")
+    game_id = envelope.get("game")
+    if not isinstance(game_id, str):
+        raise CorruptSave("not a farmtable save: it names no game")
+    try:
+        game = get_game(game_id)
+    except KeyError as exc:
+        raise CorruptSave(str(exc.args[0])) from None
+    state: State[Any] = game.from_json(text)
+    return state
