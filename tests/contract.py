@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import farmtable
-from farmtable.core import State
+from farmtable.core import Game, State
 
 STEP_CAP = 50_000
 VIEW_CHECK_STEPS = frozenset({1, 5, 20, 60})
@@ -102,7 +102,7 @@ def check_views(state: State[Any], secrets: SecretProbe | None, rng: random.Rand
 
 
 def check_contract(
-    game_id: str,
+    game_id: str | Game[Any],
     players: int,
     variants: tuple[str, ...] = (),
     games: int = 3,
@@ -111,7 +111,7 @@ def check_contract(
     **options: Any,
 ) -> None:
     """Run every contract guarantee on ``games`` random games of one game/player-count/variant set."""
-    game = farmtable.get_game(game_id)
+    game = farmtable.get_game(game_id) if isinstance(game_id, str) else game_id
     for g in range(games):
         game_seed = seed * 7919 + g
         rng = random.Random(game_seed)
