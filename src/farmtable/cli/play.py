@@ -88,7 +88,9 @@ class TerminalGame:
             if agent_actor is not None:
                 action = self.agents[agent_actor].act(self.state, agent_actor)
                 notation = self.history.apply(agent_actor, action)
-                console.print(f"[dim]{self.names[agent_actor]}:[/dim] {self._public(agent_actor, notation)}")
+                # in a simultaneous step the choice stays secret until the step resolves
+                shown = "made a secret choice" if len(actors) > 1 else notation
+                console.print(f"[dim]{self.names[agent_actor]}:[/dim] {shown}", highlight=False)
                 self._autosave()
                 continue
             if not self._human_turn(actors[0]):
@@ -97,16 +99,6 @@ class TerminalGame:
         console.print(self.state.render_text(None), markup=False)
         print_result(self.state.result(), self.names)
         self._autosave()
-
-    def _public(self, player: int, notation: str) -> str:
-        """What others may read of a decision: a simultaneous secret choice shows only that it was made."""
-        if len(self.state.actors()) > 0 and player in self.state.actors():
-            return notation
-        hidden = any(p != player and self.seats[p] == HUMAN for p in range(self.state.players))
-        return "made a secret choice" if hidden and self._was_simultaneous() else notation
-
-    def _was_simultaneous(self) -> bool:
-        return len(self.state.actors()) > 1
 
     def _show(self, player: int) -> None:
         console.rule(f"{self.names[player]} to decide")
