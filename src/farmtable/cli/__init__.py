@@ -8,6 +8,7 @@ import typer
 
 from farmtable.cli import files as _files  # noqa: F401  (registers its commands)
 from farmtable.cli import play as _play  # noqa: F401
+from farmtable.cli import serve as _serve  # noqa: F401
 from farmtable.cli import study as _study  # noqa: F401
 from farmtable.cli.common import CliError, app, console
 

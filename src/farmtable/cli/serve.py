@@ -1,0 +1,1 @@
+"""``farmtable serve``: the web server (filled in by the browser work)."""
