@@ -1,0 +1,311 @@
+"""Card geometry and pens: a player's farm as a grid of rotated cards (DA-FM1).
+
+Coordinates: the farm card lies at ``(0, 0)``; ``x`` grows to the east, ``y`` to the north.
+A card placed at a position has a rotation of 0, 90, 180 or 270 degrees **clockwise**.
+
+Inside one card the quarters NE, SE, SW, NW (indices 0..3) are separated by the arms N, E,
+S, W (indices 0..3): quarter ``q`` lies between arm ``q`` and arm ``q+1`` and touches the
+card sides ``q`` and ``q+1``. Two quarters of one card that share an arm connect unless that
+arm is a fence. Across a card side there is never a fence, so a quarter connects to the
+mirror quarter of the neighbouring card (NE of a card to NW of its east neighbour and to SE of
+its north neighbour). A connected set of quarters is a **region**; a region is an **enclosed
+pen** ("enclosed fence" in the rulebook) when no quarter of it has a side facing an empty grid
+position: it is closed on every side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from farmtable.games.farmini.components import (
+    ALL_CARDS,
+    ANIMAL_CELL,
+    QUARTERS,
+    SIDES,
+    FenceCard,
+)
+
+Pos = tuple[int, int]
+"""A grid position ``(x, y)`` of a farm."""
+Cell = tuple[int, int, int]
+"""A quarter of the card at ``(x, y)``: ``(x, y, quarter index)``."""
+Arms = tuple[bool, bool, bool, bool]
+"""Fence (True) or pasture (False) for the arms N, E, S, W of a placed card."""
+
+ROTATIONS: Final = (0, 90, 180, 270)
+"""The four ways to turn a card, in degrees clockwise."""
+QUARTER_TURN: Final = 90
+SIDE_COUNT: Final = len(SIDES)
+
+DELTA: Final[tuple[Pos, ...]] = ((0, 1), (1, 0), (0, -1), (-1, 0))
+"""Grid step through side N, E, S, W."""
+
+MIRROR: Final = (
+    (1, 0, 3, 2),  # across a N side: NE <-> SE, NW <-> SW (indices NE=0, SE=1, SW=2, NW=3)
+    (3, 2, 1, 0),  # across an E side: NE <-> NW, SE <-> SW
+    (1, 0, 3, 2),  # across a S side
+    (3, 2, 1, 0),  # across a W side
+)
+"""``MIRROR[side][q]``: the quarter of the neighbour across ``side`` that touches quarter ``q``."""
+
+QUARTER_INDEX: Final = {name: i for i, name in enumerate(QUARTERS)}
+SIDE_NAMES: Final = ("north", "east", "south", "west")
+
+
+def opposite(side: int) -> int:
+    """The side facing ``side`` on the neighbouring card (N <-> S, E <-> W)."""
+    return (side + 2) % SIDE_COUNT
+
+
+@dataclass(frozen=True, slots=True)
+class Oriented:
+    """A card as it lies after rotation: its arms and quarter contents by index."""
+
+    card_id: str
+    rot: int
+    arms: Arms
+    quarters: str
+
+
+def _orient(card: FenceCard, rot: int) -> Oriented:
+    """Turn ``card`` ``rot`` degrees clockwise: arm/quarter ``i`` moves to ``i + rot/90``."""
+    steps = rot // QUARTER_TURN
+    base_arms = [side in card.arms for side in SIDES]
+    arms = [False] * SIDE_COUNT
+    quarters = [""] * SIDE_COUNT
+    for i in range(SIDE_COUNT):
+        arms[(i + steps) % SIDE_COUNT] = base_arms[i]
+        quarters[(i + steps) % SIDE_COUNT] = card.quarters[i]
+    return Oriented(card.id, rot, (arms[0], arms[1], arms[2], arms[3]), "".join(quarters))
+
+
+ORIENTED: Final[dict[tuple[str, int], Oriented]] = {
+    (card.id, rot): _orient(card, rot)
+    for card in ALL_CARDS.values()
+    if isinstance(card, FenceCard)
+    for rot in ROTATIONS
+}
+"""Every fence/farm card in every rotation, computed once."""
+
+
+def _distinct_rotations() -> dict[str, tuple[int, ...]]:
+    """Per card, the rotations that look different (the smallest rotation of each look)."""
+    table: dict[str, tuple[int, ...]] = {}
+    for card in ALL_CARDS.values():
+        if not isinstance(card, FenceCard):
+            continue
+        looks: dict[tuple[Arms, str], int] = {}
+        for rot in ROTATIONS:
+            o = ORIENTED[card.id, rot]
+            looks.setdefault((o.arms, o.quarters), rot)
+        table[card.id] = tuple(sorted(set(looks.values())))
+    return table
+
+
+DISTINCT_ROTATIONS: Final = _distinct_rotations()
+"""Rotations worth offering per card: turning F1 (no arms, all pasture) changes nothing."""
+
+
+def canonical_rotation(card_id: str, rot: int) -> int:
+    """The smallest rotation that gives ``card_id`` the same look as ``rot``."""
+    o = ORIENTED[card_id, rot]
+    for r in DISTINCT_ROTATIONS[card_id]:
+        other = ORIENTED[card_id, r]
+        if other.arms == o.arms and other.quarters == o.quarters:
+            return r
+    return rot  # pragma: no cover - every rotation has a look
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """A connected set of quarters; ``closed`` when it is an enclosed pen."""
+
+    cells: tuple[Cell, ...]
+    closed: bool
+
+
+class Farm:
+    """One player's farm: placed cards, animals on animal cells, and its regions (cached)."""
+
+    __slots__ = ("_regions", "animals", "cards")
+
+    def __init__(self) -> None:
+        self.cards: dict[Pos, Oriented] = {}
+        self.animals: dict[Cell, str] = {}
+        self._regions: tuple[Region, ...] | None = None
+
+    # --- building -------------------------------------------------------------------------
+
+    def copy(self) -> Farm:
+        """An independent copy (oriented cards and regions are immutable, so shared)."""
+        other = Farm.__new__(Farm)
+        other.cards = dict(self.cards)
+        other.animals = dict(self.animals)
+        other._regions = self._regions
+        return other
+
+    def put_card(self, card_id: str, pos: Pos, rot: int) -> None:
+        """Lay a card without checking the rules (used by setup, loading and tests)."""
+        self.cards[pos] = ORIENTED[card_id, rot]
+        self._regions = None
+
+    def frontier(self) -> list[Pos]:
+        """Empty positions that share a side with a card of the farm, sorted."""
+        cards = self.cards
+        out = {(x + dx, y + dy) for (x, y) in cards for dx, dy in DELTA if (x + dx, y + dy) not in cards}
+        return sorted(out)
+
+    def fits(self, card: Oriented, pos: Pos) -> bool:
+        """Whether ``card`` may be attached at ``pos`` (rulebook, Fence Cards: sides must match)."""
+        cards = self.cards
+        if pos in cards:
+            return False
+        x, y = pos
+        touching = False
+        arms = card.arms
+        for side in range(SIDE_COUNT):
+            dx, dy = DELTA[side]
+            other = cards.get((x + dx, y + dy))
+            if other is not None:
+                touching = True
+                if other.arms[(side + 2) % SIDE_COUNT] != arms[side]:
+                    return False
+        return touching
+
+    def misfit(self, card: Oriented, pos: Pos) -> str | None:
+        """Why ``card`` may not go to ``pos``, in player words; None if it fits."""
+        if pos in self.cards:
+            return f"{pos[0]},{pos[1]} already holds card {self.cards[pos].card_id}"
+        x, y = pos
+        touching = False
+        for side in range(SIDE_COUNT):
+            dx, dy = DELTA[side]
+            other = self.cards.get((x + dx, y + dy))
+            if other is None:
+                continue
+            touching = True
+            mine, theirs = card.arms[side], other.arms[opposite(side)]
+            if mine != theirs:
+                kind = {True: "a fence", False: "pasture"}
+                return (
+                    f"sides must match (fence to fence, pasture to pasture): {card.card_id} rot {card.rot} "
+                    f"has {kind[mine]} on its {SIDE_NAMES[side]} side but {other.card_id} at "
+                    f"{x + dx},{y + dy} has {kind[theirs]} there"
+                )
+        if not touching:
+            return f"a new card must touch your farm: {x},{y} shares no side with any of your cards"
+        return None
+
+    def placements(self, card_id: str) -> Iterator[tuple[Pos, int]]:
+        """Every (position, rotation) where ``card_id`` may be attached, in a fixed order."""
+        rots = DISTINCT_ROTATIONS[card_id]
+        oriented = [ORIENTED[card_id, r] for r in rots]
+        for pos in self.frontier():
+            for o in oriented:
+                if self.fits(o, pos):
+                    yield pos, o.rot
+
+    def can_place(self, card_id: str) -> bool:
+        """Whether the card fits anywhere on this farm."""
+        return next(self.placements(card_id), None) is not None
+
+    def is_connected(self) -> bool:
+        """Whether every card can be reached from every other through shared sides."""
+        if not self.cards:
+            return True
+        start = min(self.cards)
+        seen = {start}
+        stack = [start]
+        while stack:
+            x, y = stack.pop()
+            for dx, dy in DELTA:
+                nxt = (x + dx, y + dy)
+                if nxt in self.cards and nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return len(seen) == len(self.cards)
+
+    # --- contents ---------------------------------------------------------------------------
+
+    def content(self, cell: Cell) -> str | None:
+        """What the quarter holds (G, C or A), or None if no card lies there."""
+        card = self.cards.get((cell[0], cell[1]))
+        return None if card is None else card.quarters[cell[2]]
+
+    def animal_cells(self) -> list[Cell]:
+        """Every animal cell of the farm, sorted."""
+        return sorted(
+            (x, y, q)
+            for (x, y), card in self.cards.items()
+            for q in range(SIDE_COUNT)
+            if card.quarters[q] == ANIMAL_CELL
+        )
+
+    def free_cells(self) -> list[Cell]:
+        """Animal cells with no animal, sorted (where a new token may go)."""
+        return [c for c in self.animal_cells() if c not in self.animals]
+
+    def count(self, kind: str) -> int:
+        """How many tokens of ``kind`` are on the farm."""
+        return sum(1 for k in self.animals.values() if k == kind)
+
+    # --- regions and pens -----------------------------------------------------------------
+
+    def regions(self) -> tuple[Region, ...]:
+        """All connected pasture regions (open and closed), in a fixed order; cached."""
+        if self._regions is None:
+            self._regions = tuple(self._compute_regions())
+        return self._regions
+
+    def pens(self) -> list[Region]:
+        """The enclosed pens: regions closed on every side."""
+        return [r for r in self.regions() if r.closed]
+
+    def pen_cells(self) -> set[Cell]:
+        """Every quarter that lies inside an enclosed pen."""
+        return {cell for r in self.regions() if r.closed for cell in r.cells}
+
+    def _compute_regions(self) -> Iterable[Region]:
+        """Flood-fill the quarters (see the module docstring for the connection rules)."""
+        cards = self.cards
+        seen: set[Cell] = set()
+        for x0, y0 in sorted(cards):
+            for q0 in range(SIDE_COUNT):
+                if (x0, y0, q0) in seen:
+                    continue
+                seen.add((x0, y0, q0))
+                stack = [(x0, y0, q0)]
+                cells: list[Cell] = []
+                closed = True
+                while stack:
+                    x, y, q = stack.pop()
+                    cells.append((x, y, q))
+                    arms = cards[x, y].arms
+                    # inside the card: quarter q meets q+1 across arm q+1 and q-1 across arm q
+                    nxt = (q + 1) % SIDE_COUNT
+                    if not arms[nxt] and (x, y, nxt) not in seen:
+                        seen.add((x, y, nxt))
+                        stack.append((x, y, nxt))
+                    prv = (q - 1) % SIDE_COUNT
+                    if not arms[q] and (x, y, prv) not in seen:
+                        seen.add((x, y, prv))
+                        stack.append((x, y, prv))
+                    # across the two card sides this quarter touches
+                    for side in (q, nxt):
+                        dx, dy = DELTA[side]
+                        npos = (x + dx, y + dy)
+                        if npos not in cards:
+                            closed = False  # this quarter faces an empty position: not enclosed
+                            continue
+                        cell = (npos[0], npos[1], MIRROR[side][q])
+                        if cell not in seen:
+                            seen.add(cell)
+                            stack.append(cell)
+                yield Region(tuple(sorted(cells)), closed)
+
+
+def cell_name(cell: Cell) -> str:
+    """Notation of a quarter: ``0,1/SE``."""
+    return f"{cell[0]},{cell[1]}/{QUARTERS[cell[2]]}"
