@@ -1,0 +1,231 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
+
+Each iteration samples a world the searching player cannot tell apart from the real
+one (``state.determinize(player, rng)``), walks the one shared tree down that world
+with UCT, expands one new move, finishes the game with random (or greedy) play, and
+backs the result up. The agent never looks at the real state beyond whose turn it is
+and what its own player may do, so hidden cards and other players' secret choices
+stay hidden.
+
+How the contract's features map onto the tree:
+
+- **Chance** happens inside ``apply``, from the determinized state's own RNG, so a
+  node's children are keyed by action *notation* and re-walked in every world; the
+  subset-armed UCB counts how often each child was available.
+- **Simultaneous steps**: when several players must decide, the tree lets one of them
+  act at a node (the searching player at the root, otherwise the lowest-numbered
+  actor) and the others below it. Their choices stay hidden until the step resolves;
+  the planning player treats the others as moving after it (a standard simplification).
+- **Rewards**: with several players, a win is 1 (shared wins split), else 0, each
+  player maximizing its own; a solo game is scored by its total, scaled to [0, 1] by
+  the lowest and highest totals seen in this search.
+
+Parameters (spec string ``ismcts:iters=400,rollout=greedy``): ``iters`` iterations per
+decision (default 200) or ``time`` seconds per decision; ``c`` the UCT exploration
+constant (default 0.7); ``rollout`` ``random`` (default) or ``greedy``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time as _time
+from dataclasses import dataclass
+from typing import Any
+
+from farmtable.agents.base import Agent, register_agent
+from farmtable.agents.greedy import greedy_choice
+from farmtable.core import State
+
+DEFAULT_ITERS = 200
+DEFAULT_C = 0.7
+ROLLOUT_STEP_CAP = 20_000
+"""A rollout that has not ended after this many decisions is scored as it stands (a safety net)."""
+
+
+class Node:
+    """One node of the tree: the statistics of the move that leads here, and its children."""
+
+    __slots__ = ("avail", "children", "mover", "visits", "wins")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover  # the player who made the move into this node
+        self.visits = 0
+        self.wins = 0.0  # total reward of ``mover``
+        self.avail = 1  # how often this move was legal when its parent was visited
+        self.children: dict[str, Node] = {}
+
+    def ucb(self, c: float) -> float:
+        """The UCB1 score with availability counts (ISMCTS's subset-armed bandit)."""
+        return self.wins / self.visits + c * math.sqrt(math.log(self.avail) / self.visits)
+
+
+@dataclass(frozen=True)
+class MoveStat:
+    """What the search thinks of one root move: its notation, visits and mean reward."""
+
+    notation: str
+    visits: int
+    value: float
+
+
+class IsmctsAgent(Agent):
+    """Information-set MCTS: UCT over determinizations, random or greedy rollouts."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iters: int | None = None,
+        time: float | None = None,
+        c: float = DEFAULT_C,
+        rollout: str = "random",
+    ) -> None:
+        params: dict[str, Any] = {}
+        if iters is not None:
+            params["iters"] = iters
+        if time is not None:
+            params["time"] = time
+        if c != DEFAULT_C:
+            params["c"] = c
+        if rollout != "random":
+            params["rollout"] = rollout
+        super().__init__(seed, **params)
+        if iters is not None and (not isinstance(iters, int) or iters < 1):
+            raise ValueError(f"iters must be a positive whole number, got {iters!r}")
+        if time is not None and (not isinstance(time, int | float) or time <= 0):
+            raise ValueError(f"time must be a positive number of seconds, got {time!r}")
+        if rollout not in ("random", "greedy"):
+            raise ValueError(f"rollout must be 'random' or 'greedy', got {rollout!r}")
+        self.iters = iters if iters is not None or time is not None else DEFAULT_ITERS
+        self.time = float(time) if time is not None else None
+        self.c = float(c)
+        self.rollout = rollout
+        self.rng = random.Random(seed)
+        self.last_iterations = 0
+
+    # --- the agent -----------------------------------------------------------------
+
+    def act(self, state: State[Any], player: int) -> Any:
+        """The root move visited most often by the search."""
+        legal = state.legal_actions(player)
+        if not legal:
+            raise ValueError(f"player {player} has no legal action now")
+        if len(legal) == 1:
+            return legal[0]
+        stats = self.analyze(state, player)
+        best = stats[0].notation
+        by_notation = {str(a): a for a in legal}
+        return by_notation[best]
+
+    def analyze(self, state: State[Any], player: int) -> list[MoveStat]:
+        """Search from ``player``'s point of view; the root moves, most visited first.
+
+        ``value`` is the mean reward of the move for ``player``: the estimated chance of
+        winning with several players, a scaled score in a solo game.
+        """
+        root = self.search(state, player)
+        stats = [MoveStat(k, n.visits, n.wins / n.visits if n.visits else 0.0) for k, n in root.children.items()]
+        stats.sort(key=lambda s: (-s.visits, -s.value))
+        return stats
+
+    # --- the search ----------------------------------------------------------------
+
+    def search(self, state: State[Any], player: int) -> Node:
+        """Run the search budget from ``state`` for ``player``; returns the root of the tree."""
+        root = Node(mover=-1)
+        solo = state.players == 1
+        bounds = [math.inf, -math.inf]  # lowest and highest solo total seen
+        deadline = None if self.time is None else _time.perf_counter() + self.time
+        budget = self.iters
+        done = 0
+        while True:
+            if budget is not None and done >= budget:
+                break
+            if deadline is not None and done > 0 and _time.perf_counter() >= deadline:
+                break
+            world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
+            self._iterate(root, world, player, solo, bounds)
+            done += 1
+        self.last_iterations = done
+        return root
+
+    def _iterate(self, root: Node, world: State[Any], player: int, solo: bool, bounds: list[float]) -> None:
+        rng = self.rng
+        path = [root]
+        node = root
+        first = True
+        # selection and expansion
+        while not world.is_over():
+            actors = world.actors()
+            mover = player if first else min(actors)
+            first = False
+            legal = world.legal_actions(mover)
+            children = node.children
+            untried = []
+            best: Node | None = None
+            best_action: Any = None
+            best_score = -math.inf
+            for action in legal:
+                key = str(action)
+                child = children.get(key)
+                if child is None:
+                    untried.append((key, action))
+                    continue
+                child.avail += 1
+                if untried:
+                    continue
+                score = child.ucb(self.c)
+                if score > best_score:
+                    best_score, best, best_action = score, child, action
+            if untried:
+                key, action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                child = Node(mover)
+                children[key] = child
+                world.apply(mover, action)
+                path.append(child)
+                break
+            assert best is not None
+            world.apply(mover, best_action)
+            path.append(best)
+            node = best
+        # simulation
+        self._rollout(world)
+        rewards = self._rewards(world, solo, bounds)
+        # backpropagation
+        for n in path:
+            n.visits += 1
+            if n.mover >= 0:
+                n.wins += rewards[n.mover]
+
+    def _rollout(self, world: State[Any]) -> None:
+        rng = self.rng
+        greedy = self.rollout == "greedy"
+        steps = 0
+        while not world.is_over() and steps < ROLLOUT_STEP_CAP:
+            mover = world.actors()[0]
+            legal = world.legal_actions(mover)
+            if greedy:
+                world.apply(mover, legal[greedy_choice(world, mover, rng)])
+            else:
+                world.apply(mover, legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0])
+            steps += 1
+
+    @staticmethod
+    def _rewards(world: State[Any], solo: bool, bounds: list[float]) -> list[float]:
+        result = world.result()
+        if solo:
+            total = float(result.totals[0])
+            bounds[0] = min(bounds[0], total)
+            bounds[1] = max(bounds[1], total)
+            span = bounds[1] - bounds[0]
+            return [0.5 if span == 0 else (total - bounds[0]) / span]
+        rewards = [0.0] * world.players
+        winners = result.winners
+        for p in winners:
+            rewards[p] = 1.0 / len(winners)
+        return rewards
+
+
+register_agent("ismcts", IsmctsAgent)
