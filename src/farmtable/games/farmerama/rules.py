@@ -70,6 +70,7 @@ from farmtable.games.farmerama.components import (
     WHEEL_TURN_COST,
     wheel_count,
 )
+from farmtable.games.farmerama.helper import SCORING_HELPER_FORMAT, score_text
 from farmtable.games.farmerama.scoring import ScoreInput, score, star_building_count
 
 # --- phases ---------------------------------------------------------------------------------
@@ -1305,6 +1306,12 @@ class FarmeramaGame(Game[FarmeramaState]):
     variants: ClassVar[dict[str, str]] = {
         VARIANT_PROFI: "Profi Farmer (2-4 players): dark-board buildings, Profi award order, water buys Sow/Harvest",
     }
+
+    scoring_helper_format: ClassVar[str | None] = SCORING_HELPER_FORMAT
+
+    def score_text(self, text: str) -> Result:
+        """Score an end position typed in the helper format (``scoring_helper_format``)."""
+        return score_text(text)
 
     def check_players_and_variants(self, players: int, variants: tuple[str, ...]) -> None:
         """The Profi Farmer rules are for 2-4 players (the solo game has no buildings to award)."""
