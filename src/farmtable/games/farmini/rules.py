@@ -717,5 +717,5 @@ def _farm_from_dict(data: Any, player: int) -> Farm:
         if farm.content(cell) != ANIMAL_CELL or cell in farm.animals:
             raise ValueError(f"farm {player}: {cell_name(cell)} is not a free animal cell")
         farm.animals[cell] = kind
-    farm._regions = None
+    farm._changed()
     return farm
