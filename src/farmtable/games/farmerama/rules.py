@@ -933,7 +933,11 @@ class FarmeramaState(State[str]):
             "round": self.round,
             "phase": self.phase,
             "actors": self.actors(),
-            "action_wheel": {"section": self.action_wheel, **wheel._asdict(), "next": following._asdict()},
+            "action_wheel": {
+                "section": self.action_wheel,
+                **{k: list(v) for k, v in wheel._asdict().items()},
+                "next": {k: list(v) for k, v in following._asdict().items()},
+            },
             "supply": dict(zip(GOODS, self.supply, strict=True)),
             "buildings_face_up": [
                 {"slot": i + 1, "id": BUILDINGS[b].id, "reward": BUILDINGS[b].label} for i, b in enumerate(self.display)
