@@ -1,0 +1,1 @@
+"""Tests of Farmers Finances: rulebook examples, rule scenarios, properties, contract and helper."""
