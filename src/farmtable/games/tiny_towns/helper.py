@@ -1,0 +1,203 @@
+"""The scoring helper: score finished Tiny Towns typed as text (``farmtable score tiny-towns FILE``)."""
+
+from __future__ import annotations
+
+from farmtable.core import BadInput, Result
+from farmtable.games.tiny_towns import components as C
+from farmtable.games.tiny_towns.scoring import (
+    READING_MANDRAS_AROUND,
+    READING_MARKET_BOTH,
+    TownFacts,
+    score_towns,
+)
+
+HELPER_FORMAT = """\
+Tiny Towns end positions, one block per player (lines starting with # are comments,
+blank lines are ignored, upper/lower case does not matter):
+
+    buildings: Cottage, Farm, Well, Theater, Chapel, Tavern, Factory
+    readings: market-row-and-column        (optional: mandras-8-around too)
+    player: Ann
+    monument: Barrett Castle               (optional: the monument Ann BUILT)
+    COT COT FAR WEL
+    WEL MON .   wood
+    CHA TAV TAV TAV
+    .   .   FAC COT
+    warehouse: 2                           (optional: cubes stored on Warehouses)
+    shrine: 5                              (with Shrine of the Elder Tree: buildings
+                                            in the town when it was built, itself included)
+    finished: 1                            (with The Starloom: 1 = first town completed;
+                                            towns completed in the same round share a place)
+    turns: 4                               (optional: turns as Master Builder, a tie-break)
+    player: Ben
+    ...
+
+The buildings line comes first: the Cottage and one card of each pile. A town is 4 rows of
+4 squares: a building's three-letter code (COT FAR GRA GRE ORC WEL FOU MIL SHE THE BAK MAR
+TAI CHA ABB CLO TEM TAV ALM FEA INN FAC BAN TRA WAR) or its name without spaces
+(FeastHall), MON for the monument, and '.' or a resource (wood, W, ...) for a square
+without a building. Players are listed in seat order (the player on your right is the
+one listed before you; the first player's right is the last). The result is the score
+sheet per building kind, the monument and the empty squares, ranked with the rulebook's
+tie-breaks: fewest Master Builder turns, fewest empty squares, most cottages."""
+
+_EMPTY_TOKENS = {".", "-", "_", *C.RESOURCES, *(letter.lower() for letter in C.RESOURCE_LETTERS)}
+_BUILDING_TOKENS: dict[str, str] = {}
+for _name, _code in C.CODES.items():
+    _BUILDING_TOKENS[_code.lower()] = _name
+    _BUILDING_TOKENS[_name.replace(" ", "").lower()] = _name
+_MONUMENTS_LOWER = {name.lower(): name for name in C.MONUMENTS}
+_READINGS = (READING_MARKET_BOTH, READING_MANDRAS_AROUND)
+
+
+class _Player:
+    def __init__(self, name: str, line: int) -> None:
+        self.name = name
+        self.line = line
+        self.rows: list[list[str]] = []
+        self.monument: str | None = None
+        self.warehouse = 0
+        self.shrine: int | None = None
+        self.finished: int | None = None
+        self.turns = 0
+
+
+def _number(value: str, line: int, what: str) -> int:
+    if not value.isdigit():
+        raise BadInput(f"{what} must be a whole number, not '{value}'", line=line)
+    return int(value)
+
+
+def _buildings_line(value: str, line: int) -> tuple[str, ...]:
+    names = [v.strip() for v in value.replace(";", ",").split(",") if v.strip()]
+    found: list[str] = []
+    for raw in names:
+        name = _BUILDING_TOKENS.get(raw.replace(" ", "").lower())
+        if name is None:
+            raise BadInput(f"'{raw}' is not a Tiny Towns building card", line=line)
+        found.append(name)
+    if "Cottage" not in found:
+        found.insert(0, "Cottage")
+    by_pile = {C.BUILDINGS[n].colour: n for n in found if n != "Cottage"}
+    if len(found) != 1 + len(C.PILES) or len(by_pile) != len(C.PILES):
+        raise BadInput("the buildings line names the Cottage and one card of each of the six piles", line=line)
+    return ("Cottage", *(by_pile[pile] for pile in C.PILES))
+
+
+def score_text(text: str) -> Result:
+    """Score the towns in ``text`` (format: :data:`HELPER_FORMAT`); BadInput(msg, line=n) on a problem."""
+    buildings: tuple[str, ...] | None = None
+    readings: set[str] = set()
+    players: list[_Player] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, sep, value = line.partition(":")
+        key = key.strip().lower()
+        value = value.strip()
+        if sep and key == "buildings":
+            if buildings is not None or players:
+                raise BadInput("the buildings line comes once, before the players", line=number)
+            buildings = _buildings_line(value, number)
+            continue
+        if sep and key in ("readings", "variants"):
+            for word in value.replace(",", " ").split():
+                if word.lower() not in _READINGS:
+                    raise BadInput(f"unknown reading '{word}'; readings: {', '.join(_READINGS)}", line=number)
+                readings.add(word.lower())
+            continue
+        if sep and key == "player":
+            if buildings is None:
+                raise BadInput("start with the buildings line: buildings: Cottage, Farm, ...", line=number)
+            players.append(_Player(value or f"player {len(players)}", number))
+            continue
+        if not players:
+            raise BadInput("expected 'buildings: ...' or 'player: NAME' here", line=number)
+        player = players[-1]
+        if sep and key == "monument":
+            name = _MONUMENTS_LOWER.get(value.lower())
+            if name is None:
+                raise BadInput(f"'{value}' is not a Tiny Towns monument", line=number)
+            player.monument = name
+        elif sep and key == "warehouse":
+            player.warehouse = _number(value, number, "warehouse cubes")
+        elif sep and key == "shrine":
+            player.shrine = _number(value, number, "the Shrine's building count")
+        elif sep and key == "finished":
+            player.finished = _number(value, number, "the completion place")
+        elif sep and key == "turns":
+            player.turns = _number(value, number, "Master Builder turns")
+        elif sep:
+            raise BadInput(f"unknown line '{key}:'; expected monument, warehouse, shrine, finished or turns", number)
+        else:
+            player.rows.append(_grid_row(line, number, buildings or (), player))
+    if not players:
+        raise BadInput("no players: add 'player: NAME' and the town's 4 rows")
+    if buildings is None:  # cannot happen: a player line needs the buildings line first
+        raise BadInput("start with the buildings line: buildings: Cottage, Farm, ...")
+    towns = [_facts(player, buildings) for player in players]
+    result = score_towns(towns, buildings, frozenset(readings))
+    result.details["names"] = [p.name for p in players]
+    result.details["buildings"] = list(buildings)
+    return result
+
+
+def _grid_row(line: str, number: int, buildings: tuple[str, ...], player: _Player) -> list[str]:
+    if len(player.rows) == C.TOWN_SIZE:
+        raise BadInput(f"{player.name}'s town already has {C.TOWN_SIZE} rows", line=number)
+    tokens = line.split()
+    if len(tokens) != C.TOWN_SIZE:
+        raise BadInput(f"a town row has {C.TOWN_SIZE} squares, this one has {len(tokens)}", line=number)
+    row: list[str] = []
+    for token in tokens:
+        low = token.lower()
+        if low in _EMPTY_TOKENS:
+            row.append("")
+        elif low == C.MONUMENT_CODE.lower():
+            if player.monument is None:
+                raise BadInput("MON stands for the monument: give 'monument: NAME' first", line=number)
+            row.append(player.monument)
+        elif low in _BUILDING_TOKENS:
+            name = _BUILDING_TOKENS[low]
+            if name not in buildings:
+                raise BadInput(f"{name} is not in this game's building set ({', '.join(buildings)})", line=number)
+            row.append(name)
+        else:
+            raise BadInput(f"'{token}' is not a building code, MON, '.' or a resource", line=number)
+    return row
+
+
+def _facts(player: _Player, buildings: tuple[str, ...]) -> TownFacts:
+    if len(player.rows) != C.TOWN_SIZE:
+        raise BadInput(f"{player.name}'s town has {len(player.rows)} rows, not {C.TOWN_SIZE}", line=player.line)
+    grid = [name for row in player.rows for name in row]
+    monuments = [name for name in grid if name in C.MONUMENTS]
+    if len(monuments) > 1:
+        raise BadInput(f"{player.name}'s town shows the monument twice: a monument is built once", line=player.line)
+    monument = monuments[0] if monuments else None
+    if player.monument and not monument:
+        raise BadInput(f"{player.name} built {player.monument}: put MON on its square", line=player.line)
+    if player.warehouse and "Warehouse" not in grid:
+        raise BadInput(f"{player.name} stores cubes but has no Warehouse", line=player.line)
+    capacity = C.WAREHOUSE_CAPACITY * grid.count("Warehouse")
+    if player.warehouse > capacity:
+        raise BadInput(f"{player.name}'s Warehouses hold at most {capacity} cubes", line=player.line)
+    shrine_vp = 0
+    if monument == "Shrine of the Elder Tree":
+        if player.shrine is None:
+            raise BadInput("Shrine of the Elder Tree: add 'shrine: N' (buildings when it was built)", line=player.line)
+        shrine_vp = C.SHRINE_TABLE[min(player.shrine, len(C.SHRINE_TABLE) - 1)]
+    place = 0
+    if monument == "The Starloom":
+        if player.finished is None or player.finished < 1:
+            raise BadInput("The Starloom: add 'finished: N' (1 = first town completed)", line=player.line)
+        place = player.finished
+    return TownFacts(
+        grid=grid,
+        monument=monument,
+        warehouse_cubes=player.warehouse,
+        shrine_vp=shrine_vp,
+        starloom_place=place,
+        mb_turns=player.turns,
+    )

@@ -1,0 +1,152 @@
+"""Squares, neighbourhoods and building patterns on the 4x4 town, in every orientation.
+
+Rulebook, "Building Construction Rules": "Building layouts may be mirrored/flipped and
+rotated, as long as the configuration of resources remains the same." A pattern is
+turned into every distinct orientation (up to 8) and every position on the town,
+precomputed once as bit masks so that finding what a town can build is cheap.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+from farmtable.games.tiny_towns.components import COLUMN_LETTERS, RESOURCE_LETTERS, SQUARES, TOWN_SIZE
+
+# --- square names ---------------------------------------------------------------------------
+
+SQUARE_NAMES: tuple[str, ...] = tuple(f"{COLUMN_LETTERS[i % TOWN_SIZE]}{i // TOWN_SIZE + 1}" for i in range(SQUARES))
+"""Square index ``row * 4 + column`` -> its name, A1 top left, D4 bottom right."""
+SQUARE_INDEX: dict[str, int] = {name.lower(): i for i, name in enumerate(SQUARE_NAMES)}
+
+
+def square_name(index: int) -> str:
+    """The name (``"B3"``) of a square index."""
+    return SQUARE_NAMES[index]
+
+
+def name_order(index: int) -> str:
+    """Sort key that lists squares the way notation prints them: A1 A2 … B1 … D4."""
+    return SQUARE_NAMES[index]
+
+
+def _neighbours(index: int, steps: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    row, col = divmod(index, TOWN_SIZE)
+    found = []
+    for dr, dc in steps:
+        r, c = row + dr, col + dc
+        if 0 <= r < TOWN_SIZE and 0 <= c < TOWN_SIZE:
+            found.append(r * TOWN_SIZE + c)
+    return tuple(sorted(found))
+
+
+_ORTHO_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+_AROUND_STEPS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0))
+
+ADJACENT: tuple[tuple[int, ...], ...] = tuple(_neighbours(i, _ORTHO_STEPS) for i in range(SQUARES))
+"""Rulebook "Additional Rules": adjacent means up, down, left and right."""
+AROUND: tuple[tuple[int, ...], ...] = tuple(_neighbours(i, _AROUND_STEPS) for i in range(SQUARES))
+"""The 8 squares around (diagonals count): Granary, Mandras Palace's other reading."""
+ROW: tuple[tuple[int, ...], ...] = tuple(
+    tuple(j for j in range(SQUARES) if j // TOWN_SIZE == i // TOWN_SIZE and j != i) for i in range(SQUARES)
+)
+"""The other squares of a square's row."""
+COLUMN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(j for j in range(SQUARES) if j % TOWN_SIZE == i % TOWN_SIZE and j != i) for i in range(SQUARES)
+)
+"""The other squares of a square's column."""
+ALL_SQUARES_MASK = (1 << SQUARES) - 1
+
+
+def mask_squares(mask: int) -> list[int]:
+    """The square indices set in a bit mask, ascending."""
+    return [i for i in range(SQUARES) if mask >> i & 1]
+
+
+# --- patterns -------------------------------------------------------------------------------
+
+Cell = tuple[int, int, str]
+"""(row, column, resource) of one square a pattern needs."""
+
+
+class Placement(NamedTuple):
+    """One way to lay a pattern on the town: the squares it covers and the resource each needs."""
+
+    mask: int
+    """Every square of the pattern."""
+    needs: tuple[tuple[str, int], ...]
+    """(resource, mask of the squares that need it)."""
+    squares: tuple[int, ...]
+    """The squares, in notation order."""
+    cells: tuple[tuple[int, str], ...]
+    """(square, resource) pairs, in notation order."""
+
+
+def parse_pattern(text: str) -> tuple[Cell, ...]:
+    """Read a pattern grid (``". H / B G"``) into its cells; ``ValueError`` on a bad letter."""
+    cells = []
+    for row, line in enumerate(text.split("/")):
+        for col, letter in enumerate(line.split()):
+            if letter == ".":
+                continue
+            if letter not in RESOURCE_LETTERS:
+                raise ValueError(f"unknown resource letter {letter!r} in pattern {text!r}")
+            cells.append((row, col, RESOURCE_LETTERS[letter]))
+    if not cells:
+        raise ValueError(f"pattern {text!r} needs at least one resource")
+    return tuple(cells)
+
+
+def _normalise(cells: list[Cell]) -> tuple[Cell, ...]:
+    top = min(r for r, _, _ in cells)
+    left = min(c for _, c, _ in cells)
+    return tuple(sorted((r - top, c - left, res) for r, c, res in cells))
+
+
+def orientations(cells: tuple[Cell, ...]) -> list[tuple[Cell, ...]]:
+    """The distinct rotations and mirror images of a pattern (1 to 8 of them), in a fixed order."""
+    found: list[tuple[Cell, ...]] = []
+    current = list(cells)
+    for _mirror in range(2):
+        for _turn in range(4):
+            shape = _normalise(current)
+            if shape not in found:
+                found.append(shape)
+            current = [(c, -r, res) for r, c, res in current]  # a quarter turn
+        current = [(r, -c, res) for r, c, res in current]  # mirror
+    return found
+
+
+@cache
+def placements(pattern: str) -> tuple[Placement, ...]:
+    """Every placement of a pattern on the 4x4 town, each orientation at each position that fits."""
+    result: list[Placement] = []
+    seen: set[tuple[tuple[int, str], ...]] = set()
+    for shape in orientations(parse_pattern(pattern)):
+        height = max(r for r, _, _ in shape) + 1
+        width = max(c for _, c, _ in shape) + 1
+        for top in range(TOWN_SIZE - height + 1):
+            for left in range(TOWN_SIZE - width + 1):
+                cells = tuple(
+                    sorted(
+                        (((top + r) * TOWN_SIZE + left + c, res) for r, c, res in shape),
+                        key=lambda cell: name_order(cell[0]),
+                    )
+                )
+                if cells in seen:
+                    continue
+                seen.add(cells)
+                needs: dict[str, int] = {}
+                for square, res in cells:
+                    needs[res] = needs.get(res, 0) | 1 << square
+                mask = sum(1 << square for square, _ in cells)
+                result.append(Placement(mask, tuple(sorted(needs.items())), tuple(sq for sq, _ in cells), cells))
+    return tuple(result)
+
+
+def describe_pattern(pattern: str) -> str:
+    """A pattern in words for error messages: ``"wheat, brick and glass"``."""
+    names = [res for _, _, res in parse_pattern(pattern)]
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
