@@ -6,6 +6,7 @@ The format is :data:`HELPER_FORMAT`; errors are :class:`BadInput` naming the lin
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Final
 
 from farmtable.core import BadInput, Result
@@ -51,7 +52,7 @@ and a pig outside it, 1 point: total 5):
 """The text format read by :func:`score_text` (``Game.scoring_helper_format``)."""
 
 _COORD = r"(-?\d{1,3}) ?, ?(-?\d{1,3})"
-_CARD_RE: Final = re.compile(rf"^(?:card |place )?([a-z]{{1,2}}\d{{0,2}}) at {_COORD}(?: rot (\d{{1,3}}))?$")
+_CARD_RE: Final = re.compile(rf"^(?:card |place )?([a-z]{{1,4}}\d{{0,2}}) at {_COORD}(?: rot (\d{{1,3}}))?$")
 _ANIMAL_RE: Final = re.compile(rf"^(?:animal )?([a-z]+) at {_COORD} ?/ ?([a-z]+)$")
 _FARM_ALIAS: Final = "farm"
 
@@ -66,8 +67,24 @@ class _FarmBeingRead:
         self.card_lines: dict[tuple[int, int], int] = {}
 
 
+@dataclass(frozen=True)
+class TypedFarms:
+    """Farms read from text: the farms, their players' names and the variants named."""
+
+    farms: list[Farm]
+    names: list[str]
+    variants: tuple[str, ...]
+
+
 def score_text(text: str) -> Result:
     """Score the farms described in ``text`` (format: :data:`HELPER_FORMAT`)."""
+    typed = read_farms(text)
+    rules = ScoringRules.from_variants(typed.variants)
+    return score_farms(typed.farms, rules, {"players": typed.names, "variants": list(typed.variants)})
+
+
+def read_farms(text: str) -> TypedFarms:
+    """Read farms typed in the helper format (also used to build positions in tests)."""
     variants: set[str] = set()
     farms: list[_FarmBeingRead] = []
     used_cards: dict[str, int] = {}
@@ -110,12 +127,7 @@ def score_text(text: str) -> Result:
         raise BadInput(f"{len(farms)} farms; Farmini has at most {len(FARM_CARDS)} players", farms[-1].line)
     for fr in farms:
         _check_farm(fr)
-    rules = ScoringRules(SECOND_VARIANT in variants, PER_CELL_PENALTY in variants)
-    return score_farms(
-        [fr.farm for fr in farms],
-        rules,
-        {"players": [fr.name for fr in farms], "variants": sorted(variants)},
-    )
+    return TypedFarms([fr.farm for fr in farms], [fr.name for fr in farms], tuple(sorted(variants)))
 
 
 def _read_card(fr: _FarmBeingRead, m: re.Match[str], number: int, used: dict[str, int], farm_no: int) -> None:

@@ -1,0 +1,73 @@
+"""Hand-built Farmini positions for scenario tests.
+
+Farms are typed in the scoring-helper format (``farm at 0,0``, ``C1 at 1,0 rot 270``,
+``pig at 0,0/SE``); :func:`make_state` puts them in a consistent game state: the cards not
+named anywhere go to the discard pile and the farmyard holds the tokens not on a farm.
+"""
+
+from __future__ import annotations
+
+from farmtable.games.farmini.components import ALL_CARDS, KINDS, TOKENS_PER_KIND
+from farmtable.games.farmini.farm import Farm
+from farmtable.games.farmini.helper import read_farms
+from farmtable.games.farmini.rules import GAME, FarminiState
+
+PEN_2X2 = """
+farm at 0,0
+C1 at 1,0 rot 270
+C3 at 0,1 rot 90
+C7 at 1,1 rot 180
+"""
+"""Four cards around one corner point: the four quarters touching it form one enclosed pen.
+
+The pen holds (0,0)/NE (farm corn), (1,0)/NW (C1's corn), (0,1)/SE (C3's corn) and
+(1,1)/SW (C7's corn): 4 cornfields.
+"""
+
+PEN_2X2_WITH_ANIMAL_CELL = """
+farm at 0,0
+C2 at 1,0 rot 270
+C3 at 0,1 rot 90
+C7 at 1,1 rot 180
+"""
+"""Like PEN_2X2 but C2 turned 270 brings its animal cell (printed NE) into the pen at (1,0)/NW.
+
+The pen holds 3 cornfields ((0,0)/NE, (0,1)/SE, (1,1)/SW) and the animal cell (1,0)/NW.
+"""
+
+
+def farm(text: str) -> Farm:
+    """One farm typed in the helper format."""
+    return read_farms(text).farms[0]
+
+
+def farms(*texts: str) -> list[Farm]:
+    """Several farms typed in the helper format (farm cards H1, H2, ... in order)."""
+    joined = "\n".join(f"player p{i}\n{t}" for i, t in enumerate(texts))
+    return read_farms(joined).farms
+
+
+def make_state(
+    farm_texts: list[str],
+    table: list[str],
+    deck_top_first: list[str] = (),  # type: ignore[assignment]
+    variants: tuple[str, ...] = (),
+    current: int = 0,
+    pending: str | None = None,
+    pending_left: int = 0,
+) -> FarminiState:
+    """A consistent state with these farms, face-up cards and deck (top card first)."""
+    state = GAME.new_game(players=len(farm_texts), seed=1, variants=variants)
+    state.farms = farms(*farm_texts)
+    state.table = list(table)
+    state.deck = list(reversed(deck_top_first))
+    state.pending = pending
+    state.pending_left = pending_left
+    state.current = current
+    used = {o.card_id for f in state.farms for o in f.cards.values()}
+    used |= set(table) | set(deck_top_first) | ({pending} if pending else set())
+    state.discard = sorted(set(ALL_CARDS) - used)
+    state.farmyard = {k: TOKENS_PER_KIND - sum(f.count(k) for f in state.farms) for k in KINDS}
+    state._legal = None
+    state._validate()  # the position must be one the rules can reach
+    return state
