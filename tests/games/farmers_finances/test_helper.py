@@ -71,3 +71,13 @@ def test_bad_input_names_the_line(text: str, line: int, message: str) -> None:
 def test_no_players_is_bad_input() -> None:
     with pytest.raises(BadInput, match="no players"):
         GAME.score_text("# nothing\n\n")
+
+
+def test_the_documented_examples_score() -> None:
+    # The two examples in scoring_helper_format: a tie at 72 broken by the cards (Anna 22 against Ben 10).
+    assert GAME.scoring_helper_format is not None
+    examples = [line.strip() for line in GAME.scoring_helper_format.splitlines() if line.startswith("    ")]
+    assert examples[:2] == ["Anna: 72 coins, 1 wheat, 1 bread, 1 animal", "Ben: 72 coins, 2 wheat"]
+    assert GAME.score_text("\n".join(examples[:2])).ranking == [[0], [1]]
+    solo = GAME.score_text("\n".join(examples[2:]))
+    assert solo.totals == [74] and solo.details["turns"] == 23

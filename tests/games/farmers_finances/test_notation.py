@@ -93,3 +93,13 @@ def test_check_action_accepts_exactly_the_legal_actions() -> None:
                         assert str(exc).strip()
                     assert accepted == (action in legal), (action, legal)
                 state.apply(p, rng.choice(sorted(legal)))
+
+
+def test_documented_opening() -> None:
+    # docs/games/farmers-finances.md, "Notation": the opening from row 3.
+    state = position(row=3, money=[10, 10])
+    for player, action in [(0, "buy wheat"), (0, "move 2"), (1, "buy animal"), (1, "move 1"), (0, "bake 1")]:
+        state.apply(player, action)
+    assert state.money == [8, 5]  # wheat 2 on row 3; animal 6 - 1 = 5 on row 2
+    assert state.hands == [[0, 1, 0], [0, 0, 1]]
+    assert state.legal_actions(0) == ["move 2", "reroll"]

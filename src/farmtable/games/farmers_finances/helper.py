@@ -13,8 +13,8 @@ HELPER_FORMAT: Final = """\
 One line per player, in seat order: a name, a colon, the coins, then the cards still in the
 farm, separated by commas (a sort left out counts 0; 'animal' or 'animals', 'coin' or 'coins'):
 
-    Anna: 72 coins, 1 wheat, 2 bread, 1 animal
-    Ben: 72 coins, 3 wheat
+    Anna: 72 coins, 1 wheat, 1 bread, 1 animal
+    Ben: 72 coins, 2 wheat
 
 1 to 4 players. Solo, add the number on the turn tracker on a line of its own:
 

@@ -449,6 +449,7 @@ class FarmersFinancesState(State[str]):
                 self._solo_take(sort)
             else:
                 self.market[c.MARKET_SORTS.index(sort)] -= 1
+                # "If a player buys the last card": the last card of the marketplace, both stacks (DA-FF10).
                 if self.market[0] == 0 and self.market[1] == 0:
                     self._empty_market()
         elif kind == "sell":
@@ -547,7 +548,8 @@ class FarmersFinancesState(State[str]):
             self.row = roll
             return
         # "If you roll a 6, sell all of your cards in your farm. When you have no cards, nothing happens."
-        # The die shows no row, so the market stays where it was (DA-FF8).
+        # The die shows no row, so the market stays where it was (DA-FF8); the sold cards go under the
+        # left pile like any sold cards (DA-FF11), and 70 coins reached by this sale end the game.
         self._return_to_market(self._sell_everything(0))
         if self.money[0] >= c.GOAL_MONEY:
             self.phase = OVER
