@@ -8,7 +8,7 @@ import pytest
 
 from farmtable.core import IllegalAction
 from farmtable.games.tiny_farms import components as c
-from farmtable.games.tiny_farms.rules import ACTION_CODES, CROP, MOVE, OVER, PLACE, VISIBLE, cell_name
+from farmtable.games.tiny_farms.rules import ACTION_CODES, CROP, MOVE, OVER, PLACE, VISIBLE, TinyFarmsState, cell_name
 from tests.games.tiny_farms.builder import board, new, position
 
 # DA-TF4 of the components file, typed in from the table there (rows: rotation, columns: space).
@@ -207,7 +207,7 @@ def test_one_space_left_takes_one_animal_and_loses_the_other() -> None:
     assert state.boards[0].count(c.SHEEP) == 0
 
 
-def _take_turn(state, die: str) -> None:  # type: ignore[no-untyped-def]
+def _take_turn(state: TinyFarmsState, die: str) -> None:
     player = state.actors()[0]
     state.apply(player, die)
     while state.phase == PLACE and state.actors() == [player]:
@@ -235,7 +235,7 @@ def test_turn_order_is_clockwise_from_the_start_player() -> None:
     assert state.rotation == 5 and state.start_player == 3
 
 
-def _random_game(players: int, seed: int, variants: tuple[str, ...] = ()) -> tuple[list[str], object]:
+def _random_game(players: int, seed: int, variants: tuple[str, ...] = ()) -> tuple[list[str], TinyFarmsState]:
     state = new(players, seed, variants)
     rng = random.Random(seed)
     log = []
@@ -251,13 +251,13 @@ def _random_game(players: int, seed: int, variants: tuple[str, ...] = ()) -> tup
 def test_game_lasts_ten_rounds(players: int) -> None:
     log, state = _random_game(players, seed=players)
     assert sum(1 for a in log if a.startswith("die")) == 10 * players
-    assert state.round == 10 and state.phase == OVER and state.actors() == []  # type: ignore[attr-defined]
+    assert state.round == 10 and state.phase == OVER and state.actors() == []
 
 
 def test_each_turn_writes_at_most_two_spaces() -> None:
     log, state = _random_game(3, seed=11)
     assert sum(1 for a in log if a.startswith("put")) <= 2 * 10 * 3
-    for b in state.boards:  # type: ignore[attr-defined]
+    for b in state.boards:
         assert sum(1 for v in b if v != c.EMPTY) <= 20
 
 
