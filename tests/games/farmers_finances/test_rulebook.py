@@ -348,3 +348,42 @@ def test_mid_game_result_is_the_money_as_it_stands() -> None:
     assert result.totals == [23, 41]
     assert result.breakdown[0] == {"money": 23, "tie_break_cards_at_base_value": 5}
     assert result.ranking == [[1], [0]]
+
+
+def test_empty_market_with_three_players_sells_every_farm() -> None:
+    # Two copies: 8 wheat, 4 animals. The marketplace holds one wheat; player 2 buys it on row 2 (cost 1).
+    farms = [(3, 2, 1), (1, 1, 2), (0, 0, 1)]  # 7 wheat/bread and 4 animals in the farms
+    state = position(3, money=[10, 20, 30], farms=farms, current=2, row=2)
+    assert state.market == [1, 0]
+    state.apply(2, "buy wheat")
+    # Row 2 (SELL -1): wheat 4, animal 9, bread 7.
+    assert state.money == [10 + 3 * 4 + 2 * 7 + 9, 20 + 4 + 7 + 2 * 9, 30 - 1 + 4 + 9]
+    assert state.market == [8, 4]
+    assert state.legal_actions(2) == ["reroll"]
+
+
+def test_an_empty_market_sale_on_another_turn_can_trigger_the_end() -> None:
+    # DA-FF6: player 1 reaches 70 through the selling phase of player 0's buy; player 1 still plays the round out.
+    state = position(money=[10, 60], farms=[(2, 1, 1), (1, 0, 0)], row=5)
+    state.apply(0, "buy animal")  # the last card: everyone sells; player 1's wheat brings 7 -> 67
+    assert state.money[1] == 67
+    state = position(money=[10, 64], farms=[(2, 1, 1), (1, 0, 0)], row=5)
+    state.apply(0, "buy animal")
+    assert state.money[1] == 71
+    state.apply(0, "reroll")
+    if state.phase == "pick":
+        state.apply(0, "pick 3")
+    assert state.end_triggered and state.actors() == [1]
+    state.apply(1, state.legal_actions(1)[0])
+    state.apply(1, state.legal_actions(1)[0])
+    if state.phase == "pick":
+        state.apply(1, "pick 3")
+    assert state.is_over()
+
+
+def test_heuristic_values_a_cheap_card_above_its_price() -> None:
+    state = position(row=1, money=[10, 10])
+    before = state.heuristic(0)
+    state.apply(0, "buy wheat")  # pays 1 for a card worth 6 or more
+    assert state.heuristic(0) > before
+    assert state.heuristic(1) < 0
