@@ -1,0 +1,164 @@
+"""The HTML pages: a shared layout and one small function per page (no template engine needed).
+
+Pages carry no game state: the table, replay and scoring pages fetch it with JavaScript
+from the JSON API and the WebSocket, which send each seat only what it may see. Every
+text that comes from data is escaped.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Any
+
+from farmtable import __version__
+
+
+def _json_attr(data: Any) -> str:
+    return escape(json.dumps(data), quote=True)
+
+
+def layout(title: str, body: str, script: str | None = None, data: Any = None) -> str:
+    """A complete page: header with navigation, ``body``, and an optional page script."""
+    data_attr = f' data-page="{_json_attr(data)}"' if data is not None else ""
+    scripts = ["common.js", script] if script else []
+    script_tag = "".join(f'<script src="/static/{name}?v={__version__}" defer></script>' for name in scripts)
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)} · farmtable</title>
+<link rel="stylesheet" href="/static/style.css?v={__version__}">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+{script_tag}
+</head>
+<body{data_attr}>
+<header class="top"><a class="brand" href="/">farmtable</a>
+<nav><a href="/new">New table</a><a href="/score">Score a game</a></nav></header>
+<main>
+{body}
+</main>
+<footer>farmtable {escape(__version__)} · five small farm games</footer>
+</body>
+</html>
+"""
+
+
+def home(games: list[dict[str, Any]]) -> str:
+    """The home page: each game with its summary, a new-table button and its scoring helper."""
+    cards = []
+    for g in games:
+        players = (
+            f"{g['min_players']}" if g["min_players"] == g["max_players"] else f"{g['min_players']}–{g['max_players']}"
+        )
+        solo = " · solo" if g["min_players"] == 1 else ""
+        helper = (
+            f'<a class="button secondary" href="/score#{escape(g["id"])}">Score a physical game</a>'
+            if g["scoring_helper"]
+            else ""
+        )
+        cards.append(
+            f"""<article class="card" data-game="{escape(g["id"])}">
+<h2>{escape(g["title"])}</h2>
+<p class="meta">{players} players{solo}</p>
+<p>{escape(g["summary"] or "")}</p>
+<p class="actions"><a class="button" href="/new?game={escape(g["id"])}">New table</a> {helper}</p>
+</article>"""
+        )
+    if not cards:
+        cards.append('<p class="empty">No games are installed yet.</p>')
+    body = f"""<h1>Play a farm game</h1>
+<p class="lead">Pick a game, choose who sits at the table — you, friends with a link, or the computer — and play.</p>
+<section class="cards">{"".join(cards)}</section>"""
+    return layout("Games", body)
+
+
+def new_table(games: list[dict[str, Any]], levels: list[dict[str, str]]) -> str:
+    """The new-table form (filled in by ``new.js`` from the game list)."""
+    body = """<h1>New table</h1>
+<form id="new-table" class="panel">
+<label>Game <select id="game" name="game"></select></label>
+<p id="game-summary" class="meta"></p>
+<label>Players <select id="players" name="players"></select></label>
+<fieldset id="variants"><legend>Variants</legend></fieldset>
+<fieldset id="seats"><legend>Seats</legend></fieldset>
+<p class="error" id="form-error" role="alert"></p>
+<button type="submit" id="create">Open the table</button>
+</form>
+<section id="invites" class="panel" hidden>
+<h2>Invite your friends</h2>
+<p>Send each friend their own link: it carries the secret token of their seat.</p>
+<ul id="invite-links"></ul>
+<p><a class="button" id="go-table" href="#">Go to the table</a></p>
+</section>"""
+    return layout("New table", body, "new.js", {"games": games, "levels": levels})
+
+
+def table(table_id: str, title: str) -> str:
+    """The table page: board, legal moves, whose turn, log, score sheet, undo and rematch (``table.js``)."""
+    body = f"""<div class="table-head"><h1>{escape(title)}</h1>
+<p id="status" class="status" role="status" aria-live="polite">Connecting…</p></div>
+<p id="notice" class="notice" role="alert" hidden></p>
+<div class="table-grid">
+<section class="board-wrap"><div id="board" class="board" aria-label="board"></div></section>
+<aside class="side">
+<section class="panel" id="moves-panel"><h2>Your moves</h2>
+<p id="moves-hint" class="meta"></p>
+<input id="move-filter" type="search" placeholder="Filter moves…" aria-label="Filter moves" hidden>
+<ul id="moves" class="moves"></ul>
+<p class="error" id="move-error" role="alert"></p>
+<p class="row"><button id="undo" class="secondary" type="button" disabled>Undo</button>
+<button id="rematch" type="button" hidden>Rematch</button>
+<a id="to-rematch" class="button" hidden href="#">Go to the rematch</a>
+<a id="to-replay" class="button secondary" hidden href="/replay/{escape(table_id)}">Replay</a></p>
+</section>
+<section class="panel" id="score-panel" hidden><h2>Score sheet</h2><div id="score"></div></section>
+<section class="panel"><h2>Seats</h2><ul id="seats" class="seats"></ul>
+<div id="invites" hidden><h3>Invite links</h3><ul id="invite-links"></ul></div></section>
+<section class="panel"><h2>Game log</h2><ol id="log" class="log"></ol></section>
+</aside>
+</div>"""
+    return layout(title, body, "table.js", {"table": table_id})
+
+
+def replay(table_id: str, title: str) -> str:
+    """The replay page: step forward and back through a finished game (``replay.js``)."""
+    body = f"""<div class="table-head"><h1>Replay: {escape(title)}</h1>
+<p id="step-text" class="status" role="status" aria-live="polite">Loading…</p></div>
+<p class="row replay-controls">
+<button id="first" type="button" class="secondary" aria-label="First position">⏮</button>
+<button id="prev" type="button" aria-label="Back one step">◀ Back</button>
+<span id="counter" class="meta"></span>
+<button id="next" type="button" aria-label="Forward one step">Forward ▶</button>
+<button id="last" type="button" class="secondary" aria-label="Last position">⏭</button></p>
+<p class="error" id="replay-error" role="alert"></p>
+<div class="table-grid"><section class="board-wrap"><div id="board" class="board"></div></section>
+<aside class="side"><section class="panel"><h2>Score sheet</h2><div id="score"></div></section>
+<section class="panel"><a class="button secondary" href="/t/{escape(table_id)}">Back to the table</a></section>
+</aside></div>"""
+    return layout("Replay", body, "replay.js", {"table": table_id})
+
+
+def score(games: list[dict[str, Any]]) -> str:
+    """The scoring helper: type an end position of a physical game, get its score sheet (``score.js``)."""
+    if not games:
+        body = "<h1>Score a game</h1><p class='empty'>No game has a scoring helper yet.</p>"
+        return layout("Score a game", body)
+    body = """<h1>Score a physical game</h1>
+<form id="score-form" class="panel">
+<label>Game <select id="game"></select></label>
+<details id="format-box" open><summary>How to type the position</summary><pre id="format"></pre></details>
+<label for="text">End position</label>
+<textarea id="text" rows="12" spellcheck="false"></textarea>
+<p class="error" id="score-error" role="alert"></p>
+<button type="submit">Score it</button>
+</form>
+<section class="panel" id="score-panel" hidden><h2>Score sheet</h2><div id="score"></div></section>"""
+    return layout("Score a game", body, "score.js", {"games": games})
+
+
+def error(status: int, message: str) -> str:
+    """A page for a refused page request (an unknown table)."""
+    body = f'<h1>Sorry</h1><p class="error">{escape(message)}</p><p><a class="button" href="/">Home</a></p>'
+    return layout(f"Error {status}", body)

@@ -1,0 +1,142 @@
+// The table page: live board over a WebSocket, clickable legal moves, log, score sheet, undo, rematch.
+"use strict";
+(function () {
+  const { page, el, api, scoreSheet } = window.FT;
+  const tableId = page().table;
+  const key = "farmtable:token:" + tableId;
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (params.get("token")) {
+    localStorage.setItem(key, params.get("token"));
+    history.replaceState(null, "", location.pathname); // keep the secret out of the address bar
+  }
+  const token = localStorage.getItem(key) || "";
+  const $ = (id) => document.getElementById(id);
+  let ws = null, state = null, pending = false, msgId = 0, retry = 0, tokenRefused = false;
+
+  function send(msg) {
+    if (!ws || ws.readyState !== WebSocket.OPEN) { showError("not connected — reconnecting…"); return; }
+    msg.id = ++msgId;
+    ws.send(JSON.stringify(msg));
+  }
+  function showError(text) { $("move-error").textContent = text || ""; }
+  function act(notation) {
+    if (pending || !state || !state.legal.includes(notation)) return;
+    pending = true;
+    document.body.dataset.pending = "1";
+    showError("");
+    send({ type: "move", action: notation });
+  }
+
+  function render(p) {
+    state = p;
+    pending = false;
+    delete document.body.dataset.pending;
+    const labels = p.seats.map((s) => s.label);
+    const me = p.seat;
+    // board: the game's SVG; its data-action elements that are legal become buttons
+    const board = $("board");
+    board.innerHTML = p.svg;
+    const legal = new Set(p.legal);
+    board.querySelectorAll("[data-action]").forEach((node) => {
+      const notation = node.getAttribute("data-action");
+      if (!legal.has(notation)) return;
+      node.classList.add("ft-legal");
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("role", "button");
+      node.setAttribute("aria-label", notation);
+      node.addEventListener("click", () => act(notation));
+      node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(notation); } });
+    });
+    // whose turn
+    const status = $("status");
+    status.className = "status";
+    if (p.over) {
+      status.classList.add("over");
+      const w = (p.result.winners || []).map((q) => labels[q]);
+      status.textContent = p.players === 1 ? "Game over — score " + p.result.totals[0]
+        : "Game over — " + (w.length > 1 ? "shared win: " : "winner: ") + w.join(", ");
+    } else if (me !== null && p.actors.includes(me)) {
+      status.classList.add("your-turn");
+      const others = p.actors.filter((q) => q !== me);
+      status.textContent = "Your turn" + (others.length ? " (everyone decides at once)" : "");
+    } else {
+      status.textContent = "Waiting for " + p.actors.map((q) => labels[q]).join(", ");
+    }
+    document.body.dataset.version = p.version;
+    document.body.dataset.over = p.over ? "1" : "0";
+    document.body.dataset.myturn = p.legal.length ? "1" : "0";
+    // notation list
+    const moves = $("moves");
+    moves.replaceChildren(...p.legal.map((n) => el("li", {}, el("button", { type: "button", class: "move", "data-notation": n, onclick: () => act(n), text: n }))));
+    $("moves-hint").textContent = me === null ? "You are watching (open your seat's link to play)."
+      : p.legal.length ? p.legal.length + " legal move" + (p.legal.length > 1 ? "s" : "") + ": click one, or a highlighted part of the board."
+      : p.over ? "" : "Not your decision now.";
+    const filter = $("move-filter");
+    filter.hidden = p.legal.length <= 12;
+    applyFilter();
+    // undo / rematch / replay
+    const undo = $("undo");
+    undo.disabled = !p.can_undo;
+    undo.title = p.undo_reason || "Take back your last decision";
+    undo.hidden = me === null;
+    $("rematch").hidden = !(p.over && me !== null && !p.rematch);
+    const to = $("to-rematch");
+    to.hidden = !p.rematch;
+    if (p.rematch) to.href = "/t/" + p.rematch;
+    $("to-replay").hidden = !p.over;
+    // seats
+    $("seats").replaceChildren(...p.seats.map((s) => el("li", { class: [p.actors.includes(s.seat) ? "acting" : "", s.seat === me ? "me" : ""].join(" ").trim() || null, text: s.label })));
+    // log (newest last)
+    const log = $("log");
+    log.replaceChildren(...p.log.map((line) => el("li", { value: line.seq, text: line.text })));
+    log.scrollTop = log.scrollHeight;
+    // score sheet at the end
+    $("score-panel").hidden = !p.over;
+    if (p.over) $("score").replaceChildren(scoreSheet(p.result, labels));
+    const notice = $("notice");
+    notice.hidden = !p.notice;
+    notice.textContent = p.notice || "";
+  }
+
+  function applyFilter() {
+    const q = $("move-filter").value.trim().toLowerCase();
+    $("moves").querySelectorAll("li").forEach((li) => { li.hidden = q && !li.textContent.toLowerCase().includes(q); });
+  }
+  $("move-filter").addEventListener("input", applyFilter);
+  $("undo").addEventListener("click", () => { showError(""); send({ type: "undo" }); });
+  $("rematch").addEventListener("click", () => send({ type: "rematch" }));
+  $("to-rematch").addEventListener("click", () => { if (token && state && state.rematch) localStorage.setItem("farmtable:token:" + state.rematch, token); });
+
+  const invites = JSON.parse(localStorage.getItem("farmtable:invites:" + tableId) || "[]");
+  if (invites.length) {
+    $("invites").hidden = false;
+    $("invite-links").replaceChildren(...invites.map((i) => el("li", {}, "Player " + i.seat + ": ", el("a", { href: i.link, class: "invite", "data-seat": i.seat, text: location.origin + i.link }))));
+  }
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const useToken = tokenRefused ? "" : token;
+    ws = new WebSocket(proto + "//" + location.host + "/ws/tables/" + encodeURIComponent(tableId) + (useToken ? "?token=" + encodeURIComponent(useToken) : ""));
+    ws.onopen = () => { retry = 0; document.body.dataset.connected = "1"; };
+    ws.onmessage = (event) => {
+      const msg = JSON.parse(event.data);
+      if (msg.type === "update") { render(msg); showError(""); }
+      else if (msg.type === "error") {
+        pending = false; delete document.body.dataset.pending;
+        if (msg.status === 403 && msg.id === undefined) { tokenRefused = true; $("notice").hidden = false; $("notice").textContent = msg.error + " — watching as a spectator."; }
+        else showError(msg.error);
+      } else if (msg.type === "rematch") {
+        if (token) localStorage.setItem("farmtable:token:" + msg.table, token);
+        location.href = "/t/" + msg.table;
+      }
+    };
+    ws.onclose = () => {
+      document.body.dataset.connected = "0";
+      pending = false;
+      retry = Math.min(retry + 1, 6);
+      $("status").textContent = "Connection lost — reconnecting…";
+      setTimeout(connect, 300 * retry);
+    };
+  }
+  connect();
+})();

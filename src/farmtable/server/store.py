@@ -1,0 +1,265 @@
+"""Persistence of tables: SQLAlchemy models and the storage calls the server makes.
+
+Two tables. ``tables`` holds one row per game table: what game, which seats (their kind,
+agent spec and the SHA-256 of their secret token, never the token itself), how the game
+was started (seed, variants, options: enough to replay it from the start) and the state
+as it stands (``to_json``). ``decisions`` is append-only: one row per accepted decision or
+undo, with the state before it (for undo after a restart) and whether it was made in a
+simultaneous step (then others only see "player N chose").
+
+Every accepted decision is written in one transaction (log row + new state) before the
+server acknowledges it or pushes it to anyone. SQLite by default, PostgreSQL by URL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 hex digest under which a seat token is stored."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the server's models."""
+
+
+class TableRow(Base):
+    """One game table."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    players: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    variants: Mapped[str] = mapped_column(Text, default="[]")
+    options: Mapped[str] = mapped_column(Text, default="{}")
+    seats: Mapped[str] = mapped_column(Text)
+    state: Mapped[str] = mapped_column(Text)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    over: Mapped[bool] = mapped_column(Boolean, default=False)
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class DecisionRow(Base):
+    """One accepted decision (``kind="move"``) or taking one back (``kind="undo"``); never changed."""
+
+    __tablename__ = "decisions"
+    __table_args__ = (UniqueConstraint("table_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    player: Mapped[int] = mapped_column(Integer)
+    notation: Mapped[str] = mapped_column(Text)
+    secret: Mapped[bool] = mapped_column(Boolean, default=False)
+    epoch_before: Mapped[int] = mapped_column(Integer, default=0)
+    before: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+@dataclass
+class Seat:
+    """A seat at a table: a person (``kind="human"``) or an AI (``kind="ai"`` with an agent spec)."""
+
+    kind: str
+    agent: str | None
+    token_hash: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form for the ``seats`` column."""
+        return {"kind": self.kind, "agent": self.agent, "token_hash": self.token_hash}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Seat:
+        """Read a seat back from the ``seats`` column."""
+        return Seat(str(data["kind"]), data.get("agent"), data.get("token_hash"))
+
+
+@dataclass
+class TableRecord:
+    """A table as loaded from storage (plain data, detached from any session)."""
+
+    id: str
+    game: str
+    players: int
+    seed: int
+    variants: list[str]
+    options: dict[str, Any]
+    seats: list[Seat]
+    state: str
+    version: int
+    over: bool
+    rematch_of: str | None
+    rematch: str | None
+
+
+@dataclass
+class DecisionRecord:
+    """A log row as loaded from storage."""
+
+    seq: int
+    kind: str
+    player: int
+    notation: str
+    secret: bool
+    epoch_before: int
+    before: str
+
+
+def _record(row: TableRow) -> TableRecord:
+    return TableRecord(
+        id=row.id,
+        game=row.game,
+        players=row.players,
+        seed=row.seed,
+        variants=list(json.loads(row.variants)),
+        options=dict(json.loads(row.options)),
+        seats=[Seat.from_dict(s) for s in json.loads(row.seats)],
+        state=row.state,
+        version=row.version,
+        over=row.over,
+        rematch_of=row.rematch_of,
+        rematch=row.rematch,
+    )
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL journaling and full syncs (a commit survives a kill)."""
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    if url.startswith("sqlite"):
+        in_memory = url in ("sqlite://", "sqlite:///:memory:")
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False},
+            poolclass=StaticPool if in_memory else None,  # one shared connection keeps a memory database alive
+        )
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cursor = dbapi_conn.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Store:
+    """Reads and writes tables and their logs. Every method is one short transaction (blocking)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        Base.metadata.create_all(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def session(self) -> Session:
+        """A new session (callers use it as a context manager)."""
+        return self._sessions()
+
+    def create_table(self, record: TableRecord) -> None:
+        """Store a new table (version 0, empty log)."""
+        with self.session() as s, s.begin():
+            s.add(
+                TableRow(
+                    id=record.id,
+                    game=record.game,
+                    players=record.players,
+                    seed=record.seed,
+                    variants=json.dumps(record.variants),
+                    options=json.dumps(record.options),
+                    seats=json.dumps([seat.to_dict() for seat in record.seats]),
+                    state=record.state,
+                    version=record.version,
+                    over=record.over,
+                    rematch_of=record.rematch_of,
+                    rematch=None,
+                )
+            )
+            if record.rematch_of:
+                s.execute(update(TableRow).where(TableRow.id == record.rematch_of).values(rematch=record.id))
+
+    def load_table(self, table_id: str) -> TableRecord | None:
+        """The table with this id, or None."""
+        with self.session() as s:
+            row = s.get(TableRow, table_id)
+            return None if row is None else _record(row)
+
+    def load_log(self, table_id: str) -> list[DecisionRecord]:
+        """Every log row of a table, in order."""
+        with self.session() as s:
+            rows = s.scalars(select(DecisionRow).where(DecisionRow.table_id == table_id).order_by(DecisionRow.seq))
+            return [
+                DecisionRecord(r.seq, r.kind, r.player, r.notation, r.secret, r.epoch_before, r.before) for r in rows
+            ]
+
+    def record_decision(self, table_id: str, version: int, decision: DecisionRecord, state: str, over: bool) -> None:
+        """Append a log row and store the new state, atomically; ``version`` is the new version.
+
+        Raises ``RuntimeError`` if the stored version is not ``version - 1`` (someone else wrote).
+        """
+        with self.session() as s, s.begin():
+            s.add(
+                DecisionRow(
+                    table_id=table_id,
+                    seq=decision.seq,
+                    kind=decision.kind,
+                    player=decision.player,
+                    notation=decision.notation,
+                    secret=decision.secret,
+                    epoch_before=decision.epoch_before,
+                    before=decision.before,
+                )
+            )
+            done = s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.version == version - 1)
+                .values(state=state, version=version, over=over, updated_at=_now())
+            )
+            if getattr(done, "rowcount", 1) != 1:
+                raise RuntimeError(f"table {table_id} changed under us (expected version {version - 1})")
+
+    def count_tables(self) -> int:
+        """How many tables are stored."""
+        with self.session() as s:
+            return len(list(s.scalars(select(TableRow.id))))
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
