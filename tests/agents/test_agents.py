@@ -42,8 +42,16 @@ def test_spec_strings() -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["ismcts:iters=0", "ismcts:iters=x", "ismcts:rollout=smart", "ismcts:time=-1", "ismcts:depth=3",
-             "greedy:iters=3", "nobody"]
+    "spec",
+    [
+        "ismcts:iters=0",
+        "ismcts:iters=x",
+        "ismcts:rollout=smart",
+        "ismcts:time=-1",
+        "ismcts:depth=3",
+        "greedy:iters=3",
+        "nobody",
+    ],
 )
 def test_bad_specs_are_refused(spec: str) -> None:
     with pytest.raises(ValueError):

@@ -87,8 +87,11 @@ class ToyState(State[str]):
         r = as_rng(rng)
         det = self.clone()
         others = [q for q in range(self.players) if q != player]
-        pool = sorted(self.deck + [c for q in others for c in self.hands[q]]
-                      + [b for q in others if (b := self.bids[q]) is not None])
+        pool = sorted(
+            self.deck
+            + [c for q in others for c in self.hands[q]]
+            + [b for q in others if (b := self.bids[q]) is not None]
+        )
         r.shuffle(pool)
         for q in others:
             if det.bids[q] is not None:

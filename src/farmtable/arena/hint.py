@@ -24,8 +24,13 @@ class Hint:
         return self.moves[0]
 
 
-def hint(state: State[Any], player: int | None = None, iters: int | None = 1000, time: float | None = None,
-         seed: int | None = 0) -> Hint:
+def hint(
+    state: State[Any],
+    player: int | None = None,
+    iters: int | None = 1000,
+    time: float | None = None,
+    seed: int | None = 0,
+) -> Hint:
     """Search the position for ``player`` (default: the first player to act) and return the advice.
 
     With several players ``value`` is the estimated win rate of each move; solo it is a

@@ -49,8 +49,15 @@ class Job:
     @property
     def key(self) -> str:
         """A stable identifier of what this job plays (same key = same game, move for move)."""
-        data = [self.game, self.players, list(self.variants), self.seed, list(self.agents),
-                list(self.agent_seeds), [list(o) for o in self.options]]
+        data = [
+            self.game,
+            self.players,
+            list(self.variants),
+            self.seed,
+            list(self.agents),
+            list(self.agent_seeds),
+            [list(o) for o in self.options],
+        ]
         return hashlib.blake2b(json.dumps(data).encode(), digest_size=12).hexdigest()
 
 

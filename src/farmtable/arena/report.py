@@ -69,8 +69,14 @@ def plot_matrix(records: list[GameRecord], path: Path, title: str) -> str | None
     for i, a in enumerate(names):
         for j, b in enumerate(names):
             if (a, b) in pairs:
-                ax.text(j, i, f"{100 * pairs[a, b].value:.0f}%\n±{50 * (pairs[a, b].high - pairs[a, b].low):.0f}",
-                        ha="center", va="center", fontsize=8)
+                ax.text(
+                    j,
+                    i,
+                    f"{100 * pairs[a, b].value:.0f}%\n±{50 * (pairs[a, b].high - pairs[a, b].low):.0f}",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                )
     fig.colorbar(image, ax=ax, label="row ahead of column")
     ax.set_title(f"Head to head — {title}", fontsize=10)
     return _save(fig, path)
@@ -82,8 +88,13 @@ def plot_seats(records: list[GameRecord], path: Path, title: str) -> str:
     rates = stats.seat_rates(records)
     fig, ax = plt.subplots(figsize=(4.5, 3.4))
     xs = list(range(len(rates)))
-    ax.bar(xs, [r.value for r in rates], color="#6a9f58",
-           yerr=[[r.value - r.low for r in rates], [r.high - r.value for r in rates]], capsize=6)
+    ax.bar(
+        xs,
+        [r.value for r in rates],
+        color="#6a9f58",
+        yerr=[[r.value - r.low for r in rates], [r.high - r.value for r in rates]],
+        capsize=6,
+    )
     ax.axhline(1 / records[0].players, color="grey", linestyle="--", label="fair share")
     ax.set_xticks(xs, [f"seat {s}" for s in xs])
     ax.set_ylim(0, 1)
@@ -139,35 +150,58 @@ def _section(key: tuple[str, int, tuple[str, ...]], records: list[GameRecord], o
             summary = solo.summarize([r for r in records if r.agents[0] == agent])
             q = solo.quantiles(summary.totals)
             parts.append(f"<h3>{html.escape(agent)}</h3>")
-            parts.append(_table(["games", "min", "p10", "p25", "median", "p75", "p90", "max"],
-                                [[str(summary.games), *(f"{v:g}" for v in q)]]))
+            parts.append(
+                _table(
+                    ["games", "min", "p10", "p25", "median", "p75", "p90", "max"],
+                    [[str(summary.games), *(f"{v:g}" for v in q)]],
+                )
+            )
             if summary.tiers:
-                parts.append(_table(["tier (or better)", "share of games [95% CI]"],
-                                    [[name, _pct(r)] for name, r in summary.tiers]))
+                parts.append(
+                    _table(
+                        ["tier (or better)", "share of games [95% CI]"], [[name, _pct(r)] for name, r in summary.tiers]
+                    )
+                )
     else:
         images += [
             plot_scores(records, out / f"{stem}-scores.png", title),
             plot_matrix(records, out / f"{stem}-matrix.png", title),
             plot_seats(records, out / f"{stem}-seats.png", title),
         ]
-        parts.append(_table(
-            ["agent", "seats", "win rate [95% CI]", "mean score [95% CI]", "mean place"],
-            [[s.agent, str(s.seats), _pct(s.wins), f"{s.score[0]:.1f} [{s.score[1]:.1f}, {s.score[2]:.1f}]",
-              f"{s.place:.2f}"] for s in stats.agent_summaries(records)],
-        ))
+        parts.append(
+            _table(
+                ["agent", "seats", "win rate [95% CI]", "mean score [95% CI]", "mean place"],
+                [
+                    [
+                        s.agent,
+                        str(s.seats),
+                        _pct(s.wins),
+                        f"{s.score[0]:.1f} [{s.score[1]:.1f}, {s.score[2]:.1f}]",
+                        f"{s.place:.2f}",
+                    ]
+                    for s in stats.agent_summaries(records)
+                ],
+            )
+        )
         seat_scores = stats.seat_scores(records)
-        parts.append(_table(
-            ["seat", "win rate [95% CI]", "mean score"],
-            [[str(i), _pct(r), f"{seat_scores[i][0]:.1f}"] for i, r in enumerate(stats.seat_rates(records))],
-        ))
+        parts.append(
+            _table(
+                ["seat", "win rate [95% CI]", "mean score"],
+                [[str(i), _pct(r), f"{seat_scores[i][0]:.1f}"] for i, r in enumerate(stats.seat_rates(records))],
+            )
+        )
         rated = stats.ratings(records)
         if rated:
-            parts.append(_table(["agent", "openskill mu", "sigma", "ordinal (mu−3σ)", "games"],
-                                [[r.agent, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", str(r.games)]
-                                 for r in rated]))
+            parts.append(
+                _table(
+                    ["agent", "openskill mu", "sigma", "ordinal (mu−3σ)", "games"],
+                    [[r.agent, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", str(r.games)] for r in rated],
+                )
+            )
     images.append(plot_lengths(records, out / f"{stem}-length.png", title))
-    parts.append('<div class="plots">' + "".join(f'<img src="{name}" alt="{name}">' for name in images if name)
-                 + "</div>")
+    parts.append(
+        '<div class="plots">' + "".join(f'<img src="{name}" alt="{name}">' for name in images if name) + "</div>"
+    )
     return "\n".join(parts)
 
 
@@ -194,7 +228,8 @@ def write_report(db: Path | str, out: Path | str) -> Path:
         f"<p>{len(records)} games from <code>{html.escape(str(db))}</code>. Win rates count a shared win as a "
         "split share; intervals are 95% (Wilson for rates, normal for means). The matrix shows how often the "
         "row agent finished ahead of the column agent, ± half the interval width.</p>"
-        + "\n".join(sections) + "</body></html>"
+        + "\n".join(sections)
+        + "</body></html>"
     )
     index = out / "index.html"
     index.write_text(page, encoding="utf-8")

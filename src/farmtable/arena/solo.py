@@ -31,14 +31,25 @@ def _score_at_least(points: int) -> Callable[[GameRecord], bool]:
 def _farmini_tiers(variants: Iterable[str]) -> list[Tier]:
     # Farmini rulebook, "Your Achievements (Solo)": normal rules / second variant columns.
     second = any("second" in v or "fence" in v or "pen" in v for v in variants)
-    bands = [(35, 50, "won the competition"), (30, 40, "podium"), (20, 30, "ponies resisted"),
-             (10, 20, "almost"), (0, 0, "a barn, not a farm")]
+    bands = [
+        (35, 50, "won the competition"),
+        (30, 40, "podium"),
+        (20, 30, "ponies resisted"),
+        (10, 20, "almost"),
+        (0, 0, "a barn, not a farm"),
+    ]
     return [Tier(f"{name} ({b if second else a}+)", _score_at_least(b if second else a)) for a, b, name in bands]
 
 
 # Tiny Towns solo rank bands: components/tiny-towns.md, "Solo variant" (CW and DB agree).
-_TINY_TOWNS = [(38, "Master Architect"), (32, "Town Planner"), (25, "Engineer"), (18, "Carpenter"),
-               (10, "Builder's Apprentice"), (-10_000, "Aspiring Architect")]
+_TINY_TOWNS = [
+    (38, "Master Architect"),
+    (32, "Town Planner"),
+    (25, "Engineer"),
+    (18, "Carpenter"),
+    (10, "Builder's Apprentice"),
+    (-10_000, "Aspiring Architect"),
+]
 
 
 def _detail(r: GameRecord, *words: str) -> object:

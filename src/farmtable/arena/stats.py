@@ -102,8 +102,9 @@ def agent_summaries(records: Iterable[GameRecord]) -> list[AgentSummary]:
             scores[agent].append(float(r.totals[seat]))
             places[agent].append(place(r, seat))
     out = [
-        AgentSummary(a, len(shares[a]), rate(sum(shares[a]), len(shares[a])), mean_ci(scores[a]),
-                     sum(places[a]) / len(places[a]))
+        AgentSummary(
+            a, len(shares[a]), rate(sum(shares[a]), len(shares[a])), mean_ci(scores[a]), sum(places[a]) / len(places[a])
+        )
         for a in shares
     ]
     out.sort(key=lambda s: (-s.wins.value if s.wins.n else 0.0, s.agent))

@@ -11,7 +11,7 @@ from rich.table import Table
 
 import farmtable
 import farmtable.agents
-from farmtable.arena import GameRecord, ResultStore, hint, run_jobs, schedule, solo, stats
+from farmtable.arena import BACKENDS, GameRecord, ResultStore, hint, run_jobs, schedule, solo, stats
 from farmtable.arena.bench import bench_game
 from farmtable.arena.jobs import Job
 from farmtable.cli.common import (
@@ -46,21 +46,38 @@ def _check_setup(game_id: str, players: int, variants: tuple[str, ...], options:
     game.new_game(players=players, seed=0, variants=variants, **options)  # ValueError says why
 
 
-def _run_with_progress(jobs: list[Job], db: Path | None, workers: int, backend: str,
-                       address: str | None, label: str) -> list[GameRecord]:
+def _run_with_progress(
+    jobs: list[Job], db: Path | None, workers: int, backend: str, address: str | None, label: str
+) -> list[GameRecord]:
     """Run the jobs with a progress bar (ETA included); returns every record of these jobs, stored or new."""
+    if backend not in BACKENDS:
+        raise CliError(f"no backend '{backend}'; the backends are: {', '.join(BACKENDS)}")
+    if workers < 1:
+        raise CliError(f"--workers must be at least 1, not {workers}")
     store = ResultStore(db) if db is not None else None
     try:
         done_before = len(store.done_keys(j.key for j in jobs)) if store else 0
         if done_before:
             console.print(f"resuming: {done_before} of {len(jobs)} games already in {db}")
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+        columns = (
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+        )
         with Progress(*columns, console=console, transient=False) as bar:
             task = bar.add_task(label, total=len(jobs), completed=done_before)
             try:
-                new = run_jobs(jobs, store, workers=workers, backend=backend, address=address,
-                               progress=lambda _r: bar.advance(task))
+                new = run_jobs(
+                    jobs,
+                    store,
+                    workers=workers,
+                    backend=backend,
+                    address=address,
+                    progress=lambda _r: bar.advance(task),
+                )
             except (ValueError, farmtable.IllegalAction):
                 raise
             except Exception as exc:  # a game that breaks mid-run: one line, the run can resume
@@ -79,8 +96,13 @@ def arena_tables(records: list[GameRecord]) -> list[Table]:
     for col in ("agent", "seats", "win rate [95% CI]", "mean score [95% CI]", "mean place"):
         agents.add_column(col, justify="left" if col == "agent" else "right")
     for s in stats.agent_summaries(records):
-        agents.add_row(s.agent, str(s.seats), str(s.wins), f"{s.score[0]:.1f} [{s.score[1]:.1f}, {s.score[2]:.1f}]",
-                       f"{s.place:.2f}")
+        agents.add_row(
+            s.agent,
+            str(s.seats),
+            str(s.wins),
+            f"{s.score[0]:.1f} [{s.score[1]:.1f}, {s.score[2]:.1f}]",
+            f"{s.place:.2f}",
+        )
     seats = Table(title=f"Seats (first-player advantage; fair share {100 / records[0].players:.0f}%)")
     for col in ("seat", "win rate [95% CI]", "mean score"):
         seats.add_column(col, justify="right")
@@ -187,9 +209,7 @@ def solo_command(
 @app.command("report")
 def report_command(
     db: Annotated[Path, typer.Argument(help="SQLite file written by `farmtable arena` or `farmtable solo --db`.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for index.html and the PNG plots.")] = Path(
-        "report"
-    ),
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for index.html and the PNG plots.")] = Path("report"),
 ) -> None:
     """Write an HTML page with plots (scores, win-rate matrix, seat advantage, game length) from a results file."""
     if not db.exists():
@@ -215,8 +235,14 @@ def bench_command(
     for gid in ids:
         with console.status(f"measuring {gid} …"):
             r = bench_game(gid, seconds=seconds, players=players, ismcts_iters=iters)
-        table.add_row(gid, str(r.players), f"{r.decisions_per_s:,.0f}", f"{r.games_per_s:,.1f}",
-                      f"{r.decisions_per_game:,.0f}", f"{r.ismcts_iters_per_s:,.0f}")
+        table.add_row(
+            gid,
+            str(r.players),
+            f"{r.decisions_per_s:,.0f}",
+            f"{r.games_per_s:,.1f}",
+            f"{r.decisions_per_game:,.0f}",
+            f"{r.ismcts_iters_per_s:,.0f}",
+        )
     console.print(table)
 
 
