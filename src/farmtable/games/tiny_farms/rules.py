@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Final
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
 from farmtable.core.notation import normalize, shorten
 from farmtable.games.tiny_farms import components as c
-from farmtable.games.tiny_farms import scoring
+from farmtable.games.tiny_farms import helper, scoring
 
 # --- Phases of the game ----------------------------------------------------------------------------
 MOVE: Final = "move"  # choose a die (and spend milk), move a farmer
@@ -714,6 +714,12 @@ class TinyFarmsGame(Game[TinyFarmsState]):
         "emma-epic": "solo: Farmer Emma starts with the first circle of every track filled in",
         "emma-advanced": "solo: Farmer Emma always takes the space that adds most to her score",
     }
+
+    scoring_helper_format: ClassVar[str | None] = helper.HELPER_FORMAT
+
+    def score_text(self, text: str) -> Result:
+        """Score farms typed as text (see ``scoring_helper_format``); BadInput names the line and problem."""
+        return helper.score_text(text)
 
     def check_players_and_variants(self, players: int, variants: tuple[str, ...]) -> None:
         """Emma variants are for the solo game only, and one difficulty at a time."""
