@@ -15,6 +15,7 @@ from farmtable.games.farmerama.components import (
     ANIMALS,
     AREA_COUNT,
     AREA_NAMES,
+    BAR_AFTER_SECTOR,
     BEDS_OF_AREA,
     BUILDINGS,
     GOODS,
@@ -85,7 +86,7 @@ def render_board(state: FarmeramaState, player: int) -> list[str]:
     b = state.boards[player]
     lines = [
         f"Player {player} farmland (player wheel turned {b.wheel}; bar next passes over "
-        f"{AREA_NAMES[(6 - b.wheel) % AREA_COUNT]})"
+        f"{AREA_NAMES[(BAR_AFTER_SECTOR - b.wheel) % AREA_COUNT]})"
     ]
     lines.append(f"  {'area':<5}{'wheel sector':<28}{'beds':<{3 * BED_WIDTH}}pasture")
     for area in range(AREA_COUNT):

@@ -102,6 +102,11 @@ CARD_INDEX = {name: i for i, name in enumerate(CARDS)}
 ANIMAL_INDEX = {name: i for i, name in enumerate(ANIMALS)}
 AREA_INDEX = {name.lower(): i for i, name in enumerate(AREA_NAMES)}
 
+LEGAL_SHOWN = 12
+"""How many legal moves a refusal message lists."""
+MAX_CHOICE_REWARD = max(b.feed_of_choice for b in BUILDINGS)
+"""The most goods of choice one building gives."""
+
 NOTATION_HELP = (
     "moves look like: card sow, take 1, gain hay, start water, sow hay A3, harvest corn A5, water, "
     "feed cow, turn-wheel, pay-water, redraw, token oats, done"
@@ -426,7 +431,7 @@ class FarmeramaState(State[str]):
         if canonical is None:
             return f"cannot read '{shorten(text)}'; {NOTATION_HELP}"
         reason = self._reason(player, canonical)
-        shown = ", ".join(legal[:12]) + (" …" if len(legal) > 12 else "")
+        shown = ", ".join(legal[:LEGAL_SHOWN]) + (" …" if len(legal) > LEGAL_SHOWN else "")
         return f"'{canonical}' is not allowed: {reason}; legal now: {shown}"
 
     def _reason(self, p: int, action: str) -> str:
@@ -1248,9 +1253,9 @@ def state_from_dict(data: dict[str, Any]) -> FarmeramaState:
     gains = data["gains"]
     if not isinstance(gains, list):
         raise ValueError("'gains' must be a list")
-    state.gains = [_ints({"gain": g}, "gain", 0, max(3, players - 1), 3) for g in gains]
+    state.gains = [_ints({"gain": g}, "gain", 0, max(MAX_CHOICE_REWARD, players - 1), 3) for g in gains]
     for player, count, feed_only in state.gains:
-        if player >= players or count < 1 or feed_only > 1:
+        if player >= players or not 1 <= count <= MAX_CHOICE_REWARD or feed_only > 1:
             raise ValueError("a pending reward of choice is damaged")
     state.act_order = _ints(data, "act_order", 0, players - 1)
     state.pending = _ints(data, "pending", 0, len(CARDS) - 1)
