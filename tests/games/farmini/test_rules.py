@@ -216,9 +216,7 @@ def test_solo_wolf_clears_all_variant_discards_every_face_up_animal_card() -> No
 
 
 def test_multiplayer_wolf_keeps_face_up_animal_cards() -> None:
-    state = make_state(
-        [PIGS_IN_AND_OUT, "farm at 0,0"], ["A1", "P1", "G1", "K1"], ["WP1", "F2"]
-    )
+    state = make_state([PIGS_IN_AND_OUT, "farm at 0,0"], ["A1", "P1", "G1", "K1"], ["WP1", "F2"])
     state.apply(0, "take 1")
     state.apply(0, str(state.legal_actions(0)[0]))
     assert state.table == ["P1", "G1", "K1", "F2"]
