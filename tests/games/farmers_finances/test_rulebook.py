@@ -362,23 +362,19 @@ def test_empty_market_with_three_players_sells_every_farm() -> None:
     assert state.legal_actions(2) == ["reroll"]
 
 
-def test_an_empty_market_sale_on_another_turn_can_trigger_the_end() -> None:
-    # DA-FF6: player 1 reaches 70 through the selling phase of player 0's buy; player 1 still plays the round out.
-    state = position(money=[10, 60], farms=[(2, 1, 1), (1, 0, 0)], row=5)
-    state.apply(0, "buy animal")  # the last card: everyone sells; player 1's wheat brings 7 -> 67
-    assert state.money[1] == 67
-    state = position(money=[10, 64], farms=[(2, 1, 1), (1, 0, 0)], row=5)
-    state.apply(0, "buy animal")
-    assert state.money[1] == 71
-    state.apply(0, "reroll")
-    if state.phase == "pick":
-        state.apply(0, "pick 3")
-    assert state.end_triggered and state.actors() == [1]
-    state.apply(1, state.legal_actions(1)[0])
+def test_only_the_player_whose_turn_ends_is_checked_for_70() -> None:
+    # DA-FF6, "reaches 70 money or more after his turn": player 1 passes 70 through the selling phase of
+    # player 0's buy, but spends below 70 on their own turn, so the game goes on.
+    make = lambda seed: position(money=[10, 64], farms=[(2, 1, 1), (1, 0, 0)], row=5, rng=seed)  # noqa: E731
+    _, state = find_rng(make, [(0, "buy animal"), (0, "reroll")], lambda s: s.last_roll in (1, 2, 3, 4, 5))
+    assert state.money[1] == 71  # 64 + one wheat at row 5 (7)
+    assert not state.end_triggered and state.actors() == [1]
+    state.apply(1, "buy animal")  # 4 to 8 coins on any row: below 70 again
     state.apply(1, state.legal_actions(1)[0])
     if state.phase == "pick":
         state.apply(1, "pick 3")
-    assert state.is_over()
+    assert state.money[1] < 70
+    assert not state.is_over() and state.actors() == [0]
 
 
 def test_heuristic_values_a_cheap_card_above_its_price() -> None:

@@ -519,9 +519,11 @@ class FarmersFinancesState(State[str]):
             self._end_turn()
 
     def _end_turn(self) -> None:
-        """Game End: someone at 70 or more after a turn ends the game once the round is complete (DA-FF6)."""
+        """Game End: "If player ... reaches 70 money or more after his turn" the game ends once the round
+        is complete, so all have had equal turns (DA-FF6).
+        """
         self.forced_reroll = False
-        if not self.end_triggered and max(self.money) >= c.GOAL_MONEY:
+        if self.money[self.current] >= c.GOAL_MONEY:
             self.end_triggered = True
         if self.end_triggered and self.current == self.players - 1:
             self.phase = OVER
