@@ -316,6 +316,7 @@ def score_towns(towns: Sequence[TownFacts], building_set: Sequence[str], reading
         right = feast_halls[(p - 1) % n] if n > 1 else None
         lines, fed = best_feeding(town, right, readings)
         sheet = {name: lines.get(name, 0) for name in building_set}
+        sheet.update((name, points) for name, points in lines.items() if name not in sheet)  # never drop a line
         sheet[MONUMENT_LINE] = lines.get(MONUMENT_LINE, 0)
         sheet[EMPTY_LINE] = lines[EMPTY_LINE]
         total = sum(sheet.values())
