@@ -308,3 +308,39 @@ def test_three_players_play_on_until_everyone_had_the_boss_sheep_equally() -> No
 def test_award_phase_is_skipped_without_shared_cards() -> None:
     state = _two_player_round(("sow", "water"), ("harvest", "feed"))
     assert state.phase != AWARD
+
+
+def test_feed_any_number_of_animals_in_one_action() -> None:
+    state = new(2)
+    for good, amount in (("carrots", 6), ("hay", 5), ("oats", 5), ("corn", 4)):
+        move_good(state, 0, good, amount)
+    choose(state, ("feed", "water"), ("sow", "harvest"))
+    state.apply(0, "start feed")
+    for animal in ("sheep", "pig", "cow", "horse"):
+        state.apply(0, f"feed {animal}")
+    board = state.boards[0]
+    # heads at setup: horse k0/A0, cow k1/A1, pig k2/A2, sheep k3/A3
+    assert board.pasture == [3, 2, 1, 0]
+    assert board.barn[:4] == [0, 0, 0, 0]
+    assert [a for a in state.legal_actions(0) if a.startswith("feed")] == []
+
+
+def test_product_track_stops_at_twelve() -> None:
+    state = new(2)
+    board = state.boards[0]
+    board.products[SHEEP] = 12
+    board.pasture[SHEEP] = 5  # after one turn the pacifier (k6) lies over A5
+    state.turn_player_wheel(board)
+    assert board.pasture[SHEEP] == IN_STABLE and board.products[SHEEP] == 12
+
+
+def test_undo_is_allowed_before_the_reveal_but_not_after() -> None:
+    from farmtable.core import History
+
+    history = History(new(2))
+    history.apply(0, "card sow")
+    assert history.why_no_undo(0) is None
+    history.undo(0)
+    for p, card in ((0, "sow"), (0, "water"), (1, "harvest"), (1, "feed")):
+        history.apply(p, f"card {card}")
+    assert "revealed" in (history.why_no_undo(1) or "")
