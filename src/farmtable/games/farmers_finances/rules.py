@@ -58,7 +58,8 @@ WHEAT, BREAD, ANIMAL = c.WHEAT, c.BREAD, c.ANIMAL
 SORT_INDEX: Final[dict[str, int]] = {sort: i for i, sort in enumerate(c.SORTS)}
 W, B, A = SORT_INDEX[WHEAT], SORT_INDEX[BREAD], SORT_INDEX[ANIMAL]
 MAX_HELD: Final = (c.WHEAT_CARDS_PER_COPY + c.ANIMAL_CARDS_PER_COPY) * 2
-"""The most cards of one sort a farm can hold (two copies), the range of precomputed notation."""
+"""An upper bound on the cards of one sort in a farm (the 12 goods cards of two copies); notation is precomputed
+up to it."""
 
 PASS: Final = "pass"
 REROLL: Final = "reroll"
