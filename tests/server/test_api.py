@@ -1,0 +1,147 @@
+"""The JSON API and the WebSocket of the real app, on a real SQLite file, with the toy game."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tests.server.conftest import TestClient, new_table, token
+
+
+def get(client: TestClient, table_id: str, tok: str | None = None) -> dict[str, Any]:
+    """The table as a seat (or a spectator) sees it."""
+    response = client.get(f"/api/tables/{table_id}", params={"token": tok} if tok else {})
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def wait_for(client: TestClient, table_id: str, tok: str | None, check: Any, timeout: float = 10) -> dict[str, Any]:
+    """Poll the table until ``check(payload)`` holds (AI seats move in the background)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        payload = get(client, table_id, tok)
+        if check(payload) or time.monotonic() > deadline:
+            return payload
+        time.sleep(0.02)
+
+
+def test_games_and_pages_are_served(client: TestClient) -> None:
+    games = client.get("/api/games").json()
+    assert "race" in [g["id"] for g in games]
+    assert client.get("/api/agents").json()[0]["spec"] == "random"
+    home = client.get("/")
+    assert home.status_code == 200 and "Race to Ten" in home.text
+    assert client.get("/new").status_code == 200
+    assert client.get("/score").status_code == 200
+    assert client.get("/static/table.js").status_code == 200
+
+
+def test_a_seat_sees_its_view_and_acts_with_its_token(client: TestClient) -> None:
+    table = new_table(client)
+    me = get(client, table["id"], token(table, 0))
+    assert me["seat"] == 0 and me["actors"] == [0]
+    assert me["legal"] == ["add 1", "add 2", "roll"]
+    assert me["view"]["my_secret"] is not None
+    assert 'data-action="add 1"' in me["svg"]
+    friend = get(client, table["id"], token(table, 1))
+    assert friend["seat"] == 1 and friend["legal"] == []
+    spectator = get(client, table["id"])
+    assert spectator["seat"] is None and spectator["view"]["my_secret"] is None and spectator["legal"] == []
+
+    after = client.post(f"/api/tables/{table['id']}/moves", json={"token": token(table, 0), "action": "add 2"}).json()
+    assert after["version"] == 1 and after["actors"] == [1]
+    assert after["log"] == [{"seq": 1, "player": 0, "text": "Player 0: add 2"}]
+    assert get(client, table["id"])["view"]["pile"] == 2
+
+
+def test_the_websocket_pushes_updates_and_takes_moves(client: TestClient) -> None:
+    table = new_table(client)
+    with (
+        client.websocket_connect(f"/ws/tables/{table['id']}?token={token(table, 0)}") as ws0,
+        client.websocket_connect(f"/ws/tables/{table['id']}") as spectator,
+    ):
+        assert ws0.receive_json()["version"] == 0
+        assert spectator.receive_json()["seat"] is None
+        ws0.send_json({"type": "move", "action": "add 1", "id": 7})
+        messages = [ws0.receive_json(), ws0.receive_json()]
+        kinds = {m["type"]: m for m in messages}
+        assert kinds["ack"] == {"type": "ack", "id": 7, "version": 1}
+        assert kinds["update"]["view"]["pile"] == 1
+        pushed = spectator.receive_json()
+        assert pushed["version"] == 1 and pushed["view"]["pile"] == 1
+        ws0.send_json({"type": "ping", "id": 8})
+        assert ws0.receive_json() == {"type": "pong", "id": 8}
+
+
+def test_ai_seats_play_on_the_server_to_the_end(client: TestClient) -> None:
+    table = new_table(client, seats=[{"kind": "ai", "agent": "random"}, {"kind": "ai", "agent": "greedy"}])
+    final = wait_for(client, table["id"], None, lambda p: p["over"])
+    assert final["over"] and final["result"]["winners"]
+    assert all(s["kind"] == "ai" for s in final["seats"])
+
+
+def test_undo_follows_the_terminal_policy(client: TestClient) -> None:
+    table = new_table(client)
+    tid, t0, t1 = table["id"], token(table, 0), token(table, 1)
+    client.post(f"/api/tables/{tid}/moves", json={"token": t0, "action": "add 1"})
+    assert get(client, tid, t0)["can_undo"] is True  # player 0's own last decision, nobody decided since
+    response = client.post(f"/api/tables/{tid}/undo", json={"token": t1})
+    assert response.status_code == 409 and "player 0's" in response.json()["error"]
+    client.post(f"/api/tables/{tid}/moves", json={"token": t1, "action": "add 2"})
+    assert get(client, tid, t0)["can_undo"] is False  # player 1 decided since
+    assert get(client, tid, t1)["can_undo"] is True
+    undone = client.post(f"/api/tables/{tid}/undo", json={"token": t1}).json()
+    assert undone["view"]["pile"] == 1 and undone["actors"] == [1] and undone["version"] == 3
+    assert undone["log"][-1]["text"] == "Player 1 took back a decision (add 2)"
+    client.post(f"/api/tables/{tid}/moves", json={"token": t1, "action": "roll"})
+    refused = client.post(f"/api/tables/{tid}/undo", json={"token": t1})  # a roll revealed chance: it stands
+    assert refused.status_code == 409 and "revealed" in refused.json()["error"]
+
+
+def test_rematch_keeps_the_seats_and_their_tokens(client: TestClient) -> None:
+    table = new_table(client, seats=[{"kind": "you"}, {"kind": "ai", "agent": "random"}])
+    tid, t0 = table["id"], token(table, 0)
+    early = client.post(f"/api/tables/{tid}/rematch", json={"token": t0})
+    assert early.status_code == 409
+    while not (p := get(client, tid, t0))["over"]:
+        if p["legal"]:
+            client.post(f"/api/tables/{tid}/moves", json={"token": t0, "action": "add 2"})
+        else:
+            time.sleep(0.01)
+    new = client.post(f"/api/tables/{tid}/rematch", json={"token": t0}).json()
+    assert client.post(f"/api/tables/{tid}/rematch", json={"token": t0}).json()["id"] == new["id"]
+    assert get(client, tid, t0)["rematch"] == new["id"]
+    fresh = get(client, new["id"], t0)
+    assert fresh["seat"] == 0 and fresh["version"] == 0 and fresh["seats"][1]["agent"] == "random"
+
+
+def test_replay_recomputes_every_position_from_the_log(client: TestClient) -> None:
+    table = new_table(client)
+    tid, tokens = table["id"], [token(table, 0), token(table, 1)]
+    assert client.get(f"/api/tables/{tid}/replay").status_code == 409
+    moves = 0
+    while not (p := get(client, tid))["over"]:
+        seat = p["actors"][0]
+        client.post(f"/api/tables/{tid}/moves", json={"token": tokens[seat], "action": "add 2"})
+        moves += 1
+    replay = client.get(f"/api/tables/{tid}/replay").json()
+    assert len(replay["frames"]) == moves + 1
+    assert replay["frames"][0]["text"] == "Start of the game"
+    assert replay["frames"][1]["text"] == "Player 0: add 2"
+    assert replay["result"]["totals"] == p["result"]["totals"]
+    assert client.get(f"/replay/{tid}").status_code == 200
+
+
+def test_a_restarted_app_finds_every_table_where_it_was(race: None, db_url: str) -> None:
+    with TestClient(__import__("farmtable.server").server.create_app(db_url)) as c:
+        table = new_table(c)
+        tid, t0 = table["id"], token(table, 0)
+        c.post(f"/api/tables/{tid}/moves", json={"token": t0, "action": "add 2"})
+        before = get(c, tid, t0)
+    with TestClient(__import__("farmtable.server").server.create_app(db_url)) as c:
+        after = get(c, tid, t0)
+        assert after["version"] == before["version"] and after["view"] == before["view"]
+        assert after["log"] == before["log"]
+        moved = c.post(f"/api/tables/{tid}/moves", json={"token": token(table, 1), "action": "add 1"})
+        assert moved.status_code == 200 and moved.json()["view"]["pile"] == 3
