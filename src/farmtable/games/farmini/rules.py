@@ -364,6 +364,8 @@ class FarminiState(State[Action]):
             return f"take a card first (take 1 .. take {len(self.table)}); then place it"
         if action.card != self.pending:
             return f"you took {self.pending}, not {action.card}: place {self.pending}"
+        if not isinstance(ALL_CARDS[action.card], FenceCard):
+            return f"you took animal card {action.card}: put its animals on free animal cells"
         if action.rot not in DISTINCT_ROTATIONS[action.card]:
             return f"{action.card} looks the same turned {action.rot}; write it with its smallest rotation"
         reason = farm.misfit(ORIENTED[action.card, action.rot], (action.x, action.y))
@@ -377,6 +379,8 @@ class FarminiState(State[Action]):
             return f"you took fence card {self.pending}: place it on your farm"
         if action.kind != card.kind:
             return f"{self.pending} brings {card.kind}s, not {action.kind}s"
+        if action.quarter not in range(len(QUARTERS)):
+            return "a quarter is NE, SE, SW or NW"
         cell: Cell = (action.x, action.y, action.quarter)
         content = farm.content(cell)
         if content is None:
