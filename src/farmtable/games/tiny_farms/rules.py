@@ -96,6 +96,9 @@ def solo_place_name(value: int) -> str:
     return f"row {value}"
 
 
+EMMA_TRACK_OF: Final = {animal: t for t, (_, kinds, _) in enumerate(c.EMMA_TRACKS) for animal in kinds}
+"""The track of Emma's card each animal fills."""
+
 SOLO_CELLS: Final = {v: solo_cells(v) for v in range(c.MIN_DIE_VALUE, c.DIE_FACES + 1)}
 
 # Action kinds; every action is a plain string, decoded through ACTION_CODES.
@@ -220,7 +223,8 @@ class TinyFarmsState(State[str]):
     def _settle_placement(self) -> None:
         """After a move or a placement: animals with no room are lost; when none is left, the turn ends."""
         board = self.boards[self.current]
-        if self.pending and all(board[i] != c.EMPTY for i in farm_cells(self.pending_farm)):
+        start = self.pending_farm * c.FARM_CELLS
+        if self.pending and c.EMPTY not in board[start : start + c.FARM_CELLS]:
             # RULEBOOK "Animals": "If you run out of space, you do not write in the animal."
             lost = ", ".join(c.NAMES[a] for a in self.pending)
             self._event(f"player {self.current}'s {c.FARM_NAMES[self.pending_farm]} farm is full: {lost} lost")
@@ -284,7 +288,9 @@ class TinyFarmsState(State[str]):
         """
         candidates = self.emma_options()
         if self.advanced:
-            gains = [self._emma_gain(option[3]) for option in candidates]
+            your_horses = scoring.horse_count(self.boards[0])
+            before = self._emma_total(self.emma_filled, your_horses)
+            gains = [self._emma_gain(option[3], before, your_horses) for option in candidates]
             best = max(gains)
             candidates = [o for o, g in zip(candidates, gains, strict=True) if g == best]
         for step in range(c.EMMA_DIE_TRACKS):
@@ -301,7 +307,7 @@ class TinyFarmsState(State[str]):
         """Fill Emma's circles for the animals taken; a full track takes a chicken instead. Returns notes."""
         notes = []
         for animal in animals:
-            track = next(t for t, (_, kinds, _) in enumerate(c.EMMA_TRACKS) if animal in kinds)
+            track = EMMA_TRACK_OF[animal]
             amount = c.CALVES_PER_SPACE if animal == c.CALVES else 1
             if filled[track] >= c.EMMA_TRACKS[track][2]:
                 track, amount = c.EMMA_CHICKENS, 1
@@ -313,18 +319,16 @@ class TinyFarmsState(State[str]):
             notes.append(f"{c.NAMES[animal]} -> {c.EMMA_TRACKS[track][0]}")
         return notes
 
-    def _emma_gain(self, animals: Sequence[int]) -> int:
+    def _emma_gain(self, animals: Sequence[int], before: int, your_horses: int) -> int:
         """How much taking ``animals`` would add to Emma's score as it stands (advanced Emma)."""
-        before = self._emma_total(self.emma_filled)
         after_filled = list(self.emma_filled)
         self._emma_take(after_filled, animals)
-        return self._emma_total(after_filled) - before
+        return self._emma_total(after_filled, your_horses) - before
 
-    def _emma_total(self, filled: Sequence[int]) -> int:
+    @staticmethod
+    def _emma_total(filled: Sequence[int], your_horses: int) -> int:
         """Emma's score with these filled circles, horses compared with the player's as they stand."""
-        horses = scoring.horse_points(
-            [scoring.horse_count(self.boards[0]), filled[c.EMMA_HORSES]], two_player_rules=True
-        )
+        horses = scoring.horse_points([your_horses, filled[c.EMMA_HORSES]], two_player_rules=True)
         return sum(scoring.emma_sheet(filled, horses[1]).values())
 
     def _emma_turn(self) -> None:
@@ -371,7 +375,7 @@ class TinyFarmsState(State[str]):
             empty = [i for i in farm_cells(self.pending_farm) if board[i] == c.EMPTY]
             for animal in dict.fromkeys(self.pending):
                 names = PUT_ACTIONS[animal]
-                legal.extend(names[i] for i in empty)
+                legal += [names[i] for i in empty]
         elif self.phase == CROP:
             legal.extend(self._crop_targets())
             value = self.crop_die + self.modifier
@@ -397,6 +401,8 @@ class TinyFarmsState(State[str]):
         """Read typed notation (case and spacing free) into the canonical action string."""
         if not isinstance(text, str):
             raise IllegalAction(f"a move is typed as text; {NOTATION_HELP}")
+        if text in ACTION_CODES:  # already canonical: the common case for programs
+            return text
         action = CANONICAL.get(normalize(text))
         if action is None:
             if not text.strip():
@@ -406,12 +412,19 @@ class TinyFarmsState(State[str]):
 
     def check_action(self, player: int, action: str) -> None:
         """Accept exactly the legal actions; otherwise raise IllegalAction naming the broken rule."""
-        if isinstance(action, str) and action in self.legal_actions(player):
-            return
+        if player == self.current and self.phase != OVER:
+            if self._legal is None:
+                self._legal = self._generate_legal()
+            if action in self._legal:
+                return
         raise IllegalAction(self.why_illegal(player, action))
 
     def why_illegal(self, player: int, action: object) -> str:
         """The rule an action that is not legal now breaks, in player words."""
+        if self.phase == OVER:
+            return "the game is over: no more moves"
+        if player != self.current:
+            return f"it is not player {player}'s decision now; waiting for player {self.current}"
         code = ACTION_CODES.get(action) if isinstance(action, str) else None
         if code is None:
             return f"'{shorten(str(action))}' is not Tiny Farms notation; {NOTATION_HELP}"
