@@ -14,12 +14,14 @@ from hypothesis import strategies as st
 import farmtable
 from farmtable.core import State
 from farmtable.core.errors import CorruptSave
-from farmtable.games.farmerama.components import BUILDINGS, CARDS
+from farmtable.games.farmerama.components import BUILDINGS, CARDS, PACIFIER_SECTOR
 from farmtable.games.farmerama.rules import CHOOSE, FarmeramaState
 from tests.contract import check_contract
 from tests.games.farmerama.positions import new, tile_totals
 
 GAME = farmtable.get_game("farmerama")
+HEAD_SECTORS_AND_AFTER = set(range(PACIFIER_SECTOR))
+"""Sectors an animal on a pasture can be under: from its head (k0..k3) up to just before the pacifier."""
 
 
 def secrets(state: State[Any], player: int) -> Iterable[str]:
@@ -62,6 +64,10 @@ def test_tiles_and_buildings_are_conserved(seed: int, players: int, profi: bool)
         places += [b for board in state.boards for b in board.garden]
         assert sorted(places) == list(range(25))
         assert all(min(board.barn) >= 0 for board in state.boards) and min(state.supply) >= 0
+        for board in state.boards:
+            # DA-FR3: an animal is always back in its stable before the bar reaches its area
+            # (so the area under the bar, k6, never holds an animal)
+            assert all((where + board.wheel) % 7 in HEAD_SECTORS_AND_AFTER for where in board.pasture if where >= 0)
         actor = rng.choice(state.actors())
         state.apply(actor, rng.choice(state.legal_actions(actor)))
     assert tile_totals(state) == [32] * 5

@@ -977,6 +977,7 @@ class FarmeramaState(State[str]):
                 "action_stack": len(self.action_stack),
                 "supply_stack": len(self.supply_stack),
                 "discard": [CARDS[c] for c in self.discard],
+                "pushed_under": [CARDS[c] for c in reversed(self.action_stack[: self.known_bottom])],
                 "goal": score([b.score_input() for b in self.boards]).details["solo_goal"],
             }
         return data
