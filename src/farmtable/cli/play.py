@@ -32,10 +32,12 @@ DEFAULT_OPPONENT = "random"
 SHOWN_MOVES = 40
 
 HELP = """Type the number of a move, or its notation. Commands:
-  moves        list the legal moves again      board   show the board
-  undo         take back your last decision (only your own, and never past a roll or a revealed card)
-  save FILE    save the game                   load FILE   load a saved game
-  help         this text                        quit    save and leave (resume with --load)"""
+  moves       list the legal moves again
+  board       show the board again
+  undo        take back your last decision (only your own, before anyone
+              else decides, and never past a roll or a revealed card)
+  save FILE   save the game           load FILE   load a saved game
+  help        this text               quit        save and leave"""
 
 
 def parse_seats(players: int, seats: list[str]) -> dict[int, str]:
