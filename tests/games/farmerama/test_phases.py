@@ -344,3 +344,26 @@ def test_undo_is_allowed_before_the_reveal_but_not_after() -> None:
     for p, card in ((0, "sow"), (0, "water"), (1, "harvest"), (1, "feed")):
         history.apply(p, f"card {card}")
     assert "revealed" in (history.why_no_undo(1) or "")
+
+
+def test_rulebook_water_example_three_water_for_three_times_water() -> None:
+    state = new(2)
+    state.action_wheel = 1  # DA-FR1: Water 3/2 in section 1
+    choose(state, ("water", "feed"), ("sow", "harvest"))
+    state.apply(0, "start water")
+    for _ in range(3):
+        state.apply(0, "water")
+    assert state.boards[0].barn[WATER] == 3 + 3 and "water" not in state.legal_actions(0)
+
+
+def test_rulebook_tip_turn_sow_turn_sow_twice() -> None:
+    # "turn the player wheel one section with 1 water, sow once, then spend another water to turn
+    # the wheel and perform two further Sow actions"
+    state = _two_player_round(("sow", "feed"), ("harvest", "water"))
+    state.apply(0, "start sow")  # Sow 3/2 alone: 3
+    state.apply(0, "turn-wheel")
+    state.apply(0, "sow carrots A6")  # k0 (carrots) now over A6
+    state.apply(0, "turn-wheel")  # the bar passes A5, still empty
+    state.apply(0, "sow carrots A5")  # k0 now over A5, k1 (hay) over A6
+    state.apply(0, "sow hay A6")
+    assert state.boards[0].barn[WATER] == 1 and state.remaining == 0

@@ -78,6 +78,8 @@ def test_tokens_come_with_each_new_stack_and_stop_at_three() -> None:
     while state.turn < 42:
         _finish_turn(state)
         assert state.tokens <= 3
+        if state.turn == 3 + 4 + 5 + 6 + 7 + 8 + 1:
+            assert len(state.action_stack) == 9 - 1  # the last stack has 9 cards
     assert state.tokens == 3
 
 

@@ -417,6 +417,10 @@ class FarmeramaState(State[str]):
             raise IllegalAction(f"cannot read '{shorten(text)}'; {NOTATION_HELP}")
         return canonical
 
+    def explain_illegal(self, player: int, text: str, legal: list[str]) -> str:
+        """The rule-naming message for notation ``text`` that is not legal now."""
+        return self.explain(player, text, legal)
+
     def check_action(self, player: int, action: str) -> None:
         """Accept exactly the legal actions; otherwise name the broken rule."""
         legal = self.legal_actions(player)
