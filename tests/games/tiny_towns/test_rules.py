@@ -602,3 +602,57 @@ def test_every_legal_action_reads_back_from_its_notation() -> None:
     )
     for action in state.legal_actions(0):
         assert parse_notation(str(action)) == action
+
+
+# --- saves, views, determinize -------------------------------------------------------------------
+
+
+def test_damaged_saves_are_refused() -> None:
+    from farmtable.core import CorruptSave
+
+    state = position([town("W . . .", E, E, E), EMPTY], variants=(), monuments=[("Silva Forum", False), ("", False)])
+    good = json.loads(state.to_json())
+    damages = [
+        ("grid", lambda s: s["towns"][0]["grid"].append("")),
+        ("grid entry", lambda s: s["towns"][0]["grid"].__setitem__(0, "Castle")),
+        ("monument", lambda s: s["towns"][0].__setitem__("monument", "The Starloom")),
+        ("phase", lambda s: s.__setitem__("phase", "dance")),
+        ("players", lambda s: s.__setitem__("players", 9)),
+        ("buildings", lambda s: s.__setitem__("buildings", ["Cottage"])),
+        ("round", lambda s: s.__setitem__("round", -1)),
+        ("choice", lambda s: s["towns"][1].__setitem__("choice", "fly away")),
+        ("missing", lambda s: s["towns"][1].pop("grid")),
+    ]
+    for label, damage in damages:
+        data = json.loads(json.dumps(good))
+        damage(data["state"])
+        with pytest.raises(CorruptSave):
+            GAME.from_json(json.dumps(data))
+        assert label
+
+
+def test_determinize_keeps_what_the_player_saw_and_resamples_the_rest() -> None:
+    state = GAME.new_game(players=3, seed=21)
+    for p in range(3):
+        state.apply(p, state.legal_actions(p)[0])
+    state.apply(0, "name wood")
+    state.apply(1, "place wood A1")
+    det = state.determinize(0, 5)
+    assert json.dumps(det.view(0), sort_keys=True) == json.dumps(state.view(0), sort_keys=True)
+    assert det.towns[0].dealt == state.towns[0].dealt
+    real = [(t.dealt, t.monument) for t in state.towns[1:]]
+    samples = [[(t.dealt, t.monument) for t in state.determinize(0, seed).towns[1:]] for seed in range(10)]
+    assert any(sample != real for sample in samples)  # others' secret monuments are re-sampled
+    assert det.towns[1].choice is not None and det.towns[1].choice.verb in ("place", "store", "cavern")
+    seen = {m for t in det.towns for m in t.dealt}
+    assert len(seen) == 6  # still 6 distinct cards
+
+
+def test_render_shows_the_grid_the_cards_and_only_my_monument() -> None:
+    state = position([town("W COT . .", E, E, E), EMPTY], variants=(), monuments=[("Silva Forum", False), ("", False)])
+    text = state.render_text(0)
+    assert "Silva Forum" in text and "Cottage" in text and "wood" in text
+    assert ". H / B G" in text  # the Cottage card's pattern
+    assert "Master Builder: player 0" in text
+    assert "Silva Forum" not in state.render_text(1)
+    assert "\x1b" not in text

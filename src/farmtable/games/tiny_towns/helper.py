@@ -12,34 +12,43 @@ from farmtable.games.tiny_towns.scoring import (
 )
 
 HELPER_FORMAT = """\
-Tiny Towns end positions, one block per player (lines starting with # are comments,
-blank lines are ignored, upper/lower case does not matter):
+Tiny Towns end positions, one block per player. Lines starting with # are comments,
+blank lines are ignored, upper/lower case does not matter. Example:
 
     buildings: Cottage, Farm, Well, Theater, Chapel, Tavern, Factory
-    readings: market-row-and-column        (optional: mandras-8-around too)
     player: Ann
-    monument: Barrett Castle               (optional: the monument Ann BUILT)
+    monument: Barrett Castle
     COT COT FAR WEL
     WEL MON .   wood
     CHA TAV TAV TAV
     .   .   FAC COT
-    warehouse: 2                           (optional: cubes stored on Warehouses)
-    shrine: 5                              (with Shrine of the Elder Tree: buildings
-                                            in the town when it was built, itself included)
-    finished: 1                            (with The Starloom: 1 = first town completed;
-                                            towns completed in the same round share a place)
-    turns: 4                               (optional: turns as Master Builder, a tie-break)
+    turns: 4
     player: Ben
-    ...
+    COT COT COT COT
+    FAR CHA CHA .
+    TAV TAV .   .
+    THE W   .   .
+    turns: 3
 
-The buildings line comes first: the Cottage and one card of each pile. A town is 4 rows of
-4 squares: a building's three-letter code (COT FAR GRA GRE ORC WEL FOU MIL SHE THE BAK MAR
-TAI CHA ABB CLO TEM TAV ALM FEA INN FAC BAN TRA WAR) or its name without spaces
+The buildings line comes first: the Cottage and one card of each pile. Then each player:
+'player: NAME', optionally 'monument: NAME' (the monument they BUILT), and the town as 4
+rows of 4 squares: a building's three-letter code (COT FAR GRA GRE ORC WEL FOU MIL SHE THE
+BAK MAR TAI CHA ABB CLO TEM TAV ALM FEA INN FAC BAN TRA WAR) or its name without spaces
 (FeastHall), MON for the monument, and '.' or a resource (wood, W, ...) for a square
-without a building. Players are listed in seat order (the player on your right is the
-one listed before you; the first player's right is the last). The result is the score
-sheet per building kind, the monument and the empty squares, ranked with the rulebook's
-tie-breaks: fewest Master Builder turns, fewest empty squares, most cottages."""
+without a building. Optional lines in a player's block:
+
+    turns: N       turns as Master Builder (a tie-break; default 0)
+    warehouse: N   cubes stored on the player's Warehouses (-1 each)
+    shrine: N      Shrine of the Elder Tree: buildings in the town when it was built,
+                   itself included (needed with the Shrine)
+    finished: N    The Starloom: 1 = first town completed (needed with the Starloom;
+                   towns completed in the same round share a place)
+
+Before the players, 'readings: market-row-and-column' and/or 'mandras-8-around' select
+the other reading of those cards. Players are listed in seat order (the player on your
+right is the one listed before you; the first player's right is the last). The result
+is the score sheet per building kind, the monument and the empty squares, ranked with
+the rulebook's tie-breaks: fewest Master Builder turns, fewest empty squares, most cottages."""
 
 _EMPTY_TOKENS = {".", "-", "_", *C.RESOURCES, *(letter.lower() for letter in C.RESOURCE_LETTERS)}
 _BUILDING_TOKENS: dict[str, str] = {}
