@@ -112,8 +112,8 @@ def render_text(state: FarmeramaState, player: int | None = None) -> str:
     view = state.view(player)
     wheel = ACTION_WHEEL[state.action_wheel]
     lines = [
-        f"Farmerama ({view['variant']}), round {state.round}, {view['phase']}; to act: "
-        + (", ".join(f"P{p}" for p in state.actors()) or "nobody (game over)"),
+        f"Farmerama ({view['variant']}), {f'solo turn {state.turn}' if state.solo else f'round {state.round}'}, "
+        f"{view['phase']}; to act: " + (", ".join(f"P{p}" for p in state.actors()) or "nobody (game over)"),
         f"Action wheel section {state.action_wheel}: sow {wheel.sow[0]}/{wheel.sow[1]}  "
         f"harvest {wheel.harvest[0]}/{wheel.harvest[1]}  water {wheel.water[0]}/{wheel.water[1]} (alone/shared)",
         "Supply: " + "  ".join(f"{name} {n}" for name, n in view["supply"].items()),

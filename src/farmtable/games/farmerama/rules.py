@@ -928,7 +928,7 @@ class FarmeramaState(State[str]):
                 break
             if not board.cards:
                 choices.append(f"P{q} is choosing")
-            elif self.phase == CHOOSE:
+            elif self.hidden_choice(q):
                 status = "has chosen" if len(board.cards) == self.cards_to_choose(q) else "is choosing"
                 choices.append(f"P{q} {status} ({len(board.cards)} card(s) down)")
             else:
