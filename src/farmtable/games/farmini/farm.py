@@ -32,6 +32,10 @@ Pos = tuple[int, int]
 Cell = tuple[int, int, int]
 """A quarter of the card at ``(x, y)``: ``(x, y, quarter index)``."""
 Arms = tuple[bool, bool, bool, bool]
+Slot = tuple[Pos, int, int]
+"""An empty position next to a farm, the sides where it has a neighbour (bit mask) and which of
+those neighbours show a fence there (bit mask): a new card fits when its fence bits on the
+masked sides equal that value."""
 """Fence (True) or pasture (False) for the arms N, E, S, W of a placed card."""
 
 ROTATIONS: Final = (0, 90, 180, 270)
@@ -122,15 +126,6 @@ def canonical_rotation(card_id: str, rot: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Slot:
-    """An empty position next to the farm; ``mask`` marks sides with a neighbour, ``value`` their fences."""
-
-    pos: Pos
-    mask: int
-    value: int
-
-
-@dataclass(frozen=True, slots=True)
 class Region:
     """A connected set of quarters; ``closed`` when it is an enclosed pen."""
 
@@ -141,11 +136,13 @@ class Region:
 class Farm:
     """One player's farm: placed cards, animals on animal cells, and its regions (cached)."""
 
-    __slots__ = ("_animal_cells", "_frontier", "_regions", "animals", "cards")
+    __slots__ = ("_animal_cells", "_frontier", "_needs", "_regions", "animals", "cards")
 
     def __init__(self) -> None:
         self.cards: dict[Pos, Oriented] = {}
         self.animals: dict[Cell, str] = {}
+        self._needs: dict[Pos, tuple[int, int]] = {}
+        """Per empty position next to the farm: (sides with a neighbour, which of them are fences)."""
         self._regions: tuple[Region, ...] | None = None
         self._frontier: tuple[Slot, ...] | None = None
         self._animal_cells: tuple[Cell, ...] | None = None
@@ -163,6 +160,7 @@ class Farm:
         other = Farm.__new__(Farm)
         other.cards = dict(self.cards)
         other.animals = dict(self.animals)
+        other._needs = dict(self._needs)
         other._regions = self._regions
         other._frontier = self._frontier
         other._animal_cells = self._animal_cells
@@ -170,30 +168,31 @@ class Farm:
 
     def put_card(self, card_id: str, pos: Pos, rot: int) -> None:
         """Lay a card without checking the rules (used by setup, loading and tests)."""
-        self.cards[pos] = ORIENTED[card_id, rot]
+        card = ORIENTED[card_id, rot]
+        cards = self.cards
+        cards[pos] = card
+        needs = self._needs
+        needs.pop(pos, None)
+        x, y = pos
+        for side in range(SIDE_COUNT):
+            dx, dy = DELTA[side]
+            npos = (x + dx, y + dy)
+            if npos in cards:
+                continue
+            facing = 1 << ((side + 2) % SIDE_COUNT)  # the new neighbour's side facing this card
+            mask, value = needs.get(npos, (0, 0))
+            needs[npos] = (mask | facing, value | facing if card.arms[side] else value)
         self._changed()
 
     def frontier(self) -> list[Pos]:
         """Empty positions that share a side with a card of the farm, sorted."""
-        return [slot.pos for slot in self.slots()]
+        return sorted(self._needs)
 
     def slots(self) -> tuple[Slot, ...]:
         """The frontier with what each position requires of a new card's arms; cached."""
         if self._frontier is None:
-            cards = self.cards
-            empty = sorted({(x + dx, y + dy) for (x, y) in cards for dx, dy in DELTA if (x + dx, y + dy) not in cards})
-            slots = []
-            for x, y in empty:
-                mask = value = 0
-                for side in range(SIDE_COUNT):
-                    dx, dy = DELTA[side]
-                    other = cards.get((x + dx, y + dy))
-                    if other is not None:
-                        mask |= 1 << side
-                        if other.arms[(side + 2) % SIDE_COUNT]:
-                            value |= 1 << side
-                slots.append(Slot((x, y), mask, value))
-            self._frontier = tuple(slots)
+            needs = self._needs
+            self._frontier = tuple((pos, *needs[pos]) for pos in sorted(needs))
         return self._frontier
 
     def fits(self, card: Oriented, pos: Pos) -> bool:
@@ -244,11 +243,10 @@ class Farm:
         slot when its fenced arms agree with the neighbours on every side that has one.
         """
         oriented = [(ORIENTED[card_id, r].bits, r) for r in DISTINCT_ROTATIONS[card_id]]
-        for slot in self.slots():
-            mask, value = slot.mask, slot.value
+        for pos, mask, value in self.slots():
             for bits, rot in oriented:
                 if bits & mask == value:
-                    yield slot.pos, rot
+                    yield pos, rot
 
     def can_place(self, card_id: str) -> bool:
         """Whether the card fits anywhere on this farm."""

@@ -21,8 +21,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, NamedTuple
 
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
 from farmtable.core.notation import normalize, shorten
@@ -83,53 +82,60 @@ OPEN_ANIMAL_WEIGHT: Final = 0.3
 # --- actions ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Take:
+# Actions are NamedTuples (cheap to build, hash and compare: search agents make millions).
+# Each ends with a fixed ``verb`` field so that actions of different types never compare
+# equal as tuples (``Take(3) != Discard(3)``); leave it at its default.
+
+
+class Take(NamedTuple):
     """Take the face-up card in slot ``slot`` (1-based) to play it: ``take 3``."""
 
     slot: int
+    verb: str = "take"
 
     def __str__(self) -> str:
         return f"take {self.slot}"
 
 
-@dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(NamedTuple):
     """Take the face-up card in slot ``slot`` and discard it (only when no card can be played)."""
 
     slot: int
+    verb: str = "discard"
 
     def __str__(self) -> str:
         return f"discard {self.slot}"
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+class Place(NamedTuple):
     """Attach the taken fence card at ``(x, y)`` turned ``rot`` degrees clockwise."""
 
     card: str
     x: int
     y: int
     rot: int
+    verb: str = "place"
 
     def __str__(self) -> str:
         return f"place {self.card} at {self.x},{self.y} rot {self.rot}"
 
 
-@dataclass(frozen=True, slots=True)
-class PutAnimal:
+class PutAnimal(NamedTuple):
     """Put one token of the taken animal card on the animal cell ``x,y/quarter``."""
 
     kind: str
     x: int
     y: int
     quarter: int
+    verb: str = "animal"
 
     def __str__(self) -> str:
         return f"animal {self.kind} at {self.x},{self.y}/{QUARTERS[self.quarter]}"
 
 
 Action = Take | Discard | Place | PutAnimal
+_ACTION_TYPES: Final = (Take, Discard, Place, PutAnimal)
+_VERBS: Final[dict[type, str]] = {t: t._field_defaults["verb"] for t in _ACTION_TYPES}
 
 _INT = r"(-?\d{1,4})"
 _TAKE_RE: Final = re.compile(r"^(take|discard) (\d{1,3})$")
@@ -321,7 +327,8 @@ class FarminiState(State[Action]):
 
     def check_action(self, player: int, action: Action) -> None:
         """Accept exactly the legal actions; otherwise name the rule the action breaks."""
-        if action in self.legal_actions(player):
+        legal = self.legal_actions(player)
+        if action in legal and type(action) in _ACTION_TYPES and action.verb == _VERBS[type(action)]:
             return
         raise IllegalAction(self._why_illegal(player, action))
 
