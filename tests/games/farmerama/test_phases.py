@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+import farmtable
 from farmtable.core.errors import IllegalAction
 from farmtable.games.farmerama.components import (
     BEDS_OF_AREA,
@@ -367,3 +368,18 @@ def test_rulebook_tip_turn_sow_turn_sow_twice() -> None:
     state.apply(0, "sow carrots A5")  # k0 now over A5, k1 (hay) over A6
     state.apply(0, "sow hay A6")
     assert state.boards[0].barn[WATER] == 1 and state.remaining == 0
+
+
+def test_setting_animals_block_the_wheel() -> None:
+    # DA-FR3 asks for a setting: may the bar pass over an area whose pasture holds animals?
+    # Under DA-FR3 an animal is never there in play, so the position is built by hand.
+    for blocks in (False, True):
+        state = farmtable.get_game("farmerama").new_game(players=2, seed=1, animals_block_wheel=blocks)
+        state.boards[0].pasture[SHEEP] = 6  # A6: the area under k6, which the bar passes next
+        choose(state, ("sow", "water"), ("harvest", "feed"))
+        assert ("turn-wheel" in state.legal_actions(0)) is not blocks
+        if blocks:
+            with pytest.raises(IllegalAction, match="animals stand on the pasture"):
+                state.apply(0, "turn-wheel")
+        restored = farmtable.get_game("farmerama").from_json(state.to_json())
+        assert restored.animals_block_wheel is blocks

@@ -50,8 +50,10 @@ def test_profi_water_not_for_other_actions() -> None:
 def test_profi_is_refused_for_the_solo_game() -> None:
     with pytest.raises(ValueError, match="2-4 players"):
         farmtable.get_game("farmerama").new_game(players=1, variants=("profi",))
-    with pytest.raises(ValueError, match="no options"):
+    with pytest.raises(ValueError, match="no option speed"):
         farmtable.get_game("farmerama").new_game(players=2, speed=3)
+    with pytest.raises(ValueError, match="True or False"):
+        farmtable.get_game("farmerama").new_game(players=2, animals_block_wheel="yes")
 
 
 def test_notation_tolerates_case_and_spaces() -> None:

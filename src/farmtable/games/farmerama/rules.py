@@ -93,6 +93,8 @@ EMPTY_BED = -1
 NOBODY = -1
 
 VARIANT_PROFI = "profi"
+OPTION_ANIMALS_BLOCK = "animals_block_wheel"
+"""Option: an animal on a pasture also keeps its area from being "completely empty" for the bar."""
 
 SOW_CROP_SECTOR = {crop: s for s, crop in enumerate(SECTOR_SOW_CROP) if crop is not None}
 """The player-wheel sector on which each feed plant may be sown."""
@@ -203,6 +205,8 @@ class FarmeramaState(State[str]):
         self.players = players
         self.profi = profi
         self.solo = players == 1
+        self.animals_block_wheel = False
+        """Setting (DA-FR3): does an animal on its pasture also keep an area from being "completely empty"?"""
         self.rng = rng
         self.epoch = 0
         self.round = 1
@@ -388,7 +392,12 @@ class FarmeramaState(State[str]):
 
     def _can_turn_wheel(self, board: Board) -> bool:
         """Rulebook "Player Wheel": 1 water, and the bar must pass over a completely empty area."""
-        return board.barn[WATER] >= WHEEL_TURN_COST and board.area_is_empty(self._bar_area(board))
+        if board.barn[WATER] < WHEEL_TURN_COST:
+            return False
+        area = self._bar_area(board)
+        if self.animals_block_wheel and board.pasture_load(area):
+            return False
+        return board.area_is_empty(area)
 
     @staticmethod
     def _bar_area(board: Board) -> int:
@@ -481,6 +490,8 @@ class FarmeramaState(State[str]):
             if board.barn[WATER] < WHEEL_TURN_COST:
                 return "turning the player wheel costs 1 water and you have none"
             area = self._bar_area(board)
+            if self.animals_block_wheel and board.pasture_load(area):
+                return f"the bar would pass over {AREA_NAMES[area]}, where animals stand on the pasture"
             return f"the bar would pass over {AREA_NAMES[area]}, which is not completely empty (harvest it first)"
         if phase == SOLO_PICK:
             return "solo: first pick this turn's action (e.g. 'card sow') or redraw"
@@ -1078,6 +1089,7 @@ class FarmeramaState(State[str]):
         return {
             "players": self.players,
             "profi": self.profi,
+            "animals_block_wheel": self.animals_block_wheel,
             "rng": self.rng.state,
             "epoch": self.epoch,
             "round": self.round,
@@ -1194,6 +1206,10 @@ def state_from_dict(data: dict[str, Any]) -> FarmeramaState:
         raise ValueError("'profi' must be true or false (and false in the solo game)")
     rng_state = _int(data, "rng", 0, (1 << 64) - 1)
     state = FarmeramaState(players, profi, Rng(rng_state))
+    animals_block = data["animals_block_wheel"]
+    if not isinstance(animals_block, bool):
+        raise ValueError("'animals_block_wheel' must be true or false")
+    state.animals_block_wheel = animals_block
     state.epoch = _int(data, "epoch", 0, 1 << 62)
     state.round = _int(data, "round", 1, 1 << 30)
     phase = data["phase"]
@@ -1333,9 +1349,16 @@ class FarmeramaGame(Game[FarmeramaState]):
             raise ValueError("the Profi Farmer variant needs 2-4 players: the solo game has no ornamental buildings")
 
     def _new(self, players: int, seed: int, variants: tuple[str, ...], options: dict[str, Any]) -> FarmeramaState:
-        if options:
-            raise ValueError(f"Farmerama takes no options; got {', '.join(sorted(options))}")
+        unknown = sorted(set(options) - {OPTION_ANIMALS_BLOCK})
+        if unknown:
+            raise ValueError(
+                f"Farmerama has no option {', '.join(unknown)}; its option: {OPTION_ANIMALS_BLOCK}=True/False"
+            )
+        animals_block = options.get(OPTION_ANIMALS_BLOCK, False)
+        if not isinstance(animals_block, bool):
+            raise ValueError(f"{OPTION_ANIMALS_BLOCK} must be True or False, got {animals_block!r}")
         state = FarmeramaState(players, VARIANT_PROFI in variants, Rng(seed))
+        state.animals_block_wheel = animals_block
         state.setup()
         return state
 
