@@ -314,3 +314,26 @@ def test_crop_phase_never_happens_in_multiplayer() -> None:
     while not state.is_over():
         assert state.phase != CROP
         state.apply(state.actors()[0], rng.choice(state.legal_actions(state.actors()[0])))
+
+
+def test_undo_within_a_turn_but_not_past_a_roll() -> None:
+    from farmtable.core import History
+
+    history = History(position(dice=[2, 3, 5]))
+    history.apply(0, "milk +1")
+    history.apply(0, "die 2 red")  # 2 + 1 = 3: cow + chicken
+    assert history.undo(0) == "die 2 red" and history.state.milk == [2, 3]
+    history.apply(0, "die 2 red")
+    history.apply(0, "put cow R-A1")
+    history.apply(0, "put chicken R-B1")
+    history.apply(1, "die 3 blue")
+    history.apply(1, "put bunny B-A1")  # 4 + 3 = space 7: cow + bunny
+    history.apply(1, history.state.legal_actions(1)[0])  # last animal: the round ends, dice are rolled
+    assert history.why_no_undo(1) is not None and "revealed" in str(history.why_no_undo(1))
+
+
+def test_heuristic_prefers_a_pig_pair_to_two_lone_pigs() -> None:
+    pair = position(boards=[board("P P . . | . . . .\n" + ". . . . | . . . .\n" * 3), board()])
+    apart = position(boards=[board("P . P . | . . . .\n" + ". . . . | . . . .\n" * 3), board()])
+    assert pair.heuristic(0) > apart.heuristic(0)
+    assert pair.heuristic(1) < apart.heuristic(1)
