@@ -322,7 +322,7 @@ def test_undo_within_a_turn_but_not_past_a_roll() -> None:
     history = History(position(dice=[2, 3, 5]))
     history.apply(0, "milk +1")
     history.apply(0, "die 2 red")  # 2 + 1 = 3: cow + chicken
-    assert history.undo(0) == "die 2 red" and history.state.milk == [2, 3]
+    assert history.undo(0) == "die 2 red" and history.state.to_dict()["milk"] == [2, 3]
     history.apply(0, "die 2 red")
     history.apply(0, "put cow R-A1")
     history.apply(0, "put chicken R-B1")
