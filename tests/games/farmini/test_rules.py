@@ -349,3 +349,25 @@ def test_render_text_shows_fences_pens_animals_and_gaps() -> None:
     # (1,1) lies between cards: drawn as a gap in the middle line of the y=1 row
     assert "(gap)" in drawn[1 + 4 + 2]
     assert "score" in board and "legend" in board
+
+
+def test_refusing_an_unplayable_take_points_to_the_discard() -> None:
+    state = make_state([FULL_FARM], ["P1", "G1", "F1", "F3"], ["F2"])
+    with pytest.raises(IllegalAction, match=r"discard one \(discard 1 .. discard 4\)"):
+        state.apply(0, "take 2")
+    playable = make_state([FULL_FARM], ["P1", "G1", "D1", "F3"], ["F2"])
+    with pytest.raises(IllegalAction, match="you can play: take 3"):
+        playable.apply(0, "take 2")
+
+
+def test_heuristic_prefers_points_and_animals_safe_in_pens() -> None:
+    safe = PEN_2X2_WITH_ANIMAL_CELL + "pig at 1,0/NW"  # 1 animal, in a pen: 1 point
+    exposed = PEN_2X2_WITH_ANIMAL_CELL.replace("C2", "C1") + "pig at 0,0/SE"  # 4 corn + 1 pig: 5
+    state = make_state([safe, "farm at 0,0\npig at 0,0/SE"], ["A1", "A2", "A3", "A4"], [])
+    # same score (1 each), but player 0's pig cannot be scattered
+    assert state.result().totals == [1, 1]
+    assert state.heuristic(0) > 0 > state.heuristic(1)
+    richer = make_state([exposed, "farm at 0,0"], ["A1", "A2", "A3", "A4"], [])
+    assert richer.heuristic(0) > richer.heuristic(1)
+    solo = make_state([safe], ["A1", "A2", "A3", "A4"], [])
+    assert solo.heuristic(0) > solo.result().totals[0]

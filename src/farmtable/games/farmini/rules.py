@@ -343,10 +343,11 @@ class FarminiState(State[Action]):
             cid = self.table[action.slot - 1]
             legal = self.legal_actions(player)
             if isinstance(action, Take):
-                return (
-                    f"you cannot play {cid} ({self._why_unplayable(farm, cid)}); if no face-up card "
-                    f"can be played, discard one"
-                )
+                if legal and isinstance(legal[0], Discard):
+                    advice = f"no face-up card can be played, so discard one (discard 1 .. discard {len(legal)})"
+                else:
+                    advice = "you can play: " + ", ".join(str(a) for a in legal)
+                return f"you cannot play {cid} ({self._why_unplayable(farm, cid)}); {advice}"
             playable = ", ".join(str(a) for a in legal)
             return f"you may {verb} a card only when none can be played; you can play: {playable}"
         if isinstance(action, Place):
