@@ -92,8 +92,7 @@ def play_recorded(client: TestClient, game: str, seed: int) -> tuple[str, list[R
     ):
         sockets = [ws0, ws1, ws_spectator]
         latest = [recorders[i].add(ws.receive_json()) for i, ws in enumerate(sockets)]
-        version = 0
-        for _ in range(5000):
+        for version in range(1, 5000):
             if latest[2]["over"]:
                 break
             seat = latest[2]["actors"][0]
@@ -102,7 +101,6 @@ def play_recorded(client: TestClient, game: str, seed: int) -> tuple[str, list[R
                 sockets[seat].send_json({"type": "move", "action": "no such move", "id": -1})
                 recorders[seat].add(sockets[seat].receive_json())
             sockets[seat].send_json({"type": "move", "action": rng.choice(mine["legal"]), "id": version})
-            version += 1
             # every receiver gets the update of this version (updates never skip the latest one)
             for i, ws in enumerate(sockets):
                 while True:

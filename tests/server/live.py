@@ -1,0 +1,110 @@
+"""A real server in a subprocess (uvicorn on a free loopback port), for kill-and-restart tests.
+
+Run as ``python -m tests.server.live --db URL --port N``: it registers the toy game "race"
+beside the real games and serves the app with AI seats moving without delay.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on at 127.0.0.1 now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class LiveServer:
+    """A server subprocess on a database; ``kill()`` is SIGKILL, ``start()`` starts it again."""
+
+    def __init__(self, db_url: str, port: int | None = None, ai_delay: float = 0.0) -> None:
+        self.db_url = db_url
+        self.port = port or free_port()
+        self.ai_delay = ai_delay
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """The base address, e.g. ``http://127.0.0.1:40123``."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30) -> None:
+        """Start the server and wait until it answers."""
+        cmd = [sys.executable, "-m", "tests.server.live", "--db", self.db_url, "--port", str(self.port)]
+        cmd += ["--ai-delay", str(self.ai_delay)]
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.url + "/api/games", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError("the server did not answer in time")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush — as if the power went."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+        self.proc = None
+
+    def stop(self) -> None:
+        """Stop it politely (tests' clean-up)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.proc = None
+
+
+@contextlib.contextmanager
+def live_server(db_url: str, ai_delay: float = 0.0) -> Iterator[LiveServer]:
+    """A started :class:`LiveServer`, stopped at the end."""
+    server = LiveServer(db_url, ai_delay=ai_delay)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def main() -> None:
+    """Serve the app with the toy game registered (the subprocess side)."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--ai-delay", type=float, default=0.0)
+    args = parser.parse_args()
+    import uvicorn
+
+    import farmtable.core.registry as registry
+    from farmtable.server import create_app
+    from tests.toygame import RACE
+
+    registry.list_games()
+    registry._GAMES.setdefault("race", RACE)
+    uvicorn.run(create_app(args.db, ai_delay=args.ai_delay), host="127.0.0.1", port=args.port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()
