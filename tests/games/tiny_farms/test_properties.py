@@ -75,6 +75,7 @@ def sheep_block(block: list[int]) -> int | None:
 
 
 def mask(cells: list[int]) -> int:
+    """The bit mask of a list of cells."""
     return sum(1 << i for i in cells)
 
 

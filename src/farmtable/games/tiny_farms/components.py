@@ -121,6 +121,8 @@ ROUNDS: Final = 10  # RULEBOOK "Game End": after the 10th round.
 SOLO_ROUNDS: Final = 8  # RULEBOOK solo "Game End": after 8 rounds.
 
 # --- Scoring tables (RULEBOOK "Animals - How to Manage Them & How to Score Them") -----------------
+PIG_SET_SIZE: Final = 2  # "A set of two adjacent pigs"
+SHEEP_SET_SIZE: Final = 3  # "A set of three adjacent sheep"
 PIG_PAIR_POINTS: Final = 6
 PIG_SINGLE_POINTS: Final = 1
 SHEEP_TRIPLE_POINTS: Final = 12

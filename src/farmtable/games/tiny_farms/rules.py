@@ -437,6 +437,7 @@ class TinyFarmsState(State[str]):
         return self._why_illegal_crop(kind, a, b, milk)
 
     def _why_illegal_move(self, kind: int, a: int, b: int, milk: int) -> str:
+        """Why an action is refused while choosing a die (RULEBOOK "Collect Animals", "Milk!")."""
         dice = ", ".join(str(d) for d in self.dice)
         if kind == K_MILK:
             if milk == 0:
@@ -454,6 +455,7 @@ class TinyFarmsState(State[str]):
         return f"choose a die and a farmer first ('die 4 red'); the dice left are {dice}"
 
     def _why_illegal_place(self, kind: int, a: int, b: int) -> str:
+        """Why an action is refused while writing animals (RULEBOOK "Animals")."""
         waiting = " and ".join(c.NAMES[x] for x in self.pending)
         farm = c.FARM_NAMES[self.pending_farm]
         if kind != K_PUT:
@@ -467,6 +469,7 @@ class TinyFarmsState(State[str]):
         return f"{cell_name(b)} already holds {c.NAMES[content]}: write each animal into an empty space"
 
     def _why_illegal_crop(self, kind: int, a: int, b: int, milk: int) -> str:
+        """Why an action is refused at the solo round end (RULEBOOK solo "Round End")."""
         value = self.crop_die + self.modifier
         place = solo_place_name(value)
         if kind == K_MILK:
@@ -690,6 +693,10 @@ def difficulty_of(variants: Sequence[str]) -> str:
     return c.DEFAULT_DIFFICULTY
 
 
+MAX_SAVED_NUMBER: Final = (1 << 64) - 1
+"""Largest counter or RNG state a save may hold (the RNG is 64-bit)."""
+
+
 def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
     """Read an int field and check its range."""
     value = data[key]
@@ -767,8 +774,8 @@ class TinyFarmsGame(Game[TinyFarmsState]):
         state.solo = players == 1
         state.difficulty = difficulty_of(variants) if state.solo else ""
         state.advanced = "emma-advanced" in variants
-        state.rng = Rng(_int(data, "rng", 0, (1 << 64) - 1))
-        state.epoch = _int(data, "epoch", 1, 1 << 62)
+        state.rng = Rng(_int(data, "rng", 0, MAX_SAVED_NUMBER))
+        state.epoch = _int(data, "epoch", 1, MAX_SAVED_NUMBER)
         state.rounds = c.SOLO_ROUNDS if state.solo else c.ROUNDS
         state.round = _int(data, "round", 1, state.rounds)
         state.start_player = _int(data, "start_player", 0, players - 1)

@@ -234,11 +234,12 @@ def emma_sheet(filled: Sequence[int], horse_pts: int) -> dict[str, int]:
     second_set = min(forest - first_set, c.EMMA_FOREST_SET_SIZE)
     sheep = filled[c.EMMA_SHEEP]
     pigs = filled[c.EMMA_PIGS]
-    triples, leftover_sheep = divmod(sheep, 3)
-    pairs, single_pigs = divmod(pigs, 2)
+    triples, leftover_sheep = divmod(sheep, c.SHEEP_SET_SIZE)
+    pairs, single_pigs = divmod(pigs, c.PIG_SET_SIZE)
     return {
         "pigs": pairs * c.PIG_PAIR_POINTS + single_pigs * c.PIG_SINGLE_POINTS,
-        "sheep": triples * c.SHEEP_TRIPLE_POINTS + (c.SHEEP_PAIR_POINTS if leftover_sheep == 2 else 0),
+        "sheep": triples * c.SHEEP_TRIPLE_POINTS
+        + (c.SHEEP_PAIR_POINTS if leftover_sheep == c.SHEEP_SET_SIZE - 1 else 0),
         "chickens": c.CHICKEN_POINTS * filled[c.EMMA_CHICKENS],
         "cows": filled[c.EMMA_COWS] * filled[c.EMMA_CALVES],
         "horses": horse_pts,
