@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import NamedTuple
 
-from farmtable.games.tiny_towns.components import COLUMN_LETTERS, RESOURCE_LETTERS, SQUARES, TOWN_SIZE
+from farmtable.games.tiny_towns.components import COLUMN_LETTERS, RESOURCE_LETTERS, RESOURCES, SQUARES, TOWN_SIZE
 
 # --- square names ---------------------------------------------------------------------------
 
@@ -142,6 +142,39 @@ def placements(pattern: str) -> tuple[Placement, ...]:
                 mask = sum(1 << square for square, _ in cells)
                 result.append(Placement(mask, tuple(sorted(needs.items())), tuple(sq for sq, _ in cells), cells))
     return tuple(result)
+
+
+FastPlacement = tuple[int, int, int, int, int, int, tuple[int, ...]]
+"""(mask, wood mask, wheat mask, brick mask, glass mask, stone mask, squares): a placement as plain ints."""
+
+
+@cache
+def placement_table(pattern: str) -> tuple[FastPlacement, ...]:
+    """:func:`placements` flattened for the hot loop: one mask per resource, in ``RESOURCES`` order."""
+    table = []
+    for pl in placements(pattern):
+        needs = dict(pl.needs)
+        per_resource = [needs.get(r, 0) for r in RESOURCES]
+        table.append((pl.mask, *per_resource, pl.squares))
+    return tuple(table)  # type: ignore[arg-type]
+
+
+@cache
+def placement_index(pattern: str) -> dict[str, tuple[tuple[FastPlacement, ...], ...]]:
+    """For each resource the pattern needs: square -> the placements needing that resource there.
+
+    Finding builds then starts from the squares holding the town's scarcest needed resource
+    instead of trying every placement.
+    """
+    index: dict[str, list[list[FastPlacement]]] = {}
+    for entry in placement_table(pattern):
+        for resource, need in zip(RESOURCES, entry[1:6], strict=True):
+            if need:
+                squares = index.setdefault(resource, [[] for _ in range(SQUARES)])
+                for sq in range(SQUARES):
+                    if need >> sq & 1:
+                        squares[sq].append(entry)
+    return {r: tuple(tuple(lst) for lst in lists) for r, lists in index.items()}
 
 
 def describe_pattern(pattern: str) -> str:

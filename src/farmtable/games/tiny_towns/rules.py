@@ -32,7 +32,7 @@ from farmtable.games.tiny_towns.patterns import (
     SQUARE_NAMES,
     describe_pattern,
     name_order,
-    placements,
+    placement_index,
 )
 from farmtable.games.tiny_towns.scoring import (
     READING_MANDRAS_AROUND,
@@ -91,8 +91,16 @@ GROVE_PLACE = "grove"  # Grove University: place a building at once
 PENDING_KINDS = (FACTORY_CHOICE, BANK_CHOICE, OPALEYE_PICK, OPALEYE_MOVE, GUILD_SWAPS, GROVE_PLACE)
 
 NO_SQUARE = -1
+SQUARES_IN_NAME_ORDER = tuple(sorted(range(C.SQUARES), key=name_order))
 NOT_COMPLETE = -1
 NO_PLAYER = -1
+ACTORS_KEY = -1
+"""Key of the cached actor list in the per-state cache (players are 0..5)."""
+
+
+def _notation_order(action: Action) -> tuple[tuple[str, ...], str]:
+    """Builds of one building sorted as their notation reads: by squares, then target."""
+    return tuple(SQUARE_NAMES[s] for s in action.squares), SQUARE_NAMES[action.target]
 
 
 class Action(NamedTuple):
@@ -327,7 +335,7 @@ class TinyTownsState(State[Action]):
         self.epoch = 0
         self.towns = [Town() for _ in range(players)]
         self._readings = frozenset(variants)
-        self._cache: dict[int, tuple[list[Action], frozenset[Action]]] = {}
+        self._cache: dict[int, tuple[list[Any], frozenset[Action]]] = {}
 
     # --- small queries ------------------------------------------------------------------------
 
@@ -375,6 +383,13 @@ class TinyTownsState(State[Action]):
 
     def actors(self) -> list[int]:
         """Players who must decide now."""
+        cached = self._cache.get(ACTORS_KEY)
+        if cached is None:
+            cached = (self._compute_actors(), frozenset())
+            self._cache[ACTORS_KEY] = cached
+        return list(cached[0])
+
+    def _compute_actors(self) -> list[int]:
         phase = self.phase
         if phase == KEEP_PHASE:
             return [p for p, t in enumerate(self.towns) if not t.monument]
@@ -460,11 +475,10 @@ class TinyTownsState(State[Action]):
         cube it used, except a Shed, or any building once Obelisk of the Crescent is built.
         """
         town = self.towns[player]
-        grid = town.grid
-        have: dict[str, int] = {r: 0 for r in C.RESOURCES}
+        have = dict.fromkeys(C.RESOURCES, 0)
         wild = 0
         empty = 0
-        for sq, v in enumerate(grid):
+        for sq, v in enumerate(town.grid):
             if v in have:
                 have[v] |= 1 << sq
             elif v == "Trading Post":
@@ -474,29 +488,41 @@ class TinyTownsState(State[Action]):
         cubes = have["wood"] | have["wheat"] | have["brick"] | have["glass"] | have["stone"]
         if not cubes:
             return []
-        usable = cubes | wild
+        # Squares that cannot give each resource (a Trading Post gives any).
+        no_wood, no_wheat, no_brick, no_glass, no_stone = (~(have[r] | wild) for r in C.RESOURCES)
+        supply = {r: (have[r] | wild).bit_count() for r in C.RESOURCES}
         names = list(self.buildings)
         if town.monument and not town.built:
             names.append(town.monument)
         anywhere = town.has("Obelisk of the Crescent")
         options: list[Action] = []
         for name in names:
+            index = placement_index(self.pattern_of(name))
+            # Start from the squares that can give the pattern's scarcest resource.
+            start = min(index, key=supply.__getitem__)
+            from_squares = have[start] | wild
             seen: set[int] = set()
-            for pl in placements(self.pattern_of(name)):
-                mask = pl.mask
-                if mask & ~usable or mask in seen:
-                    continue
-                real = mask & cubes
-                if not real:
-                    continue
-                if any(m & ~(have[r] | wild) for r, m in pl.needs):
-                    continue
-                seen.add(mask)
-                spots = real | empty if (anywhere or name == "Shed") else real
-                options += [
-                    Action(BUILD, name, pl.squares, sq)
-                    for sq in sorted((s for s in range(C.SQUARES) if spots >> s & 1), key=name_order)
-                ]
+            found: list[Action] = []
+            while from_squares:
+                low = from_squares & -from_squares
+                from_squares ^= low
+                for mask, wood, wheat, brick, glass, stone, squares in index[start][low.bit_length() - 1]:
+                    if (
+                        (wood & no_wood)
+                        | (wheat & no_wheat)
+                        | (brick & no_brick)
+                        | (glass & no_glass)
+                        | (stone & no_stone)
+                    ):
+                        continue
+                    real = mask & cubes
+                    if not real or mask in seen:  # a real resource is needed; one action per square set
+                        continue
+                    seen.add(mask)
+                    spots = real | empty if (anywhere or name == "Shed") else real
+                    found += [Action(BUILD, name, squares, sq) for sq in SQUARES_IN_NAME_ORDER if spots >> sq & 1]
+            found.sort(key=_notation_order)
+            options += found
         return options
 
     # --- abilities asked right after a build ------------------------------------------------
@@ -633,18 +659,22 @@ class TinyTownsState(State[Action]):
 
     def _do(self, player: int, action: Action) -> None:
         self._cache.clear()
+        self._carry_out(player, action)
+        self._cache.clear()  # legal lists and actors are computed afresh for the new position
+
+    def _carry_out(self, player: int, action: Action) -> None:
         town = self.towns[player]
         verb = action.verb
         if verb == KEEP:
             town.monument = action.what
-            if not self.actors():
+            if not self._compute_actors():
                 self.epoch += 1  # the secret choices are made; the first round begins
                 self._start_round()
         elif verb == NAME:
             self._name(player, action.what)
         elif verb in (PLACE, STORE, CAVERN_VERB):
             town.choice = action
-            if not self.actors():
+            if not self._compute_actors():
                 self._resolve_placements()
         else:
             if verb == BUILD:
@@ -654,7 +684,7 @@ class TinyTownsState(State[Action]):
             else:
                 self._settle(player, action)
             self._drop_unanswerable(player)
-            if not self.actors():
+            if not self._compute_actors():
                 self._end_round()
 
     def _name(self, player: int, resource: str) -> None:
