@@ -260,9 +260,13 @@ class FarminiState(State[Action]):
         return [] if self.is_over() else [self.current]
 
     def legal_actions(self, player: int) -> list[Action]:
-        """Every legal decision of ``player`` now, in a fixed order (cached until the next action)."""
+        """Every legal decision of ``player`` now, in a fixed order (a fresh list; computed once per position)."""
         if player != self.current or self.is_over():
             return []
+        return list(self._legal_now())
+
+    def _legal_now(self) -> list[Action]:
+        """The current player's legal actions, cached until the next action (do not mutate)."""
         if self._legal is None:
             self._legal = self._compute_legal()
         return self._legal
@@ -270,9 +274,9 @@ class FarminiState(State[Action]):
     def _compute_legal(self) -> list[Action]:
         farm = self.farms[self.current]
         if self.pending is None:
-            playable = [Take(i + 1) for i, cid in enumerate(self.table) if self._playable(farm, cid)]
+            playable: list[Action] = [Take(i + 1) for i, cid in enumerate(self.table) if self._playable(farm, cid)]
             if playable:
-                return list(playable)
+                return playable
             # Note: when no face-up card can be played you must take one and discard it.
             return [Discard(i + 1) for i in range(len(self.table))]
         card = ALL_CARDS[self.pending]
@@ -327,7 +331,7 @@ class FarminiState(State[Action]):
 
     def check_action(self, player: int, action: Action) -> None:
         """Accept exactly the legal actions; otherwise name the rule the action breaks."""
-        legal = self.legal_actions(player)
+        legal = self._legal_now() if player == self.current and not self.is_over() else []
         if action in legal and type(action) in _ACTION_TYPES and action.verb == _VERBS[type(action)]:
             return
         raise IllegalAction(self._why_illegal(player, action))
