@@ -337,3 +337,17 @@ def test_heuristic_prefers_a_pig_pair_to_two_lone_pigs() -> None:
     apart = position(boards=[board("P . P . | . . . .\n" + ". . . . | . . . .\n" * 3), board()])
     assert pair.heuristic(0) > apart.heuristic(0)
     assert pair.heuristic(1) < apart.heuristic(1)
+
+
+@pytest.mark.parametrize(
+    ("die", "change", "end"),
+    [(4, -1, 3), (5, 1, 6), (6, 1, 7), (6, 2, 0), (5, -2, 3)],  # the Milk! examples; 8 is a full circle
+)
+def test_rulebook_milk_examples(die: int, change: int, end: int) -> None:
+    # 'change a "4" to "3" or a "5" to "6" or "6" to "7"'; 'spend two milk tokens to change a "6" to
+    # "8" or "5" to "3"'. Red starts on 0 (Blue on 4), so it ends on the changed value, mod 8.
+    state = position(red=0, blue=4, dice=[1, 2, die])
+    for _ in range(abs(change)):
+        state.apply(0, "milk +1" if change > 0 else "milk -1")
+    state.apply(0, f"die {die} red")
+    assert state.red == end and state.milk[0] == 3 - abs(change)
