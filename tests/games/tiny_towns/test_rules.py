@@ -656,3 +656,13 @@ def test_render_shows_the_grid_the_cards_and_only_my_monument() -> None:
     assert "Master Builder: player 0" in text
     assert "Silva Forum" not in state.render_text(1)
     assert "\x1b" not in text
+
+
+def test_mausoleum_pattern_follows_the_chosen_reading() -> None:
+    wheat = town("H H . .", "B S . .", E, E)
+    wood = town("W W . .", "B S . .", E, E)
+    mausoleum = [("Grand Mausoleum of the Rodina", False)]
+    assert any("Mausoleum" in b for b in builds(position([wheat], variants=(), monuments=mausoleum), 0))
+    assert not any("Mausoleum" in b for b in builds(position([wood], variants=(), monuments=mausoleum), 0))
+    other = position([wood], variants=("mausoleum-wood-pattern",), monuments=mausoleum)
+    assert any("Mausoleum" in b for b in builds(other, 0))

@@ -348,3 +348,9 @@ def test_solo_rank_table() -> None:
     ]
     result = score_towns([TownFacts(grid(town(E, E, E, E)))], [], frozenset())
     assert result.details["solo_rank"] == "Aspiring Architect"
+
+
+def test_card_note_example_three_fed_one_unfed_makes_each_chapel_worth_3() -> None:
+    # Chapel card note: "A town with 3 fed Cottages and 1 unfed Cottage will make each Chapel worth 3."
+    s = sheet(town("COT COT COT .", ". GRA . .", E, "CHA CHA . COT"))
+    assert s["Chapel"] == 2 * 3
