@@ -666,3 +666,51 @@ def test_mausoleum_pattern_follows_the_chosen_reading() -> None:
     assert not any("Mausoleum" in b for b in builds(position([wood], variants=(), monuments=mausoleum), 0))
     other = position([wood], variants=("mausoleum-wood-pattern",), monuments=mausoleum)
     assert any("Mausoleum" in b for b in builds(other, 0))
+
+
+def test_an_opaleye_arrival_with_no_room_left_stays_on_the_card() -> None:
+    # Seat 0 must first place a Grove University building on its last empty square; the Farm a
+    # neighbour builds meanwhile then has no room and stays on Opaleye's Watch.
+    state = position(
+        [town("W W W W", "W W W W", "W W W W", "W W . MON"), town("H H . .", "W W . .", E, E)],
+        variants=(),
+        monuments=[("Opaleye's Watch", True), ("", False)],
+    )
+    state.towns[0].opaleye = ["Farm", "Well", "Tavern"]
+    state.towns[0].pending = [("grove", 0, "")]
+    state._cache.clear()
+    state.apply(1, "build Farm A1 A2 B1 B2 at A1")
+    assert state.towns[0].pending == [("grove", 0, ""), ("opaleye-move", 0, "Farm")]
+    state.apply(0, "add Tavern C4")
+    assert state.towns[0].pending == [] and "Farm" in state.towns[0].opaleye
+    assert state.legal_actions(0)  # still able to act (done)
+
+
+def test_town_hall_drawn_cards_count_as_named_by_another_for_everyone() -> None:
+    state = position(
+        [town("WAR . . .", E, E, E), EMPTY], variants=("town-hall", "no-monuments"), phase="place", named="glass"
+    )
+    assert state.mb == -1
+    assert "store glass A1" in [str(a) for a in state.legal_actions(0)]
+
+
+def test_town_hall_free_round_bars_your_bank_resources() -> None:
+    state = position(
+        [town("BAN . . .", E, E, E), EMPTY], variants=("town-hall", "no-monuments"), phase="place", named=""
+    )
+    state.free_round = True
+    state.towns[0].bank = {0: "stone"}
+    state._cache.clear()
+    assert {a.what for a in state.legal_actions(0)} == set(C.RESOURCES) - {"stone"}
+    refused(state, 0, "place stone B1", "on one of your Banks")
+
+
+def test_greedy_heuristic_prefers_building_to_waiting() -> None:
+    state = position([town(". H . .", "B G . .", E, E), EMPTY])
+    scores = {}
+    for action in state.legal_actions(0):
+        after = state.clone()
+        after.apply(0, action)
+        scores[str(action)] = after.heuristic(0)
+    assert max(scores, key=lambda k: scores[k]).startswith("build Cottage")
+    assert scores["done"] < max(scores.values())

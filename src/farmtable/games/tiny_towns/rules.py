@@ -683,7 +683,9 @@ class TinyTownsState(State[Action]):
                 town.done = True
             else:
                 self._settle(player, action)
-            self._drop_unanswerable(player)
+            for q, other in enumerate(self.towns):
+                if other.pending:
+                    self._drop_unanswerable(q)
             if not self._compute_actors():
                 self._end_round()
 
