@@ -28,6 +28,7 @@ from farmtable.core.notation import normalize, shorten
 from farmtable.games.farmini.components import (
     ALL_CARDS,
     ANIMAL_CELL,
+    CORN,
     FACE_UP_CARDS,
     FARM_CARDS,
     KINDS,
@@ -77,6 +78,8 @@ SAFE_ANIMAL_WEIGHT: Final = 0.3
 """Heuristic: bonus per animal inside an enclosed pen (a wolf cannot scatter it)."""
 OPEN_ANIMAL_WEIGHT: Final = 0.3
 """Heuristic: malus per animal outside every pen (a wolf may scatter it)."""
+OPEN_CORN_WEIGHT: Final = 0.2
+"""Heuristic: bonus per cornfield in an open region without animals (it may still be fenced in)."""
 
 
 # --- actions ------------------------------------------------------------------------------
@@ -488,20 +491,46 @@ class FarminiState(State[Action]):
         return score_farms(self.farms, self.rules, {"turns": self.turn, "over": self.is_over()})
 
     def heuristic(self, player: int) -> float:
-        """Score as it stands, plus a little for animals safe in pens, minus for exposed ones."""
+        """How good ``player``'s position looks (for the greedy agent): higher is better.
 
-        def value(p: int) -> float:
-            farm = self.farms[p]
-            safe = farm.pen_cells()
-            inside = sum(1 for c in farm.animals if c in safe)
-            exposed = len(farm.animals) - inside
-            points = sum(score_sheet(farm, self.rules).values())
-            return points + SAFE_ANIMAL_WEIGHT * inside - OPEN_ANIMAL_WEIGHT * exposed
-
-        mine = value(player)
+        Per farm: the score as it stands, plus a little for animals safe in pens, minus a
+        little for exposed ones (a wolf may come), plus a little for cornfields in open
+        regions without animals (a pen may still close around them). The card the player
+        to act has taken counts with its best placement, so that ``take N`` is judged by
+        what the card can do. Several players: own value minus the best opponent's.
+        """
+        mine = self._player_value(player)
         if self.players == 1:
             return mine
-        return mine - max(value(q) for q in range(self.players) if q != player)
+        return mine - max(self._player_value(q) for q in range(self.players) if q != player)
+
+    def _player_value(self, player: int) -> float:
+        farm = self.farms[player]
+        if player != self.current or self.pending is None:
+            return self._farm_value(farm)
+        card = ALL_CARDS[self.pending]
+        if isinstance(card, FenceCard):
+            best = float("-inf")
+            for pos, rot in farm.placements(card.id):
+                trial = farm.copy()
+                trial.put_card(card.id, pos, rot)
+                best = max(best, self._farm_value(trial))
+            return best if best > float("-inf") else self._farm_value(farm)
+        # an animal card: each token still to place will be worth about one point
+        placeable = min(self.pending_left, len(farm.free_cells()))
+        return self._farm_value(farm) + placeable
+
+    def _farm_value(self, farm: Farm) -> float:
+        safe = farm.pen_cells()
+        inside = sum(1 for c in farm.animals if c in safe)
+        exposed = len(farm.animals) - inside
+        points = sum(score_sheet(farm, self.rules).values())
+        open_corn = 0
+        for region in farm.regions():
+            if region.closed or any(c in farm.animals for c in region.cells):
+                continue
+            open_corn += sum(1 for c in region.cells if farm.content(c) == CORN)
+        return points + SAFE_ANIMAL_WEIGHT * inside - OPEN_ANIMAL_WEIGHT * exposed + OPEN_CORN_WEIGHT * open_corn
 
     def render_text(self, player: int | None = None) -> str:
         """The table and every farm drawn as plain text (see ``render.py``)."""
