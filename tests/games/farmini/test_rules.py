@@ -10,7 +10,8 @@ import pytest
 import farmtable
 from farmtable.core import CorruptSave, IllegalAction
 from farmtable.games.farmini.components import ALL_CARDS, STARTING_CARD_IDS, TOTAL_TOKENS
-from farmtable.games.farmini.render import render_farm
+from farmtable.games.farmini.farm import ORIENTED
+from farmtable.games.farmini.render import draw_card, render_farm
 from farmtable.games.farmini.rules import GAME, Discard, Place, PutAnimal, Take
 from tests.games.farmini.builders import PEN_2X2_WITH_ANIMAL_CELL, make_state
 
@@ -371,3 +372,13 @@ def test_heuristic_prefers_points_and_animals_safe_in_pens() -> None:
     assert richer.heuristic(0) > richer.heuristic(1)
     solo = make_state([safe], ["A1", "A2", "A3", "A4"], [])
     assert solo.heuristic(0) > solo.result().totals[0]
+
+
+def test_drawing_of_a_turned_card_and_of_the_taken_card() -> None:
+    # C7 turned 90: fences east and south; quarters NE=G, SE=C, SW=C, NW=G.
+    assert draw_card(ORIENTED["C7", 90]) == (" .   . ", "   +---", " # | # ")
+    state = make_state(["farm at 0,0"], ["A1", "B1", "C1", "D1"], ["F2"])
+    state.apply(0, "take 4")
+    board = state.render_text(0)
+    # the taken D1 is drawn in its distinct rotations so the player can choose one
+    assert all(f"rot {r}" in board for r in (0, 90, 180, 270))

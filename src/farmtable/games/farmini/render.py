@@ -10,6 +10,7 @@ it in its row or its column) is drawn as ``(gap)``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from farmtable.core import Result
@@ -24,7 +25,7 @@ from farmtable.games.farmini.components import (
     AnimalCard,
     FenceCard,
 )
-from farmtable.games.farmini.farm import Farm
+from farmtable.games.farmini.farm import DISTINCT_ROTATIONS, ORIENTED, Farm, Oriented
 from farmtable.games.farmini.scoring import SHEET_LINES, solo_table
 
 if TYPE_CHECKING:
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 
 CARD_WIDTH: Final = 7
 ROW_LABEL_WIDTH: Final = 4
+CARD_GAP: Final = "   "
+"""Space between loose cards drawn side by side."""
 SYMBOLS: Final = {
     "grass": ".",
     CORN: "#",
@@ -74,6 +77,46 @@ def is_gap(farm: Farm, pos: tuple[int, int]) -> bool:
     return between_row or between_column
 
 
+def _symbol(content: str | None) -> str:
+    """The drawing of an empty quarter: pasture, cornfield or free animal cell."""
+    if content == ANIMAL_CELL:
+        return SYMBOLS[ANIMAL_CELL]
+    return SYMBOLS[CORN] if content == CORN else SYMBOLS["grass"]
+
+
+def draw_card(card: Oriented, quarter: Callable[[int], str] | None = None) -> tuple[str, str, str]:
+    """A placed card as three 7-character lines; ``quarter(i)`` draws quarter i (3 characters)."""
+
+    def plain(index: int) -> str:
+        return f" {_symbol(card.quarters[index])} "
+
+    q = quarter or plain
+    arms = card.arms
+    centre = "H" if getattr(ALL_CARDS[card.card_id], "farm", False) else ("+" if any(arms) else " ")
+    return (
+        q(NW) + ("|" if arms[NORTH] else " ") + q(NE),
+        ("---" if arms[WEST] else "   ") + centre + ("---" if arms[EAST] else "   "),
+        q(SW) + ("|" if arms[SOUTH] else " ") + q(SE),
+    )
+
+
+def render_cards(cards: list[tuple[str, str, int]]) -> list[str]:
+    """Loose cards side by side: each ``(label, card id, rotation)``; animal cards as text."""
+    rows = ["", "", "", ""]
+    for label, card_id, rot in cards:
+        card = ALL_CARDS[card_id]
+        if isinstance(card, FenceCard):
+            lines = draw_card(ORIENTED[card_id, rot])
+        elif isinstance(card, AnimalCard):
+            lines = ("", f"{card.count} {card.kind}", "")
+        else:
+            lines = ("", "wolf", card.kind)
+        rows[0] += label.center(CARD_WIDTH) + CARD_GAP
+        for i, line in enumerate(lines):
+            rows[i + 1] += line.center(CARD_WIDTH) + CARD_GAP
+    return [row.rstrip() for row in rows]
+
+
 def render_farm(farm: Farm) -> list[str]:
     """The farm as lines of text (north at the top), with x and y coordinates on the edges."""
     if not farm.cards:
@@ -96,18 +139,11 @@ def render_farm(farm: Farm) -> list[str]:
 
             def q(index: int, x: int = x, y: int = y) -> str:
                 cell = (x, y, index)
-                content = farm.content(cell)
-                if content == ANIMAL_CELL:
-                    symbol = SYMBOLS[farm.animals[cell]] if cell in farm.animals else SYMBOLS[ANIMAL_CELL]
-                else:
-                    symbol = SYMBOLS[CORN] if content == CORN else SYMBOLS["grass"]
+                symbol = SYMBOLS[farm.animals[cell]] if cell in farm.animals else _symbol(farm.content(cell))
                 return f"[{symbol}]" if cell in pen_cells else f" {symbol} "
 
-            arms = card.arms
-            centre = "H" if getattr(ALL_CARDS[card.card_id], "farm", False) else ("+" if any(arms) else " ")
-            rows[1] += q(NW) + ("|" if arms[NORTH] else " ") + q(NE)
-            rows[2] += ("---" if arms[WEST] else "   ") + centre + ("---" if arms[EAST] else "   ")
-            rows[3] += q(SW) + ("|" if arms[SOUTH] else " ") + q(SE)
+            for i, line in enumerate(draw_card(card, q)):
+                rows[i + 1] += line
         lines.append(" " * ROW_LABEL_WIDTH + rows[0].rstrip())
         lines.append(f"y={y}".ljust(ROW_LABEL_WIDTH) + rows[1].rstrip())
         lines.append(" " * ROW_LABEL_WIDTH + rows[2].rstrip())
@@ -145,9 +181,14 @@ def render_text(state: FarminiState, player: int | None = None) -> str:
     out.append("face-up cards:")
     for i, cid in enumerate(state.table):
         out.append(f"  {i + 1}: {card_text(cid)}")
+    out.extend("  " + line for line in render_cards([(f"{i + 1}: {c}", c, 0) for i, c in enumerate(state.table)]))
     if state.pending is not None:
-        left = f" ({state.pending_left} to place)" if isinstance(ALL_CARDS[state.pending], AnimalCard) else ""
+        pending = ALL_CARDS[state.pending]
+        left = f" ({state.pending_left} to place)" if isinstance(pending, AnimalCard) else ""
         out.append(f"player {state.current} has taken {card_text(state.pending)}{left}")
+        if isinstance(pending, FenceCard):
+            turns = [(f"rot {r}", pending.id, r) for r in DISTINCT_ROTATIONS[pending.id]]
+            out.extend("  " + line for line in render_cards(turns))
     for event in state.events:
         out.append(f"  * {event}")
     result = state.result()
