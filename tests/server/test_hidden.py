@@ -155,7 +155,7 @@ def test_simultaneous_choices_are_logged_as_secret(client: TestClient) -> None:
     texts = {line["seq"]: line["text"] for line in final["log"]}
     for row in secret:
         if row.player == 0:
-            assert texts[row.seq] == "Player 0 chose (secret until revealed)"
+            assert texts[row.seq] == "Player 0 chose (secret)"
 
 
 def test_the_toy_games_secret_stays_with_its_seat(client: TestClient) -> None:

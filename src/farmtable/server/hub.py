@@ -61,11 +61,7 @@ class LogLine:
         hidden = self.secret and seat != self.player
         if self.kind == "undo":
             return f"Player {self.player} took back a decision" + ("" if hidden else f" ({self.notation})")
-        return (
-            f"Player {self.player} chose (secret until revealed)"
-            if hidden
-            else f"Player {self.player}: {self.notation}"
-        )
+        return f"Player {self.player} chose (secret)" if hidden else f"Player {self.player}: {self.notation}"
 
 
 class Subscriber:

@@ -172,6 +172,15 @@ class _Canvas:
             self.text(x, f"… and {len(legal) - MAX_CHIPS} more in the move list", color=MUTED)
 
 
+_GRID_NAMES = {"grid", "board", "cells", "town", "farm", "squares"}
+"""A flat list under one of these names whose length is a square (9, 16, 25 ...) is drawn as a square grid."""
+
+
+def _square(n: int) -> int:
+    side = int(round(n**0.5))
+    return side if side >= 3 and side * side == n else 0
+
+
 def _draw(canvas: _Canvas, key: str | None, value: Any, depth: int) -> None:
     if canvas.full:
         return
@@ -191,6 +200,10 @@ def _draw(canvas: _Canvas, key: str | None, value: Any, depth: int) -> None:
         items = list(value)
         if not items:
             canvas.text(x, f"{name}: (none)" if name else "(none)", color=MUTED)
+        elif all(_scalar(v) for v in items) and _square(len(items)) and name.split(" ")[-1] in _GRID_NAMES:
+            canvas.text(x, name, bold=True)
+            side = _square(len(items))
+            canvas.grid(x + 18, [items[r * side : (r + 1) * side] for r in range(side)])
         elif all(_scalar(v) for v in items):
             canvas.wrapped(x, f"{name}: " + ", ".join(_fmt(v) for v in items) if name else ", ".join(map(_fmt, items)))
         elif all(isinstance(v, list | tuple) and all(_scalar(c) for c in v) for v in items):

@@ -1,0 +1,66 @@
+"""Browser tests: Playwright (Python) driving Debian's chromium against a real server subprocess."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = os.environ.get("FARMTABLE_SCREENSHOTS", "")
+"""A folder to save each game's page in (the docs' screenshots); empty: no screenshots."""
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(
+        f"the browser tests need Debian's chromium at {CHROMIUM} (apt install chromium)", allow_module_level=True
+    )
+sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the 'browser-tests' extra")
+pytest.importorskip("fastapi", reason="the browser tests need the 'web' extra")
+
+from tests.server.live import LiveServer  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless chromium for the session."""
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A real server (uvicorn subprocess) on a SQLite file, AI seats moving without delay."""
+    db = tmp_path_factory.mktemp("browser") / "browser.db"
+    live = LiveServer(f"sqlite:///{db}")
+    live.start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh browser context and page (phone-sized screens get their own test)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15_000)
+    yield context.new_page()
+    context.close()
+
+
+def shoot(page: Any, name: str) -> None:
+    """Save a screenshot of the page as ``<FARMTABLE_SCREENSHOTS>/<name>.png`` when asked to."""
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=True)

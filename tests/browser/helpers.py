@@ -1,0 +1,54 @@
+"""Driving the table page like a person: wait for your turn, click a legal move, wait for the update."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+
+def version(page: Any) -> int:
+    """The version of the table the page shows."""
+    return int(page.evaluate("document.body.dataset.version || -1"))
+
+
+def wait_ready(page: Any) -> None:
+    """Wait until the page shows a position and it is the page's turn or the game is over."""
+    page.wait_for_function(
+        "document.body.dataset.version !== undefined && !document.body.dataset.pending && "
+        "(document.body.dataset.myturn === '1' || document.body.dataset.over === '1')",
+        timeout=30_000,
+    )
+
+
+def click_a_move(page: Any, rng: random.Random, board_share: float = 0.5) -> str:
+    """Click a legal move: a highlighted part of the board or a notation button. Returns its notation."""
+    before = version(page)
+    board = page.locator("#board .ft-legal")
+    if board.count() and rng.random() < board_share:
+        target = board.nth(rng.randrange(board.count()))
+        notation = str(target.get_attribute("data-action"))
+        target.dispatch_event("click")
+    else:
+        buttons = page.locator("#moves button")
+        target = buttons.nth(rng.randrange(buttons.count()))
+        notation = str(target.get_attribute("data-notation"))
+        target.click()
+    page.wait_for_function(
+        f"Number(document.body.dataset.version) > {before} || document.getElementById('move-error').textContent",
+        timeout=30_000,
+    )
+    return notation
+
+
+def play_to_the_end(page: Any, rng: random.Random, limit: int = 2000, on_move: Any = None) -> int:
+    """Click legal moves until the game is over; returns how many decisions were clicked."""
+    clicks = 0
+    while True:
+        wait_ready(page)
+        if page.evaluate("document.body.dataset.over") == "1":
+            return clicks
+        click_a_move(page, rng)
+        clicks += 1
+        if on_move is not None:
+            on_move(clicks)
+        assert clicks < limit, "the game did not end"

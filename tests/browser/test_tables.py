@@ -1,0 +1,142 @@
+"""Tables in the browser: two people via a join link, a server killed and restarted, a replay, scoring."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import farmtable
+from tests.browser.conftest import shoot
+from tests.browser.helpers import click_a_move, wait_ready
+from tests.browser.test_games import open_table_from_the_form
+from tests.server.live import LiveServer
+
+
+def test_two_people_play_from_two_browsers_via_the_join_link(browser: Any, server: LiveServer) -> None:
+    host_context = browser.new_context()
+    friend_context = browser.new_context()  # another browser: no shared storage, only the link
+    try:
+        host = host_context.new_page()
+        host.goto(f"{server.url}/new?game=race")
+        host.select_option("#players", "2")
+        host.select_option("#seat-0", "you")
+        host.select_option("#seat-1", "invite")
+        host.click("#create")
+        link = host.locator("#invite-links a.invite").first
+        link.wait_for()
+        join_url = str(link.get_attribute("href"))
+        assert "#token=" in join_url
+        host.click("#go-table")
+        host.wait_for_url("**/t/*")
+        assert host.locator("#invite-links a.invite").count() == 1  # the host still sees the invite link
+
+        friend = friend_context.new_page()
+        friend.goto(server.url + join_url)
+        friend.wait_for_function("document.body.dataset.version !== undefined")
+        assert "#token" not in friend.url  # the secret is taken out of the address bar
+        assert "Player 1 (you)" in friend.locator("#seats").inner_text()
+
+        rng = random.Random(2)
+        pages = [host, friend]
+        while True:
+            host.wait_for_function("document.body.dataset.version !== undefined")
+            if host.evaluate("document.body.dataset.over") == "1":
+                break
+            mover = next(
+                (p for p in pages if p.evaluate("document.body.dataset.myturn") == "1"),
+                None,
+            )
+            if mover is None:
+                host.wait_for_timeout(30)
+                continue
+            other = friend if mover is host else host
+            before = int(other.evaluate("document.body.dataset.version"))
+            click_a_move(mover, rng, board_share=0.5)
+            # the other browser is pushed the update without reloading
+            other.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+        friend.wait_for_function("document.body.dataset.over === '1'")
+        assert friend.locator("#score-panel table.sheet").is_visible()
+        # rematch from one browser: the other is offered the new table, its link still works
+        host.click("#rematch")
+        host.wait_for_url("**/t/*")
+        friend.locator("#to-rematch").wait_for()
+        friend.click("#to-rematch")
+        friend.wait_for_function("document.body.dataset.version === '0'")
+        assert "Player 1 (you)" in friend.locator("#seats").inner_text()
+    finally:
+        host_context.close()
+        friend_context.close()
+
+
+def test_a_server_killed_mid_game_restarts_and_the_page_goes_on(page: Any, tmp_path: Any) -> None:
+    server = LiveServer(f"sqlite:///{tmp_path / 'kill.db'}")
+    server.start()
+    try:
+        game = "farmers-finances" if "farmers-finances" in farmtable.list_games() else "race"
+        open_table_from_the_form(page, server, game, 2, ["you", "ai:random"])
+        rng = random.Random(5)
+        for _ in range(3):
+            wait_ready(page)
+            click_a_move(page, rng)
+        wait_ready(page)
+        shown = int(page.evaluate("document.body.dataset.version"))
+        log_before = page.locator("#log").inner_text()
+        server.kill()
+        page.wait_for_function("document.body.dataset.connected === '0'")
+        assert "reconnecting" in page.locator("#status").inner_text().lower()
+        server.start()  # same port, same SQLite file
+        page.wait_for_function("document.body.dataset.connected === '1'", timeout=30_000)
+        wait_ready(page)
+        assert int(page.evaluate("document.body.dataset.version")) == shown
+        assert page.locator("#log").inner_text() == log_before
+        while page.evaluate("document.body.dataset.over") != "1":
+            click_a_move(page, rng)
+            wait_ready(page)
+        assert page.locator("#score-panel table.sheet").is_visible()
+    finally:
+        server.stop()
+
+
+def test_a_finished_game_is_replayed_step_by_step(page: Any, server: LiveServer) -> None:
+    open_table_from_the_form(page, server, "race", 2, ["ai:random", "ai:greedy"])
+    page.wait_for_function("document.body.dataset.over === '1'")
+    page.locator("#to-replay").click()
+    page.wait_for_url("**/replay/*")
+    page.wait_for_function("document.body.dataset.step === '0'")
+    frames = int(page.evaluate("document.body.dataset.frames"))
+    assert frames >= 3
+    assert page.locator("#step-text").inner_text() == "Start of the game"
+    assert page.locator("#prev").is_disabled()
+    page.click("#next")
+    assert page.locator("#step-text").inner_text().startswith("Player 0: ")
+    page.click("#next")
+    assert page.locator("#counter").inner_text() == f"step 2 of {frames - 1}"
+    page.click("#prev")
+    assert page.locator("#counter").inner_text() == f"step 1 of {frames - 1}"
+    page.click("#last")
+    assert page.locator("#next").is_disabled()
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.body.dataset.step") == str(frames - 2)
+    assert page.locator("#score table.sheet").is_visible()
+    shoot(page, "replay")
+
+
+def test_the_scoring_helper_scores_typed_positions(page: Any, server: LiveServer) -> None:
+    helpers = [g for g in farmtable.list_games() if farmtable.get_game(g).scoring_helper_format]
+    page.goto(server.url + "/score")
+    if not helpers:
+        assert "No game has a scoring helper" in page.content()
+        return
+    game = "farmers-finances" if "farmers-finances" in helpers else helpers[0]
+    page.select_option("#game", game)
+    page.fill("#text", "this is not a position")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#score-error:not(:empty)")
+    assert page.locator("#score-panel").is_hidden()
+    if game == "farmers-finances":
+        page.fill("#text", "Anna: 72 coins, 1 wheat, 1 bread, 1 animal\nBen: 72 coins, 2 wheat\n")
+        page.click("button[type=submit]")
+        page.locator("#score-panel table.sheet").wait_for()
+        assert page.locator("#score-error").inner_text() == ""
+        assert "Total" in page.locator("#score-panel").inner_text()
+        shoot(page, "scoring-helper")
