@@ -1,0 +1,218 @@
+"""Fixed action catalogues and observation encoders: what every RL adapter shares.
+
+An RL library wants a *fixed* discrete action space: action index ``i`` must mean the same
+move in every state. Each game module under :mod:`farmtable.rl` (``farmers_finances.py``,
+``tiny_farms.py`` ...) lists, from the game's component data and notation, every notation that
+can ever be legal for a player count and variant set, and declares the schema of its
+observation (see :mod:`farmtable.rl.encoding`). :func:`spec` binds both to one
+game/player-count/variant set. The adapters (PettingZoo, Gymnasium, OpenSpiel) only use a
+:class:`Spec`; they never look inside a game's rules.
+
+Rewards, shared by every adapter:
+
+- ``"score"``: with 2+ players, my final total minus the mean of the others' totals (the rewards
+  of all seats sum to 0). Solo, the game's own solo measure (see each game module:
+  e.g. Farmers Finances solo is "reach 70 in as few turns as you can", so its solo score is
+  minus the turns).
+- ``"win"``: with 2+ players, (seats ranked below me − seats ranked above me) / (players − 1):
+  +1 for a sole win, −1 for sole last, 0 for a tie of everyone; zero-sum. Solo, the game's
+  own solo outcome (win +1 / tie 0 / loss −1 where the solo rules have one).
+
+Both are paid once, at the end of the game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+import farmtable
+from farmtable.core import Result, State
+from farmtable.rl.encoding import Encoder, Fields, Row
+
+REWARDS = ("score", "win")
+"""The reward modes every adapter takes."""
+
+RL_MODULES: dict[str, str] = {
+    "farmers-finances": "farmtable.rl.farmers_finances",
+    "tiny-farms": "farmtable.rl.tiny_farms",
+    "farmerama": "farmtable.rl.farmerama",
+    "farmini": "farmtable.rl.farmini",
+    "tiny-towns": "farmtable.rl.tiny_towns",
+}
+"""The module that describes each game for RL (its catalogue and observation schema)."""
+
+
+@dataclass(frozen=True)
+class RLGame:
+    """What a game module declares: its catalogue, its observation schema, its solo measures."""
+
+    game_id: str
+    name: str
+    """CamelCase name used in environment ids (``farmtable/FarmersFinances-solo-v0``)."""
+    actions: Callable[[int, tuple[str, ...]], list[str]]
+    """Every notation that can ever be legal, in a fixed order, for (players, variants)."""
+    schema: Callable[[int, tuple[str, ...]], Fields]
+    """The observation schema for (players, variants)."""
+    solo_score: Callable[[Result], float]
+    """Solo "score" reward from the final result."""
+    solo_win: Callable[[Result], float]
+    """Solo "win" reward from the final result: +1 win, 0 tie, −1 loss."""
+    simultaneous: bool
+    """True if the game has simultaneous steps (several actors at once)."""
+    max_game_length: int
+    """An upper bound on decisions per game for OpenSpiel (the rules give none; see docs/rl.md)."""
+    notes: str = ""
+    """Extra notes for docs/rl.md."""
+    solo_doc: str = ""
+    """What the solo score and win rewards mean."""
+
+
+def rl_game(game_id: str) -> RLGame:
+    """The RL description of ``game_id``; ``KeyError`` if the game has none (yet)."""
+    module_name = RL_MODULES.get(game_id)
+    if module_name is None:
+        raise KeyError(f"no RL description for game '{game_id}'")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            raise KeyError(f"no RL description for game '{game_id}' yet") from None
+        raise
+    game: RLGame = module.RL_GAME
+    return game
+
+
+def rl_games() -> list[str]:
+    """The ids of every game that has an RL description."""
+    ready = []
+    for game_id in farmtable.list_games():
+        try:
+            rl_game(game_id)
+        except KeyError:
+            continue
+        ready.append(game_id)
+    return ready
+
+
+@dataclass
+class Spec:
+    """One game/player-count/variant set: the fixed action catalogue and the observation encoder."""
+
+    game_id: str
+    players: int
+    variants: tuple[str, ...]
+    rl: RLGame
+    actions: tuple[str, ...]
+    index: dict[str, int]
+    encoder: Encoder
+    low: np.ndarray = field(repr=False)
+    high: np.ndarray = field(repr=False)
+
+    @property
+    def num_actions(self) -> int:
+        """The size of the discrete action space."""
+        return len(self.actions)
+
+    @property
+    def obs_size(self) -> int:
+        """The length of the observation vector."""
+        return self.encoder.size
+
+    def new_game(self, seed: int) -> State[Any]:
+        """A new game of this spec."""
+        state: State[Any] = farmtable.get_game(self.game_id).new_game(
+            players=self.players, seed=seed, variants=self.variants
+        )
+        return state
+
+    def observe(self, state: State[Any], player: int) -> np.ndarray:
+        """The observation vector of ``player``: encoded from ``state.view(player)`` only."""
+        return np.asarray(self.encoder.encode(state.view(player), player), dtype=np.float32)
+
+    def legal(self, state: State[Any], player: int) -> dict[int, Any]:
+        """``{catalogue index: action object}`` for ``player``'s legal actions now."""
+        out: dict[int, Any] = {}
+        for action in state.legal_actions(player):
+            notation = str(action)
+            try:
+                out[self.index[notation]] = action
+            except KeyError:
+                raise KeyError(
+                    f"{self.game_id}: legal action {notation!r} is not in the RL catalogue "
+                    f"(players={self.players}, variants={self.variants})"
+                ) from None
+        return out
+
+    def mask(self, state: State[Any], player: int) -> np.ndarray:
+        """The 0/1 ``int8`` action mask of ``player`` (all zeros when not to act)."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        for i in self.legal(state, player):
+            mask[i] = 1
+        return mask
+
+    def rewards(self, state: State[Any], mode: str) -> list[float]:
+        """Final rewards per seat in reward ``mode`` (``"score"`` or ``"win"``); see the module docs."""
+        return final_rewards(self.rl, state.result(), self.players, mode)
+
+    def rows(self) -> list[Row]:
+        """The observation index table (for docs/rl.md)."""
+        return self.encoder.rows()
+
+
+def final_rewards(rl: RLGame, result: Result, players: int, mode: str) -> list[float]:
+    """Per-seat rewards of a finished game's ``result`` in ``mode``."""
+    if mode not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {mode!r}")
+    if players == 1:
+        return [float(rl.solo_score(result) if mode == "score" else rl.solo_win(result))]
+    if mode == "score":
+        totals = [float(t) for t in result.totals]
+        total = sum(totals)
+        return [t - (total - t) / (players - 1) for t in totals]
+    place = {p: i for i, group in enumerate(result.ranking) for p in group}
+    out = []
+    for p in range(players):
+        below = sum(1 for q in range(players) if place[q] > place[p])
+        above = sum(1 for q in range(players) if place[q] < place[p])
+        out.append((below - above) / (players - 1))
+    return out
+
+
+@cache
+def _spec(game_id: str, players: int, variants: tuple[str, ...]) -> Spec:
+    rl = rl_game(game_id)
+    game = farmtable.get_game(game_id)
+    # let the game refuse impossible player counts and variant sets with its own message
+    game.new_game(players=players, seed=0, variants=variants)
+    actions = tuple(rl.actions(players, variants))
+    index = {a: i for i, a in enumerate(actions)}
+    if len(index) != len(actions):
+        raise ValueError(f"{game_id}: the action catalogue lists a notation twice")
+    encoder = Encoder(rl.schema(players, variants), players)
+    low = np.array([b[0] for b in encoder.bounds], dtype=np.float32)
+    high = np.array([b[1] for b in encoder.bounds], dtype=np.float32)
+    return Spec(game_id, players, variants, rl, actions, index, encoder, low, high)
+
+
+def spec(game_id: str, players: int = 2, variants: Sequence[str] = ()) -> Spec:
+    """The :class:`Spec` (catalogue + encoder) of one game/player-count/variant set (cached)."""
+    return _spec(game_id, players, tuple(sorted(variants)))
+
+
+def variant_sets(game_id: str, players: int) -> list[tuple[str, ...]]:
+    """No variant, then each variant on its own, keeping only the ones the game allows with ``players``."""
+    game = farmtable.get_game(game_id)
+    out: list[tuple[str, ...]] = []
+    for variants in [(), *((v,) for v in game.variants)]:
+        try:
+            game.check_players_and_variants(players, variants)
+        except ValueError:
+            continue
+        out.append(variants)
+    return out
