@@ -227,6 +227,7 @@ class Town:
         "factory",
         "grid",
         "mb_turns",
+        "memo",
         "monument",
         "opaleye",
         "pending",
@@ -261,6 +262,8 @@ class Town:
         self.done = False
         self.choice: Action | None = None
         """This round's placement, hidden from the others until everyone has placed."""
+        self.memo: tuple[tuple[Any, ...], list[Action]] | None = None
+        """The last build list computed and what it was computed for (a cache, never saved)."""
 
     def copy(self) -> Town:
         """An independent copy (by hand: this is in the search agents' hot path)."""
@@ -281,6 +284,7 @@ class Town:
         t.pending = self.pending[:]
         t.done = self.done
         t.choice = self.choice
+        t.memo = self.memo
         return t
 
     @property
@@ -475,6 +479,15 @@ class TinyTownsState(State[Action]):
         cube it used, except a Shed, or any building once Obelisk of the Crescent is built.
         """
         town = self.towns[player]
+        key = (*town.grid, town.built, town.monument, town.has("Obelisk of the Crescent"))
+        if town.memo is not None and town.memo[0] == key:
+            return town.memo[1]
+        options = self._find_builds(town)
+        town.memo = (key, options)
+        return options
+
+    def _find_builds(self, town: Town) -> list[Action]:
+        """:meth:`build_options` computed afresh (the result is memoised per town)."""
         have = dict.fromkeys(C.RESOURCES, 0)
         wild = 0
         empty = 0
