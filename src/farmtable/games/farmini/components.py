@@ -8,6 +8,9 @@ Each item carries its label:
 - **DERIVED**: follows from found facts and the rulebook text;
 - **DA-FMx**: a design assumption chosen to fit every rule of the rulebook.
 
+Sources are named in ``shared/components/farmini.md`` (full addresses there); each card's
+``label`` field repeats its own.
+
 An owner of the physical game corrects the cards here, in this one module; nothing else in
 the package hard-codes a card.
 
@@ -72,7 +75,7 @@ class FenceCard:
     quarters: str
     starting: bool = False
     farm: bool = False
-    label: str = "DA-FM3"
+    label: str = "DA-FM3 (faces assumed); FOUND: 32 fence cards, 4 of them starting cards (rulebook, Components)"
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ class AnimalCard:
     id: str
     kind: str
     count: int
-    label: str = "DA-FM4"
+    label: str = "DA-FM4 (split assumed); FOUND: 1 or 2 animals of one kind (brettspieler.de, cptoys.it, universin.es)"
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,7 @@ class WolfCard:
 
     id: str
     kind: str
-    label: str = "DA-FM5"
+    label: str = "DA-FM5 (2 per kind); FOUND: a wolf plus one animal kind (reich-der-spiele.de, universin.es)"
 
 
 def _fence(card_id: str, arms: str, quarters: str, starting: bool = False) -> FenceCard:
@@ -102,7 +105,14 @@ def _fence(card_id: str, arms: str, quarters: str, starting: bool = False) -> Fe
 FARM_CARDS: Final = tuple(
     # DA-FM2: all farm cards identical (FOUND: identical); fence cross with the farmhouse on the
     # crossing (FOUND); 1 cornfield + 3 animal cells (FOUND); which quarter holds the corn: DA-FM2.
-    FenceCard(f"H{i}", frozenset(SIDES), "CAAA", farm=True, label="FOUND/DA-FM2")
+    FenceCard(
+        f"H{i}",
+        frozenset(SIDES),
+        "CAAA",
+        farm=True,
+        label="FOUND: identical fence cross, farmhouse, 1 cornfield + 3 animal cells (ludorium.at, "
+        "reich-der-spiele.de, brettspieler.de); DA-FM2: the cornfield is the NE quarter",
+    )
     for i in range(1, FARM_CARD_COUNT + 1)
 )
 """The four identical farm cards (ids H1..H4; H = house). Unused ones are shuffled into the deck."""
