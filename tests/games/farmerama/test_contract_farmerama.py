@@ -97,6 +97,8 @@ def test_determinize_resamples_hidden_cards_but_keeps_mine() -> None:
         (lambda d: d["boards"][1].__setitem__("cards", [0, 0]), "same card"),
         (lambda d: d.pop("stack"), "stack"),
         (lambda d: d.__setitem__("profi", "yes"), "profi"),
+        (lambda d: d.__setitem__("chooser", 0), "award fields"),  # regression: loaded, then stalled
+        (lambda d: d.__setitem__("current", 1), "phase-3 fields"),
     ],
 )
 def test_damaged_saves_are_refused(change: Any, words: str) -> None:
@@ -112,3 +114,49 @@ def test_heuristic_prefers_products() -> None:
     base = state.heuristic(0)
     state.boards[0].products[0] = 1
     assert state.heuristic(0) > base
+
+
+def test_every_state_of_a_game_round_trips_through_json() -> None:
+    for seed, players in ((1, 1), (2, 2), (3, 3), (4, 4)):
+        state = new(players, seed=seed, profi=players == 3)
+        rng = random.Random(seed)
+        while not state.is_over():
+            assert GAME.from_json(state.to_json()).to_json() == state.to_json()
+            actor = rng.choice(state.actors())
+            state.apply(actor, rng.choice(state.legal_actions(actor)))
+
+
+def _leaf_paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(obj, dict):
+        return [p for k, v in obj.items() for p in _leaf_paths(v, (*prefix, k))]
+    if isinstance(obj, list):
+        return [p for i, v in enumerate(obj) for p in _leaf_paths(v, (*prefix, i))]
+    return [prefix]
+
+
+def test_a_damaged_field_is_refused_or_still_plays() -> None:
+    # Random damage: either refused as CorruptSave or the game still plays to its end.
+    rng = random.Random(0)
+    for trial in range(150):
+        players = rng.randint(1, 4)
+        state = new(players, seed=trial)
+        for _ in range(rng.randint(0, 150)):
+            if state.is_over():
+                break
+            actor = rng.choice(state.actors())
+            state.apply(actor, rng.choice(state.legal_actions(actor)))
+        envelope = json.loads(state.to_json())
+        path = rng.choice(_leaf_paths(envelope["state"]))
+        target = envelope["state"]
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = rng.choice([0, 1, -1, 99, "x", None, True])
+        try:
+            loaded = GAME.from_json(json.dumps(envelope))
+        except CorruptSave:
+            continue
+        steps = 0
+        while not loaded.is_over() and steps < 3000:
+            actor = rng.choice(loaded.actors())
+            loaded.apply(actor, rng.choice(loaded.legal_actions(actor)))
+            steps += 1

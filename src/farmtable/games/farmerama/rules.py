@@ -1298,6 +1298,18 @@ def state_from_dict(data: dict[str, Any]) -> FarmeramaState:
 
 def _check_phase_consistency(state: FarmeramaState) -> None:
     """The phase's own fields must fit together (someone must be able to act)."""
+    if state.phase != AWARD and (state.chooser != NOBODY or state.gains or state.award_groups):
+        raise ValueError("award fields are set outside phase 2")
+    if state.chooser != NOBODY and state.gains:
+        raise ValueError("a building chooser while a reward of choice is still open")
+    if state.phase != ACT and (state.act_order or state.pending or state.current != NO_CARD):
+        raise ValueError("phase-3 fields are set outside phase 3")
+    if state.phase == ACT and not state.solo:
+        actor_cards = state.boards[state.act_order[0]].cards if state.act_order else []
+        if any(c not in actor_cards for c in state.pending) or (
+            state.current != NO_CARD and state.current not in actor_cards
+        ):
+            raise ValueError("the acting player carries out a card they did not play")
     if state.phase == AWARD and not state.gains and state.chooser == NOBODY:
         raise ValueError("phase 2 with nobody to choose a building")
     if state.phase == AWARD and state.chooser != NOBODY and len(state.display) < DISPLAY_SIZE:
