@@ -132,3 +132,9 @@ def test_solo_determinize_keeps_the_known_cards() -> None:
         while not det.is_over():
             _finish_turn(det)
         assert det.turn == 42
+
+
+def test_render_shows_the_solo_goal_with_the_score() -> None:
+    text = new(1).render_text(0)
+    assert "solo goal 150 stars: not reached" in text
+    assert "Solo turn 1" in text

@@ -145,6 +145,9 @@ def render_text(state: FarmeramaState, player: int | None = None) -> str:
     result = state.result()
     lines.append("")
     lines.append("Score: " + "  ".join(f"P{p} {t}" for p, t in enumerate(result.totals)))
+    if state.solo:
+        reached = "reached" if result.details["solo_goal_reached"] else "not reached"
+        lines[-1] += f"   (solo goal {result.details['solo_goal']} stars: {reached})"
     if state.is_over():
         lines.append("Game over; winners: " + ", ".join(f"P{p}" for p in result.winners))
     return "\n".join(lines)
