@@ -477,8 +477,9 @@ class FarminiState(State[Action]):
             if gone:
                 self.events.append(f"wolf {wolf.id} discards face-up animal card(s) {', '.join(gone)}")
         for p, farm in enumerate(self.farms):
-            safe = farm.pen_cells()
-            lost = [c for c, k in farm.animals.items() if k == wolf.kind and c not in safe]
+            prey = [c for c, k in farm.animals.items() if k == wolf.kind]
+            safe = farm.pen_cells() if prey else set()
+            lost = [c for c in prey if c not in safe]
             for cell in lost:
                 del farm.animals[cell]
             self.farmyard[wolf.kind] += len(lost)
