@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from farmtable.core import IllegalAction
+from farmtable.core import BadInput, IllegalAction
 from farmtable.games.farmini.components import FENCE_CARDS, KINDS, TOKENS_PER_KIND, TOTAL_TOKENS
 from farmtable.games.farmini.farm import DELTA, MIRROR, ORIENTED, ROTATIONS, Cell, Farm, Pos, canonical_rotation
 from farmtable.games.farmini.rules import GAME, VARIANTS, Discard, FarminiState, Place, PutAnimal, Take
@@ -219,3 +219,37 @@ def test_check_action_accepts_exactly_the_legal_actions(
         else:
             assert action in legal
     assert state.to_json() == before
+
+
+HELPER_LINES = st.sampled_from(
+    [
+        "farm at 0,0",
+        "player X",
+        "variant second-variant",
+        "A1 at 1,0",
+        "C1 at 1,0 rot 270",
+        "C3 at 0,1 rot 90",
+        "C7 at 1,1 rot 180",
+        "D5 at 0,-1 rot 90",
+        "F1 at 2,2",
+        "pig at 0,0/SE",
+        "goat at 1,0/NW",
+        "chicken at 0,1/se",
+        "H2 at 0,0",
+        "rot at at",
+        "# comment",
+        "",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(st.text(max_size=200), st.lists(HELPER_LINES, max_size=14).map("\n".join)))
+def test_scoring_helper_answers_a_result_or_a_bad_input_never_a_crash(text: str) -> None:
+    try:
+        result = GAME.score_text(text)
+    except BadInput as exc:
+        assert str(exc).strip()
+    else:
+        assert len(result.totals) == len(result.breakdown) >= 1
+        assert all(sum(sheet.values()) == t for sheet, t in zip(result.breakdown, result.totals, strict=True))

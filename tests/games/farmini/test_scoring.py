@@ -221,6 +221,7 @@ def test_helper_scores_several_players_with_variants() -> None:
         ("variant colour", 1, "unknown variant"),
         ("farm at 0,0\nhello there", 2, "cannot read"),
         ("", None, "no farm given"),
+        ("player a\nfarm at 0,0\n" * 4 + "player e\nfarm at 0,0", 9, "at most 4 players"),
     ],
 )
 def test_helper_errors_name_the_line(text: str, line: int | None, message: str) -> None:

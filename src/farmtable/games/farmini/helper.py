@@ -102,6 +102,8 @@ def read_farms(text: str) -> TypedFarms:
             variants.add(name)
             continue
         if line.startswith("player"):
+            if len(farms) == len(FARM_CARDS):
+                raise BadInput(f"a fifth farm: Farmini has at most {len(FARM_CARDS)} players", number)
             name = raw.split("#", 1)[0].strip()[len("player") :].strip() or f"player {len(farms) + 1}"
             farms.append(_FarmBeingRead(name, number))
             continue
@@ -123,8 +125,6 @@ def read_farms(text: str) -> TypedFarms:
         )
     if not farms:
         raise BadInput("no farm given: type at least 'farm at 0,0'")
-    if len(farms) > len(FARM_CARDS):
-        raise BadInput(f"{len(farms)} farms; Farmini has at most {len(FARM_CARDS)} players", farms[-1].line)
     for fr in farms:
         _check_farm(fr)
     return TypedFarms([fr.farm for fr in farms], [fr.name for fr in farms], tuple(sorted(variants)))
