@@ -1,0 +1,130 @@
+"""Gymnasium single-agent environments for every solo mode: ``farmtable/<Name>-solo-v0``.
+
+    import gymnasium as gym
+    import farmtable.rl.gymnasium  # registers the environments
+    env = gym.make("farmtable/TinyFarms-solo-v0", variants=("emma-hard",), reward="win")
+    obs, info = env.reset(seed=3)
+    action = env.action_space.sample(info["action_mask"])
+
+The observation is the float32 vector encoded from ``state.view(0)`` (index table in
+``docs/rl.md``); the legal actions come as ``info["action_mask"]`` (int8) and from
+``env.unwrapped.action_masks()`` (the method sb3-contrib's ``MaskablePPO`` calls).
+
+Rewards (``reward=``): ``"score"`` and ``"win"`` are the game's solo measures paid at the end
+(see each game module in :mod:`farmtable.rl`); ``"dense"`` pays the change of the solo score as
+it stands after every decision, so an episode's rewards add up to the final solo score minus the
+starting one. An illegal action ends the episode with ``illegal_reward``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+import farmtable
+from farmtable.rl.catalogue import rl_game, rl_games, spec
+
+SOLO_REWARDS = ("score", "win", "dense")
+"""The reward modes of the solo environments."""
+ILLEGAL_REWARD = -1.0
+"""The reward of an illegal action (which ends the episode)."""
+_SEED_BOUND = 2**62
+
+
+class FarmtableSoloEnv(gym.Env[np.ndarray, np.int64]):
+    """One game's solo mode as a Gymnasium environment with action masks."""
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  (gymnasium reads it as a class attribute)
+
+    def __init__(
+        self,
+        game_id: str,
+        variants: Sequence[str] = (),
+        reward: str = "score",
+        render_mode: str | None = None,
+        illegal_reward: float = ILLEGAL_REWARD,
+    ) -> None:
+        if reward not in SOLO_REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(SOLO_REWARDS)}, not {reward!r}")
+        self.spec_ = spec(game_id, 1, variants)
+        self.reward_mode = reward
+        self.render_mode = render_mode
+        self.illegal_reward = illegal_reward
+        self.observation_space = spaces.Box(low=self.spec_.low, high=self.spec_.high, dtype=np.float32)
+        self.action_space = spaces.Discrete(self.spec_.num_actions)
+        self.state: Any = None
+        self._standing = 0.0
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.spec_.mask(self.state, 0)}
+
+    def _solo_score_now(self) -> float:
+        return float(self.spec_.rl.solo_score(self.state.result()))
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a new solo game; the same ``seed`` gives the same game."""
+        super().reset(seed=seed)
+        self.state = self.spec_.new_game(int(self.np_random.integers(_SEED_BOUND)))
+        if self.reward_mode == "dense":
+            self._standing = self._solo_score_now()
+        return self.spec_.observe(self.state, 0), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play catalogue action ``action``."""
+        legal = self.spec_.legal(self.state, 0)
+        index = int(action)
+        if index not in legal:
+            info = self._info()
+            info["illegal_action"] = index
+            return self.spec_.observe(self.state, 0), self.illegal_reward, True, False, info
+        self.state.apply(0, legal[index])
+        over = self.state.is_over()
+        reward = 0.0
+        if self.reward_mode == "dense":
+            now = self._solo_score_now()
+            reward, self._standing = now - self._standing, now
+        elif over:
+            reward = self.spec_.rewards(self.state, self.reward_mode)[0]
+        return self.spec_.observe(self.state, 0), float(reward), over, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now as booleans (sb3-contrib's ``MaskablePPO`` calls this)."""
+        return self.spec_.mask(self.state, 0).astype(bool)
+
+    def render(self) -> str | None:  # type: ignore[override]
+        """The board as text (``render_mode="ansi"``)."""
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        text: str = self.state.render_text(0)
+        return text
+
+
+def env_id(game_id: str) -> str:
+    """The registered id of ``game_id``'s solo environment (``farmtable/TinyFarms-solo-v0``)."""
+    return f"farmtable/{rl_game(game_id).name}-solo-v0"
+
+
+def solo_games() -> list[str]:
+    """The games that have solo rules and an RL description."""
+    return [g for g in rl_games() if farmtable.get_game(g).min_players == 1]
+
+
+def register_all() -> list[str]:
+    """Register every solo environment with Gymnasium (done on import); returns their ids."""
+    ids = []
+    for game_id in solo_games():
+        name = env_id(game_id)
+        if name not in gym.registry:
+            gym.register(id=name, entry_point=FarmtableSoloEnv, kwargs={"game_id": game_id})
+        ids.append(name)
+    return ids
+
+
+ENV_IDS = register_all()
+"""The ids registered on import."""

@@ -1,0 +1,197 @@
+"""Every farmtable game as an OpenSpiel Python game (``pyspiel.load_game("python_farmtable_tiny_farms")``).
+
+    import pyspiel
+    import farmtable.rl.openspiel  # registers the games
+    game = pyspiel.load_game("python_farmtable_farmerama", {"players": 3, "variants": "profi", "seed": 7})
+
+Parameters: ``players`` (int), ``variants`` (comma-separated names, ``""`` for none), ``seed`` (int) and
+``reward`` (``"win"``, the default, or ``"score"``; see :mod:`farmtable.rl.catalogue`).
+
+How the contract maps onto OpenSpiel (``docs/rl.md`` says the same):
+
+- **Chance** lives inside the game's own RNG and happens within ``apply``; the games have no
+  chance *decisions* to expose, so the games are ``SAMPLED_STOCHASTIC``: there are no chance
+  nodes. Each ``new_initial_state()`` draws the game's seed from an RNG seeded by the ``seed``
+  parameter, so a run is reproducible while successive games differ. A clone carries the RNG,
+  so a search on a clone of the true state would foresee the dice: search on
+  ``resample_from_infostate`` (the game's ``determinize``: unseen cards *and* future chance
+  re-drawn), as the tests and the MCTS example do.
+- **Imperfect information**: observations are encoded from ``view(player)`` only
+  (``observation_tensor`` / ``observation_string``; perfect-recall information states are not
+  provided: the views are not perfect recall).
+- **Simultaneous steps** (Farmerama's card choice, Tiny Towns' placement) are mapped to a
+  *sequential* imperfect-information game: the actors decide one after another in seat order,
+  and the game keeps each choice face down until all have chosen, so later actors do not observe
+  earlier choices: the same information structure as a simultaneous node. OpenSpiel's
+  ``SIMULTANEOUS`` dynamics would make every algorithm that needs sequential turns (MCTS,
+  ISMCTS, most of ``open_spiel.python.algorithms``) unusable, and a game that is simultaneous
+  only in some steps would need every sequential step padded with no-op actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+import farmtable
+from farmtable.rl.catalogue import REWARDS, Spec, rl_game, rl_games, spec
+
+SCORE_UTILITY_BOUND = 1000.0
+"""The utility bound declared for ``reward="score"`` (scores are far smaller in every game)."""
+_SEED_BOUND = 2**62
+
+
+def short_name(game_id: str) -> str:
+    """The pyspiel short name of ``game_id``: ``python_farmtable_tiny_farms``."""
+    return "python_farmtable_" + game_id.replace("-", "_")
+
+
+def _game_type(game_id: str, players: int | None = None) -> pyspiel.GameType:
+    game = farmtable.get_game(game_id)
+    solo = players == 1 or (players is None and game.max_players == 1)
+    return pyspiel.GameType(
+        short_name=short_name(game_id),
+        long_name=f"farmtable {game.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM if solo else pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=game.max_players,
+        min_num_players=game.min_players,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={
+            "players": max(2, game.min_players) if game.max_players > 1 else 1,
+            "variants": "",
+            "seed": 0,
+            "reward": "win",
+        },
+    )
+
+
+class FarmtableGame(pyspiel.Game):  # type: ignore[misc]
+    """One farmtable game (fixed player count and variants) as a pyspiel game."""
+
+    game_id = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        players = int(params.get("players", 2))
+        variants = tuple(v for v in str(params.get("variants", "")).split(",") if v)
+        reward = str(params.get("reward", "win"))
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.spec: Spec = spec(self.game_id, players, variants)
+        self.reward_mode = reward
+        bound = 1.0 if reward == "win" else SCORE_UTILITY_BOUND
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.spec.num_actions,
+            max_chance_outcomes=0,
+            num_players=players,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=None if players == 1 else 0.0,
+            max_game_length=self.spec.rl.max_game_length,
+        )
+        super().__init__(_game_type(self.game_id, players), info, params)
+        self._seeds = np.random.default_rng(int(params.get("seed", 0)))
+
+    def new_initial_state(self) -> FarmtableState:
+        """A new game; its seed comes from the game's seeded RNG."""
+        return FarmtableState(self, self.spec.new_game(int(self._seeds.integers(_SEED_BOUND))))
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> FarmtableObserver:
+        """The observer: the encoded view of a player (no perfect-recall information state)."""
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            raise ValueError("farmtable games provide observations only, not perfect-recall information states")
+        return FarmtableObserver(self.spec)
+
+
+class FarmtableState(pyspiel.State):  # type: ignore[misc]
+    """A pyspiel state wrapping a farmtable state; actions are catalogue indices."""
+
+    def __init__(self, game: FarmtableGame, state: Any) -> None:
+        super().__init__(game)
+        self.spec = game.spec
+        self.reward_mode = game.reward_mode
+        self.inner = state
+
+    def current_player(self) -> int:
+        """The lowest seat among the actors, or TERMINAL."""
+        if self.inner.is_over():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(self.inner.actors()[0])
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self.spec.legal(self.inner, player))
+
+    def _apply_action(self, action: int) -> None:
+        player = self.inner.actors()[0]
+        self.inner.apply(player, self.spec.legal(self.inner, player)[int(action)])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.spec.actions[int(action)]
+
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        return bool(self.inner.is_over())
+
+    def returns(self) -> list[float]:
+        """The final rewards (zeros until the end)."""
+        if not self.inner.is_over():
+            return [0.0] * self.spec.players
+        return self.spec.rewards(self.inner, self.reward_mode)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> FarmtableState:
+        """A state consistent with all ``player_id`` has seen: the game's ``determinize``."""
+        seed = int(probability_sampler() * _SEED_BOUND)
+        return FarmtableState(self.get_game(), self.inner.determinize(player_id, seed))
+
+    def __str__(self) -> str:
+        text: str = self.inner.to_json()
+        return text
+
+
+class FarmtableObserver:
+    """OpenSpiel observer: ``tensor`` is the encoded ``view(player)``; the string is the view as JSON."""
+
+    def __init__(self, sp: Spec) -> None:
+        self.spec = sp
+        self.tensor = np.zeros(sp.obs_size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: FarmtableState, player: int) -> None:
+        """Fill ``tensor`` from ``player``'s view."""
+        self.tensor[:] = self.spec.observe(state.inner, player)
+
+    def string_from(self, state: FarmtableState, player: int) -> str:
+        """``player``'s view as canonical JSON."""
+        import json
+
+        return json.dumps(state.inner.view(player), sort_keys=True, separators=(",", ":"))
+
+
+def _game_class(game_id: str) -> type[FarmtableGame]:
+    name = rl_game(game_id).name
+    return type(f"{name}OpenSpielGame", (FarmtableGame,), {"game_id": game_id})
+
+
+def register_all() -> list[str]:
+    """Register every game that has an RL description with pyspiel (done on import); returns the short names."""
+    names = []
+    registered = set(pyspiel.registered_names())
+    for game_id in rl_games():
+        name = short_name(game_id)
+        if name not in registered:
+            pyspiel.register_game(_game_type(game_id), _game_class(game_id))
+        names.append(name)
+    return names
+
+
+GAME_NAMES = register_all()
+"""The pyspiel short names registered on import."""
