@@ -97,7 +97,7 @@ class FarmtableSoloEnv(gym.Env[np.ndarray, np.int64]):
         """The legal actions now as booleans (sb3-contrib's ``MaskablePPO`` calls this)."""
         return self.spec_.mask(self.state, 0).astype(bool)
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The board as text (``render_mode="ansi"``)."""
         if self.render_mode != "ansi" or self.state is None:
             return None
@@ -121,7 +121,7 @@ def register_all() -> list[str]:
     for game_id in solo_games():
         name = env_id(game_id)
         if name not in gym.registry:
-            gym.register(id=name, entry_point=FarmtableSoloEnv, kwargs={"game_id": game_id})
+            gym.register(id=name, entry_point=f"{__name__}:FarmtableSoloEnv", kwargs={"game_id": game_id})
         ids.append(name)
     return ids
 
