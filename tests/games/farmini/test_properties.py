@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from farmtable.core import BadInput, IllegalAction
+from farmtable.core import BadInput, CorruptSave, IllegalAction
 from farmtable.games.farmini.components import FENCE_CARDS, KINDS, TOKENS_PER_KIND, TOTAL_TOKENS
 from farmtable.games.farmini.farm import DELTA, MIRROR, ORIENTED, ROTATIONS, Cell, Farm, Pos, canonical_rotation
 from farmtable.games.farmini.rules import GAME, VARIANTS, Discard, FarminiState, Place, PutAnimal, Take
@@ -253,3 +254,47 @@ def test_scoring_helper_answers_a_result_or_a_bad_input_never_a_crash(text: str)
     else:
         assert len(result.totals) == len(result.breakdown) >= 1
         assert all(sum(sheet.values()) == t for sheet, t in zip(result.breakdown, result.totals, strict=True))
+
+
+JSON_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**65), max_value=2**65),
+    st.text(max_size=5),
+    st.lists(st.integers(min_value=-3, max_value=3), max_size=4),
+    st.sampled_from(["A1", "H1", "WP1", "pig", "NE", [0, 0, "H1", 0], [0, 0, "SE", "pig"]]),
+)
+
+
+def _paths(value: object, prefix: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    """Every path to a value inside nested dicts and lists."""
+    out: list[tuple[object, ...]] = [prefix] if prefix else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            out += _paths(item, (*prefix, index))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(SEEDS, st.integers(min_value=0, max_value=60), st.data())
+def test_a_damaged_save_loads_or_is_refused_never_crashes(seed: int, steps: int, data: st.DataObject) -> None:
+    state = GAME.new_game(players=2, seed=seed)
+    _play(state, random.Random(seed), steps)
+    envelope = json.loads(state.to_json())
+    path = data.draw(st.sampled_from(_paths(envelope["state"])))
+    target = envelope["state"]
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = data.draw(JSON_VALUES)
+    try:
+        loaded = GAME.from_json(json.dumps(envelope))
+    except CorruptSave:
+        return
+    # accepted: then it must be a playable, self-consistent game
+    loaded.to_json()
+    if not loaded.is_over():
+        p = loaded.actors()[0]
+        loaded.apply(p, loaded.legal_actions(p)[0])
