@@ -12,7 +12,7 @@ import pytest
 
 from farmtable.core import IllegalAction
 from farmtable.games.tiny_towns import components as C
-from farmtable.games.tiny_towns.rules import GAME, TinyTownsState
+from farmtable.games.tiny_towns.rules import GAME, Action, TinyTownsState
 from tests.games.tiny_towns.builder import position
 
 E = ". . . ."
@@ -714,3 +714,63 @@ def test_greedy_heuristic_prefers_building_to_waiting() -> None:
         scores[str(action)] = after.heuristic(0)
     assert max(scores, key=lambda k: scores[k]).startswith("build Cottage")
     assert scores["done"] < max(scores.values())
+
+
+def _candidates(state: TinyTownsState) -> set[Action]:
+    """A large universe of well-formed actions, legal or not."""
+    from farmtable.games.tiny_towns.patterns import placements
+
+    squares = range(16)
+    found: set[Action] = {Action("done"), Action("pass")}
+    for r in C.RESOURCES:
+        found |= {Action("name", r), Action("cavern", r), Action("choose", r)}
+        for sq in squares:
+            found.add(Action("place", r, target=sq))
+            for w in (0, 5):
+                found.add(Action("store", r, (w,)))
+                found |= {Action("store", r, (w,), sq, other) for other in C.RESOURCES}
+    for name in [*C.BUILDINGS, "The Starloom", "Obelisk of the Crescent"]:
+        found.add(Action("choose", name))
+        for sq in squares:
+            found |= {Action("add", name, target=sq), Action("swap", name, target=sq)}
+        for pl in placements(C.ALL_CARDS[name].pattern):
+            found |= {Action("build", name, pl.squares, sq) for sq in squares}
+    return found
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: position(
+            [town("W S H TRA", "B G W S", "H H W W", ". . . .")],
+            buildings=("Cottage", "Farm", "Shed", "Theater", "Chapel", "Tavern", "Trading Post"),
+        ),
+        lambda: position(
+            [town("WAR FAC . .", ". WAR . .", E, E), EMPTY], variants=("cavern", "no-monuments"), phase="place", mb=1
+        ),
+        lambda: position(
+            [town("G G W W", "W H . .", ". . . .", ". . . MON")],
+            variants=(),
+            monuments=[("The Starloom", False)],
+        ),
+    ],
+)
+def test_check_action_accepts_exactly_the_legal_actions(make: object) -> None:
+    state = make()  # type: ignore[operator]
+    if state.phase == "place":
+        state.towns[0].stored = {0: ["brick"], 5: ["glass", "glass", "stone"]}
+        state.towns[0].factory = {1: "wood"}
+        state._cache.clear()
+    legal = set(state.legal_actions(0))
+    assert legal
+    universe = _candidates(state) | legal
+    before = state.to_json()
+    for action in universe:
+        try:
+            state.check_action(0, action)
+        except IllegalAction as exc:
+            assert action not in legal, f"legal {action} refused: {exc}"
+            assert str(exc)
+        else:
+            assert action in legal, f"illegal {action} accepted"
+    assert state.to_json() == before

@@ -24,7 +24,7 @@ def _cell(value: str) -> str:
 
 def render_grid(grid: list[str]) -> list[str]:
     """The 4x4 town: columns A-D, rows 1-4; resources in lower case, buildings by name, * monument."""
-    lines = ["    " + "".join(letter.ljust(CELL_WIDTH) for letter in C.COLUMN_LETTERS)]
+    lines = [("    " + "".join(letter.ljust(CELL_WIDTH) for letter in C.COLUMN_LETTERS)).rstrip()]
     for row in range(C.TOWN_SIZE):
         cells = grid[row * C.TOWN_SIZE : (row + 1) * C.TOWN_SIZE]
         lines.append(f" {row + 1}  " + "".join(_cell(v).ljust(CELL_WIDTH) for v in cells).rstrip())
