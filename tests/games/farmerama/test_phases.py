@@ -383,3 +383,20 @@ def test_setting_animals_block_the_wheel() -> None:
                 state.apply(0, "turn-wheel")
         restored = farmtable.get_game("farmerama").from_json(state.to_json())
         assert restored.animals_block_wheel is blocks
+
+
+def test_safety_stop_after_max_rounds_when_nobody_shares_a_card() -> None:
+    # Not a rule: mirrored or never-shared choices would never empty the display.
+    game = farmtable.get_game("farmerama")
+    state = game.new_game(players=2, seed=1, max_rounds=3)
+    while not state.is_over():
+        choose(state, ("sow", "water"), ("harvest", "feed"))
+        while state.phase == ACT:
+            p = state.actors()[0]
+            legal = state.legal_actions(p)
+            state.apply(p, "done" if "done" in legal else legal[0])
+    assert state.round == 4 and len(state.display) == 2  # three rounds played, no award
+    assert game.new_game(players=2, seed=1).max_rounds == 100
+    assert game.new_game(players=2, seed=1, max_rounds=None).max_rounds is None
+    with pytest.raises(ValueError, match="max_rounds"):
+        game.new_game(players=2, max_rounds=0)

@@ -94,6 +94,12 @@ NOBODY = -1
 
 VARIANT_PROFI = "profi"
 OPTION_ANIMALS_BLOCK = "animals_block_wheel"
+OPTION_MAX_ROUNDS = "max_rounds"
+DEFAULT_MAX_ROUNDS = 100
+"""Not a rule: multiplayer games stop after 100 rounds. The display only empties through awards, so
+players who never share a card (or mirror each other exactly) would otherwise play forever. Real and
+random games end long before (about 10-30 rounds)."""
+MAX_ROUNDS_LIMIT = 1_000_000
 """Option: an animal on a pasture also keeps its area from being "completely empty" for the bar."""
 
 SOW_CROP_SECTOR = {crop: s for s, crop in enumerate(SECTOR_SOW_CROP) if crop is not None}
@@ -206,6 +212,8 @@ class FarmeramaState(State[str]):
         self.profi = profi
         self.solo = players == 1
         self.animals_block_wheel = False
+        self.max_rounds: int | None = DEFAULT_MAX_ROUNDS
+        """Safety stop (not a rule): the game also ends after this many rounds; None for no limit."""
         """Setting (DA-FR3): does an animal on its pasture also keep an area from being "completely empty"?"""
         self.rng = rng
         self.epoch = 0
@@ -833,6 +841,10 @@ class FarmeramaState(State[str]):
                 self.phase = OVER
                 return
         self.round += 1
+        if self.max_rounds is not None and self.round > self.max_rounds:
+            # Not a rule: a safety stop for players (or agents) who never share a card.
+            self.phase = OVER
+            return
         self.phase = CHOOSE
 
     def _boss_even(self) -> bool:
@@ -1090,6 +1102,7 @@ class FarmeramaState(State[str]):
             "players": self.players,
             "profi": self.profi,
             "animals_block_wheel": self.animals_block_wheel,
+            "max_rounds": self.max_rounds,
             "rng": self.rng.state,
             "epoch": self.epoch,
             "round": self.round,
@@ -1210,6 +1223,7 @@ def state_from_dict(data: dict[str, Any]) -> FarmeramaState:
     if not isinstance(animals_block, bool):
         raise ValueError("'animals_block_wheel' must be true or false")
     state.animals_block_wheel = animals_block
+    state.max_rounds = None if data["max_rounds"] is None else _int(data, "max_rounds", 1, MAX_ROUNDS_LIMIT)
     state.epoch = _int(data, "epoch", 0, 1 << 62)
     state.round = _int(data, "round", 1, 1 << 30)
     phase = data["phase"]
@@ -1361,16 +1375,23 @@ class FarmeramaGame(Game[FarmeramaState]):
             raise ValueError("the Profi Farmer variant needs 2-4 players: the solo game has no ornamental buildings")
 
     def _new(self, players: int, seed: int, variants: tuple[str, ...], options: dict[str, Any]) -> FarmeramaState:
-        unknown = sorted(set(options) - {OPTION_ANIMALS_BLOCK})
+        unknown = sorted(set(options) - {OPTION_ANIMALS_BLOCK, OPTION_MAX_ROUNDS})
         if unknown:
             raise ValueError(
-                f"Farmerama has no option {', '.join(unknown)}; its option: {OPTION_ANIMALS_BLOCK}=True/False"
+                f"Farmerama has no option {', '.join(unknown)}; its options: {OPTION_ANIMALS_BLOCK}=True/False, "
+                f"{OPTION_MAX_ROUNDS}=<rounds or None>"
             )
         animals_block = options.get(OPTION_ANIMALS_BLOCK, False)
         if not isinstance(animals_block, bool):
             raise ValueError(f"{OPTION_ANIMALS_BLOCK} must be True or False, got {animals_block!r}")
+        max_rounds = options.get(OPTION_MAX_ROUNDS, DEFAULT_MAX_ROUNDS)
+        if max_rounds is not None and (
+            isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or not 1 <= max_rounds <= MAX_ROUNDS_LIMIT
+        ):
+            raise ValueError(f"{OPTION_MAX_ROUNDS} must be a whole number of rounds (1 or more) or None")
         state = FarmeramaState(players, VARIANT_PROFI in variants, Rng(seed))
         state.animals_block_wheel = animals_block
+        state.max_rounds = max_rounds
         state.setup()
         return state
 
