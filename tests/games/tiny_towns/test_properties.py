@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from farmtable.core import IllegalAction
 from farmtable.games.tiny_towns import components as C
+from farmtable.games.tiny_towns.patterns import AROUND, COLUMN, ROW
 from farmtable.games.tiny_towns.rules import GAME, Action, TinyTownsState
-from farmtable.games.tiny_towns.scoring import TownFacts, best_feeding, feeding_options, score_buildings
+from farmtable.games.tiny_towns.scoring import TownFacts, best_feeding, cottage_groups, score_buildings
 
 VARIANT_SETS = [(), ("cavern",), ("town-hall",), ("first-game", "no-monuments")]
 
@@ -103,20 +105,43 @@ def test_buildings_never_disappear_and_each_round_places_one_resource(players: i
 
 
 TOKENS = ["", "wood", "Cottage", "Cottage", "Cottage", "Farm", "Greenhouse", "Granary", "Orchard", "Temple", "Chapel"]
+MAX_BRUTE_COTTAGES = 9
 
 
-@settings(max_examples=60, deadline=None)
+def _brute_force_best(grid: list[str]) -> int:
+    """Best total over every fed set the feeders allow, found independently of scoring.py's search."""
+    cottages = [q for q, v in enumerate(grid) if v == "Cottage"]
+    fixed: set[int] = set()
+    for sq, v in enumerate(grid):
+        if v == "Granary":
+            fixed |= {q for q in AROUND[sq] if grid[q] == "Cottage"}
+        if v == "Orchard":
+            fixed |= {q for q in ROW[sq] + COLUMN[sq] if grid[q] == "Cottage"}
+    groups = cottage_groups(grid)
+    greenhouse_choices = [
+        set().union(*combo)
+        for k in range(grid.count("Greenhouse") + 1)
+        for combo in combinations(groups, min(k, len(groups)))
+    ]
+    capacity = 4 * grid.count("Farm")
+    best = None
+    for size in range(len(cottages) + 1):
+        for fed in combinations(cottages, size):
+            wanted = set(fed)
+            if any(len(wanted - fixed - chosen) <= capacity for chosen in greenhouse_choices):
+                points = sum(score_buildings(TownFacts(grid), frozenset(wanted), None, frozenset()).values())
+                best = points if best is None else max(best, points)
+    assert best is not None
+    return best
+
+
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(TOKENS), min_size=16, max_size=16))
-def test_best_feeding_beats_every_assignment_tried_and_feeding_less(grid: list[str]) -> None:
-    facts = TownFacts(grid)
-    best, fed = best_feeding(facts, None, frozenset())
-    best_total = sum(best.values())
-    for option in feeding_options(grid):
-        assert sum(score_buildings(facts, option, None, frozenset()).values()) <= best_total
-    assert sum(score_buildings(facts, frozenset(), None, frozenset()).values()) <= best_total
-    farms = grid.count("Farm")
-    if not {"Greenhouse", "Granary", "Orchard"} & set(grid):
-        assert len(fed) == min(sum(1 for v in grid if v == "Cottage"), 4 * farms)
+def test_best_feeding_equals_a_brute_force_over_every_allowed_fed_set(grid: list[str]) -> None:
+    assume(grid.count("Cottage") <= MAX_BRUTE_COTTAGES)
+    best, _fed = best_feeding(TownFacts(grid), None, frozenset())
+    assert sum(best.values()) == _brute_force_best(grid)
+    assert sum(score_buildings(TownFacts(grid), frozenset(), None, frozenset()).values()) <= sum(best.values())
 
 
 @settings(max_examples=15, deadline=None)

@@ -100,7 +100,8 @@ def test_feeding_options_never_miss_the_best() -> None:
     facts = TownFacts(g)
     _best, fed = best_feeding(facts, None, frozenset())
     assert {11, 14} <= fed  # D3 and C4
-    assert len(feeding_options(g)) == 15  # C(6, 4) ways for the Farm: a Temple makes the pick matter
+    # The Farm's 4: 0, 1 or 2 of the Temple's neighbours C4 and D3 (1 + 2 + 1 ways), rest plain.
+    assert len(feeding_options(g)) == 4
 
 
 # --- grey ------------------------------------------------------------------------------------

@@ -105,8 +105,8 @@ def feeding_options(grid: Sequence[str]) -> list[frozenset[int]]:
     """Every fed set worth trying: fixed feeders, then each Greenhouse choice, then the Farms' picks.
 
     More fed cottages never score less, so each Greenhouse takes a distinct group and the
-    Farms use all their capacity; which cottages they pick only matters for Temples and
-    Barrett Castle, so other picks are not enumerated.
+    Farms use all their capacity; which cottages they pick only matters for Barrett Castle
+    and cottages next to a Temple, so only picks among those are enumerated.
     """
     base = fixed_fed(grid)
     greenhouses = sum(1 for name in grid if name == "Greenhouse")
@@ -115,21 +115,23 @@ def feeding_options(grid: Sequence[str]) -> list[frozenset[int]]:
     group_choices: list[tuple[frozenset[int], ...]] = (
         list(combinations(groups, min(greenhouses, len(groups)))) if greenhouses else [()]
     )
-    picky = any(name in ("Temple", "Barrett Castle") for name in grid)
     options: set[frozenset[int]] = set()
+    capacity = C.FARM_CAPACITY * farms
     for chosen in group_choices:
         fed = set(base)
         for group in chosen:
             fed |= group
-        unfed = sorted(q for q, name in enumerate(grid) if cottage_weight(name) and q not in fed)
-        capacity = C.FARM_CAPACITY * farms
+        unfed = [q for q, name in enumerate(grid) if cottage_weight(name) and q not in fed]
         if len(unfed) <= capacity:
             options.add(frozenset(fed | set(unfed)))
-        elif not picky:
-            options.add(frozenset(fed | set(unfed[:capacity])))
-        else:
-            for pick in combinations(unfed, capacity):
-                options.add(frozenset(fed | set(pick)))
+            continue
+        # Only Barrett Castle and cottages next to a Temple are worth more than any other
+        # cottage; the Farms try every pick of those and fill up with the plain ones.
+        special = [q for q in unfed if grid[q] == "Barrett Castle" or any(grid[n] == "Temple" for n in ADJACENT[q])]
+        plain = [q for q in unfed if q not in special]
+        for count in range(min(capacity, len(special)) + 1):
+            for pick in combinations(special, count):
+                options.add(frozenset(fed | set(pick) | set(plain[: capacity - count])))
     return sorted(options, key=sorted)
 
 
