@@ -88,6 +88,7 @@ def draw_card(card: Oriented, quarter: Callable[[int], str] | None = None) -> tu
     """A placed card as three 7-character lines; ``quarter(i)`` draws quarter i (3 characters)."""
 
     def plain(index: int) -> str:
+        """A quarter of a loose card: its printed content."""
         return f" {_symbol(card.quarters[index])} "
 
     q = quarter or plain
@@ -138,6 +139,7 @@ def render_farm(farm: Farm) -> list[str]:
             rows[0] += f"{card.card_id}r{card.rot}".center(CARD_WIDTH)
 
             def q(index: int, x: int = x, y: int = y) -> str:
+                """A quarter of this farm card: its animal or content, bracketed inside a pen."""
                 cell = (x, y, index)
                 symbol = SYMBOLS[farm.animals[cell]] if cell in farm.animals else _symbol(farm.content(cell))
                 return f"[{symbol}]" if cell in pen_cells else f" {symbol} "

@@ -27,6 +27,7 @@ from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
 from farmtable.core.notation import normalize, shorten
 from farmtable.games.farmini.components import (
     ALL_CARDS,
+    ANIMAL_CARDS,
     ANIMAL_CELL,
     CORN,
     FACE_UP_CARDS,
@@ -55,6 +56,7 @@ from farmtable.games.farmini.render import card_text, render_text
 from farmtable.games.farmini.scoring import (
     PER_CELL_PENALTY,
     SECOND_VARIANT,
+    SOLO_PLAYERS,
     ScoringRules,
     score_farms,
     score_sheet,
@@ -70,6 +72,9 @@ VARIANTS: Final = {
 
 FARM_ORIGIN: Final[Pos] = (0, 0)
 """Where each player's farm card lies."""
+
+MAX_ANIMALS_ON_A_CARD: Final = max(c.count for c in ANIMAL_CARDS)
+"""The most tokens one animal card brings (2, DA-FM4)."""
 
 MAX_COORD: Final = 64
 """Largest |x| or |y| a saved or typed position may have (a farm has at most 36 cards)."""
@@ -166,7 +171,7 @@ class FarminiGame(Game["FarminiState"]):
 
     def check_players_and_variants(self, players: int, variants: tuple[str, ...]) -> None:
         """The solo wolf reading only makes sense with one player."""
-        if SOLO_CLEARS_ALL in variants and players != 1:
+        if SOLO_CLEARS_ALL in variants and players != SOLO_PLAYERS:
             raise ValueError(
                 f"variant '{SOLO_CLEARS_ALL}' changes the solo wolf rule: it needs players=1, not {players}"
             )
@@ -464,7 +469,7 @@ class FarminiState(State[Action]):
         Special Rule for Solo Play: first the face-up animal cards are discarded (those of the
         wolf's kind; with ``solo-wolf-clears-all`` every face-up animal card).
         """
-        if self.players == 1:
+        if self.players == SOLO_PLAYERS:
             clears_all = SOLO_CLEARS_ALL in self.variants
             gone = [
                 cid
@@ -501,7 +506,7 @@ class FarminiState(State[Action]):
         what the card can do. Several players: own value minus the best opponent's.
         """
         mine = self._player_value(player)
-        if self.players == 1:
+        if self.players == SOLO_PLAYERS:
             return mine
         return mine - max(self._player_value(q) for q in range(self.players) if q != player)
 
@@ -641,7 +646,7 @@ class FarminiState(State[Action]):
         if pending is not None and (not isinstance(pending, str) or pending not in ALL_CARDS):
             raise ValueError(f"pending card {pending!r} is not a Farmini card")
         state.pending = pending
-        state.pending_left = _int(data["pending_left"], "pending_left", 0, 2)
+        state.pending_left = _int(data["pending_left"], "pending_left", 0, MAX_ANIMALS_ON_A_CARD)
         farmyard = data["farmyard"]
         if not isinstance(farmyard, dict) or sorted(farmyard) != sorted(KINDS):
             raise ValueError("the farmyard must count pigs, goats and chickens")

@@ -26,6 +26,9 @@ from farmtable.games.farmini.farm import Farm
 SECOND_VARIANT: Final = "second-variant"
 PER_CELL_PENALTY: Final = "penalty-per-empty-cell"
 
+SOLO_PLAYERS: Final = 1
+"""A game with one player is the solo game (its achievement table applies)."""
+
 SHEET_LINES: Final = ("animals", "corn", "single_kind_bonus", "empty_cell_penalty")
 """The score sheet lines, in the order they are printed."""
 
@@ -113,7 +116,7 @@ def score_farms(farms: Sequence[Farm], rules: ScoringRules, details: dict[str, A
         "values": [list(b) for b in breaks],
     }
     extra["pens"] = [len(farm.pens()) for farm in farms]
-    if len(farms) == 1:
+    if len(farms) == SOLO_PLAYERS:
         extra["solo_achievement"] = solo_achievement(totals[0], rules)
         extra["solo_table"] = solo_table()
         extra["solo_rule_set"] = SECOND_VARIANT if rules.second_variant else "normal"
