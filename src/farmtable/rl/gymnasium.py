@@ -38,7 +38,7 @@ _SEED_BOUND = 2**62
 class FarmtableSoloEnv(gym.Env[np.ndarray, np.int64]):
     """One game's solo mode as a Gymnasium environment with action masks."""
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  (gymnasium reads it as a class attribute)
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012  (gymnasium reads it as a class attribute)
 
     def __init__(
         self,

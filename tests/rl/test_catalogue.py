@@ -1,0 +1,144 @@
+"""The fixed action catalogues cover every legal action; observations hold only what a seat may see."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import farmtable
+from farmtable.rl import spec, variant_sets
+from farmtable.rl.catalogue import final_rewards, rl_game
+from tests.rl.conftest import all_games, ready_or_skip
+
+GAMES_PER_SETTING = 3
+
+
+def settings(game_id: str) -> list[tuple[int, tuple[str, ...]]]:
+    """Every player count with no variant and each variant on its own."""
+    game = farmtable.get_game(game_id)
+    return [(n, vs) for n in range(game.min_players, game.max_players + 1) for vs in variant_sets(game_id, n)]
+
+
+@pytest.mark.parametrize("game_id", all_games())
+def test_catalogue_covers_every_legal_action(game_id: str) -> None:
+    """Random games of every player count and variant: each legal notation has a fixed index."""
+    ready_or_skip(game_id)
+    for players, variants in settings(game_id):
+        sp = spec(game_id, players, variants)
+        assert len(set(sp.actions)) == sp.num_actions
+        for g in range(GAMES_PER_SETTING):
+            state = sp.new_game(1000 + g)
+            rng = random.Random(g)
+            while not state.is_over():
+                player = rng.choice(state.actors())
+                legal = state.legal_actions(player)
+                missing = [str(a) for a in legal if str(a) not in sp.index]
+                assert not missing, f"{game_id} {players}p {variants}: not in the catalogue: {missing}"
+                assert sp.legal(state, player), "an actor with no legal catalogue action"
+                state.apply(player, rng.choice(legal))
+
+
+@pytest.mark.parametrize("game_id", all_games())
+def test_observations_fit_their_space(game_id: str) -> None:
+    """Every observation has the fixed length and stays within the declared bounds."""
+    ready_or_skip(game_id)
+    for players, variants in settings(game_id):
+        sp = spec(game_id, players, variants)
+        assert sum(r.stop - r.start for r in sp.rows()) == sp.obs_size
+        state = sp.new_game(7)
+        rng = random.Random(7)
+        step = 0
+        while not state.is_over():
+            if step % 5 == 0:
+                for p in range(players):
+                    obs = sp.observe(state, p)
+                    assert obs.shape == (sp.obs_size,) and obs.dtype == np.float32
+                    bad = [
+                        r.name
+                        for r in sp.rows()
+                        if not (sp.low[r.start : r.stop] <= obs[r.start : r.stop]).all()
+                        or not (obs[r.start : r.stop] <= sp.high[r.start : r.stop]).all()
+                    ]
+                    assert not bad, f"{game_id}: out of bounds: {bad}"
+            player = rng.choice(state.actors())
+            state.apply(player, rng.choice(state.legal_actions(player)))
+            step += 1
+
+
+@pytest.mark.parametrize("game_id", all_games())
+def test_observation_ignores_others_hidden_information(game_id: str) -> None:
+    """Re-sampling everything a seat has not seen (``determinize``) never changes its observation."""
+    ready_or_skip(game_id)
+    game = farmtable.get_game(game_id)
+    for players in sorted({game.min_players, min(3, game.max_players)}):
+        sp = spec(game_id, players)
+        state = sp.new_game(11)
+        rng = random.Random(11)
+        step = 0
+        while not state.is_over():
+            if step % 3 == 0:
+                for p in range(players):
+                    seen = sp.observe(state, p)
+                    for k in range(2):
+                        det = state.determinize(p, random.Random(step * 10 + k))
+                        assert np.array_equal(sp.observe(det, p), seen), f"{game_id}: seat {p} saw hidden info"
+            player = rng.choice(state.actors())
+            state.apply(player, rng.choice(state.legal_actions(player)))
+            step += 1
+
+
+@pytest.mark.parametrize("game_id", all_games())
+def test_simultaneous_choice_does_not_leak(game_id: str) -> None:
+    """In a simultaneous step, what one actor chose is invisible to the others until it resolves."""
+    ready_or_skip(game_id)
+    if not rl_game(game_id).simultaneous:
+        pytest.skip(f"{game_id} has no simultaneous steps")
+    game = farmtable.get_game(game_id)
+    players = min(3, game.max_players)
+    sp = spec(game_id, players)
+    checked = 0
+    for seed in range(3):
+        state = sp.new_game(seed)
+        rng = random.Random(seed)
+        while not state.is_over() and checked < 20:
+            actors = state.actors()
+            if len(actors) > 1:
+                first = actors[0]
+                legal = state.legal_actions(first)
+                if len(legal) > 1:
+                    a, b = state.clone(), state.clone()
+                    a.apply(first, legal[0])
+                    b.apply(first, legal[-1])
+                    for other in range(players):
+                        if other != first:
+                            assert np.array_equal(sp.observe(a, other), sp.observe(b, other)), (
+                                f"{game_id}: seat {other} sees seat {first}'s face-down choice"
+                            )
+                    checked += 1
+            player = rng.choice(actors)
+            state.apply(player, rng.choice(state.legal_actions(player)))
+    assert checked, "no simultaneous step was met"
+
+
+def test_rewards() -> None:
+    """Score rewards are differences to the others' mean (zero-sum); win rewards count places."""
+    from farmtable.core import Result, rank_by
+
+    rl = rl_game("farmers-finances")
+    totals = [50, 70, 70]
+    result = Result(totals, [{} for _ in totals], rank_by(totals))
+    score = final_rewards(rl, result, 3, "score")
+    assert score == pytest.approx([-20.0, 10.0, 10.0]) and sum(score) == pytest.approx(0)
+    assert final_rewards(rl, result, 3, "win") == [-1.0, 0.5, 0.5]
+    with pytest.raises(ValueError, match="reward must be"):
+        final_rewards(rl, result, 3, "money")
+
+
+def test_catalogue_is_stable() -> None:
+    """Index i always means the same move: a few pinned indices of Farmers Finances (2 players)."""
+    sp = spec("farmers-finances", 2)
+    assert sp.actions[:3] == ("buy wheat", "buy animal", "sell wheat 1")
+    assert sp.actions[-1] == "pick 5"
+    assert sp.num_actions == 28
