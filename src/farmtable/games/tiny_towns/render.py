@@ -31,6 +31,17 @@ def render_grid(grid: list[str]) -> list[str]:
     return lines
 
 
+def render_patterns(cards: list[tuple[str, str]]) -> list[str]:
+    """Card names side by side with their patterns drawn as small grids below them."""
+    width = max(CELL_WIDTH, *(len(name) + 2 for name, _ in cards))
+    rows = [pattern.split(" / ") for _, pattern in cards]
+    height = max(len(r) for r in rows)
+    lines = ["  " + "".join(name.ljust(width) for name, _ in cards).rstrip()]
+    for i in range(height):
+        lines.append("  " + "".join((r[i] if i < len(r) else "").ljust(width) for r in rows).rstrip())
+    return lines
+
+
 def render_text(state: TinyTownsState, player: int | None = None) -> str:
     """The whole table as ``player`` may see it (None: a spectator)."""
     out: list[str] = []
@@ -58,9 +69,8 @@ def render_text(state: TinyTownsState, player: int | None = None) -> str:
         )
     out.append("")
     out.append("Building cards (patterns may be rotated and mirrored; W wood H wheat B brick G glass S stone):")
-    for name in state.buildings:
-        card = C.BUILDINGS[name]
-        out.append(f"  {name:<13} {card.pattern:<20} {card.text}")
+    out.extend(render_patterns([(name, C.BUILDINGS[name].pattern) for name in state.buildings]))
+    out.extend(f"  {name}: {C.BUILDINGS[name].text}" for name in state.buildings)
     for p, town in enumerate(state.towns):
         out.append("")
         tags = []
