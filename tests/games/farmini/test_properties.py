@@ -151,6 +151,7 @@ def test_placements_agree_with_the_side_by_side_check(seed: int, cards: int) -> 
             if farm.fits(ORIENTED[card.id, rot], pos)
         }
         assert fast == slow
+        assert farm.can_place(card.id) == bool(fast)
         assert all(farm.misfit(ORIENTED[card.id, rot], pos) is None for pos, rot in fast)
 
 

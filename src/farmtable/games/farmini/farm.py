@@ -15,7 +15,7 @@ position: it is closed on every side.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
@@ -115,6 +115,12 @@ DISTINCT_ROTATIONS: Final = _distinct_rotations()
 """Rotations worth offering per card: turning F1 (no arms, all pasture) changes nothing."""
 
 
+ROTATION_BITS: Final[dict[str, tuple[tuple[int, int], ...]]] = {
+    card_id: tuple((ORIENTED[card_id, rot].bits, rot) for rot in rots) for card_id, rots in DISTINCT_ROTATIONS.items()
+}
+"""Per card, its distinct rotations as (fence bit mask, rotation) pairs, for fast matching."""
+
+
 def canonical_rotation(card_id: str, rot: int) -> int:
     """The smallest rotation that gives ``card_id`` the same look as ``rot``."""
     o = ORIENTED[card_id, rot]
@@ -136,7 +142,7 @@ class Region:
 class Farm:
     """One player's farm: placed cards, animals on animal cells, and its regions (cached)."""
 
-    __slots__ = ("_animal_cells", "_frontier", "_needs", "_regions", "animals", "cards")
+    __slots__ = ("_animal_cells", "_frontier", "_needs", "_regions", "_slot_kinds", "animals", "cards")
 
     def __init__(self) -> None:
         self.cards: dict[Pos, Oriented] = {}
@@ -145,12 +151,14 @@ class Farm:
         """Per empty position next to the farm: (sides with a neighbour, which of them are fences)."""
         self._regions: tuple[Region, ...] | None = None
         self._frontier: tuple[Slot, ...] | None = None
+        self._slot_kinds: frozenset[tuple[int, int]] | None = None
         self._animal_cells: tuple[Cell, ...] | None = None
 
     def _changed(self) -> None:
         """Forget what was computed from the cards (called whenever a card is laid)."""
         self._regions = None
         self._frontier = None
+        self._slot_kinds = None
         self._animal_cells = None
 
     # --- building -------------------------------------------------------------------------
@@ -163,6 +171,7 @@ class Farm:
         other._needs = dict(self._needs)
         other._regions = self._regions
         other._frontier = self._frontier
+        other._slot_kinds = self._slot_kinds
         other._animal_cells = self._animal_cells
         return other
 
@@ -236,21 +245,21 @@ class Farm:
             return f"a new card must touch your farm: {x},{y} shares no side with any of your cards"
         return None
 
-    def placements(self, card_id: str) -> Iterator[tuple[Pos, int]]:
+    def placements(self, card_id: str) -> list[tuple[Pos, int]]:
         """Every (position, rotation) where ``card_id`` may be attached, in a fixed order.
 
         Same answer as :meth:`fits` over the frontier, computed with bit masks: a card fits a
         slot when its fenced arms agree with the neighbours on every side that has one.
         """
-        oriented = [(ORIENTED[card_id, r].bits, r) for r in DISTINCT_ROTATIONS[card_id]]
-        for pos, mask, value in self.slots():
-            for bits, rot in oriented:
-                if bits & mask == value:
-                    yield pos, rot
+        turns = ROTATION_BITS[card_id]
+        return [(pos, rot) for pos, mask, value in self.slots() for bits, rot in turns if bits & mask == value]
 
     def can_place(self, card_id: str) -> bool:
-        """Whether the card fits anywhere on this farm."""
-        return next(self.placements(card_id), None) is not None
+        """Whether the card fits anywhere on this farm (checked once per kind of slot)."""
+        if self._slot_kinds is None:
+            self._slot_kinds = frozenset(self._needs.values())
+        turns = ROTATION_BITS[card_id]
+        return any(bits & mask == value for mask, value in self._slot_kinds for bits, _ in turns)
 
     def is_connected(self) -> bool:
         """Whether every card can be reached from every other through shared sides."""

@@ -289,7 +289,8 @@ class FarminiState(State[Action]):
             return [Discard(i + 1) for i in range(len(self.table))]
         card = ALL_CARDS[self.pending]
         if isinstance(card, FenceCard):
-            return [Place(card.id, pos[0], pos[1], rot) for pos, rot in farm.placements(card.id)]
+            cid = card.id
+            return [Place(cid, pos[0], pos[1], rot) for pos, rot in farm.placements(cid)]
         if isinstance(card, AnimalCard):
             return [PutAnimal(card.kind, x, y, q) for (x, y, q) in farm.free_cells()]
         return []  # pragma: no cover - a wolf is never taken
