@@ -7,6 +7,8 @@ named anywhere go to the discard pile and the farmyard holds the tokens not on a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from farmtable.games.farmini.components import ALL_CARDS, KINDS, TOKENS_PER_KIND
 from farmtable.games.farmini.farm import Farm
 from farmtable.games.farmini.helper import read_farms
@@ -50,7 +52,7 @@ def farms(*texts: str) -> list[Farm]:
 def make_state(
     farm_texts: list[str],
     table: list[str],
-    deck_top_first: list[str] = (),  # type: ignore[assignment]
+    deck_top_first: Sequence[str] = (),
     variants: tuple[str, ...] = (),
     current: int = 0,
     pending: str | None = None,
