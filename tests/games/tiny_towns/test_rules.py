@@ -622,6 +622,7 @@ def test_damaged_saves_are_refused() -> None:
         ("round", lambda s: s.__setitem__("round", -1)),
         ("choice", lambda s: s["towns"][1].__setitem__("choice", "fly away")),
         ("missing", lambda s: s["towns"][1].pop("grid")),
+        ("nobody to move", lambda s: [t.__setitem__("done", True) for t in s["towns"]]),  # fuzzing found it
     ]
     for label, damage in damages:
         data = json.loads(json.dumps(good))

@@ -1251,6 +1251,11 @@ def state_from_dict(game_cls: type[TinyTownsState], data: dict[str, Any]) -> Tin
         if town.choice is not None:
             _expect(state.phase == PLACE_PHASE, "a hidden placement outside the placement step")
             _expect(town.choice in state.placement_options(p), f"town {p}'s hidden placement is not legal")
+    if state.phase != OVER:
+        actors = state._compute_actors()
+        _expect(bool(actors), "nobody could move in this saved position")
+        for p in actors:
+            _expect(bool(state._compute_legal(p)), f"player {p} must move but has no legal move")
     return state
 
 
