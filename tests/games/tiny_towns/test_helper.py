@@ -54,6 +54,7 @@ def test_example_game_is_scored_per_building_kind() -> None:
         "empty squares": -6,
     }
     assert result.details["names"] == ["Ann", "Ben"]
+    assert result.details["fed_squares"][0] == ["A1", "B1", "B2", "D4"]  # the Farm's 4, Castle on B2
     assert result.totals == [27, 22]
     assert result.ranking == [[0], [1]]
 

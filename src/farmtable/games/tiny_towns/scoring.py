@@ -18,7 +18,7 @@ from itertools import combinations
 
 from farmtable.core import Result, rank_by
 from farmtable.games.tiny_towns import components as C
-from farmtable.games.tiny_towns.patterns import ADJACENT, AROUND, COLUMN, ROW
+from farmtable.games.tiny_towns.patterns import ADJACENT, AROUND, COLUMN, ROW, SQUARE_NAMES, name_order
 
 EMPTY_LINE = "empty squares"
 MONUMENT_LINE = "monument"
@@ -312,7 +312,7 @@ def score_towns(towns: Sequence[TownFacts], building_set: Sequence[str], reading
     breakdown: list[dict[str, int]] = []
     totals: list[int] = []
     keys: list[tuple[int, int, int, int]] = []
-    fed_lists: list[list[int]] = []
+    fed_lists: list[list[str]] = []
     for p, town in enumerate(towns):
         # "the player on your right": seats run left (p+1) in play order, so the right is p-1.
         right = feast_halls[(p - 1) % n] if n > 1 else None
@@ -327,7 +327,7 @@ def score_towns(towns: Sequence[TownFacts], building_set: Sequence[str], reading
         breakdown.append(sheet)
         totals.append(total)
         keys.append((total, -town.mb_turns, -empty, cottages))
-        fed_lists.append(sorted(fed))
+        fed_lists.append([SQUARE_NAMES[q] for q in sorted(fed, key=name_order)])
     details: dict[str, object] = {
         "tie_break": ["fewest Master Builder turns", "fewest empty squares", "most cottages"],
         "master_builder_turns": [t.mb_turns for t in towns],
