@@ -88,6 +88,8 @@ OVER = "over"
 PHASES = (CHOOSE, AWARD, ACT, SOLO_PICK, OVER)
 
 NO_CARD = -1
+ACTORS_KEY = -1
+"""Key of the actors list in the per-state cache (players are 0..3)."""
 IN_STABLE = -1
 EMPTY_BED = -1
 NOBODY = -1
@@ -261,7 +263,8 @@ class FarmeramaState(State[str]):
         """Solo: the card from the supply stack shuffled unseen into the current action stack."""
         self.revealed_from_shuffle: list[int] = []
         """Solo: cards revealed from the shuffled part of the current action stack."""
-        self._legal: dict[int, list[str]] = {}
+        self._legal: dict[int, list[Any]] = {}
+        """Cache per state: legal lists by player, and the actors under ACTORS_KEY; emptied by every action."""
 
     # ------------------------------------------------------------------------------------------
     # Setup (rulebook "Game Contents and Setup"; "The Solo Game: Preparation")
@@ -305,7 +308,13 @@ class FarmeramaState(State[str]):
         return 1
 
     def actors(self) -> list[int]:
-        """Players who must decide now."""
+        """Players who must decide now (cached with the legal lists until the next action)."""
+        cached = self._legal.get(ACTORS_KEY)
+        if cached is None:
+            cached = self._legal[ACTORS_KEY] = self._compute_actors()
+        return list(cached)
+
+    def _compute_actors(self) -> list[int]:
         phase = self.phase
         if phase == CHOOSE:
             return [p for p, b in enumerate(self.boards) if len(b.cards) < self.cards_to_choose(p)]
@@ -570,7 +579,10 @@ class FarmeramaState(State[str]):
     # ------------------------------------------------------------------------------------------
 
     def _do(self, player: int, action: str) -> None:
-        self._legal = {}
+        self._carry_out(player, action)
+        self._legal = {}  # the action changed the state: cached legal lists and actors are stale
+
+    def _carry_out(self, player: int, action: str) -> None:
         words = action.split()
         verb = words[0]
         board = self.boards[player]
@@ -623,7 +635,7 @@ class FarmeramaState(State[str]):
             self._start_card(self.boards[0], card)
             return
         self.boards[player].cards.append(card)
-        if not self.actors():
+        if not self._compute_actors():
             self._reveal_cards()
 
     def _reveal_cards(self) -> None:
