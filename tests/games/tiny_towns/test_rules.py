@@ -79,6 +79,23 @@ def test_setup_refusals_say_why(kwargs: dict[str, object], words: str) -> None:
         GAME.new_game(**args)  # type: ignore[arg-type]
 
 
+def test_solo_feast_hall_reading_removes_feast_hall_instead_of_inn() -> None:
+    inns = 0
+    for seed in range(40):
+        state = GAME.new_game(players=1, seed=seed, variants=("solo-removes-feast-hall",))
+        assert "Feast Hall" not in state.buildings and "Bank" not in state.buildings
+        inns += "Inn" in state.buildings
+    assert inns  # Inn is back in the green pile
+    with pytest.raises(ValueError, match="solo rule"):
+        GAME.new_game(players=3, variants=("solo-removes-feast-hall",))
+    with pytest.raises(ValueError, match="solo removes Feast Hall"):
+        GAME.new_game(
+            players=1,
+            variants=("solo-removes-feast-hall",),
+            buildings=["Farm", "Well", "Theater", "Chapel", "Feast Hall", "Factory"],
+        )
+
+
 def test_solo_never_uses_the_removed_cards() -> None:
     for seed in range(40):
         state = GAME.new_game(players=1, seed=seed)

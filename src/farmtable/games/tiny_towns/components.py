@@ -212,6 +212,8 @@ SOLO_FACE_UP = 3
 """FOUND (CW, DB, eatggames, bert.games): reveal 3, pick 1."""
 SOLO_REMOVED: tuple[str, ...] = ("Inn", "Bank", "Fort Ironweed", "Opaleye's Watch")
 """FOUND (CW, DB): removed in solo. Flagged: Feast Hall would be the expected card, both sources say Inn."""
+SOLO_REMOVED_FEAST_HALL_READING: tuple[str, ...] = ("Feast Hall", "Bank", "Fort Ironweed", "Opaleye's Watch")
+"""DA-5: the other reading (variant solo-removes-feast-hall): Feast Hall, the card about another player."""
 SOLO_RANKS: tuple[tuple[int, str], ...] = (
     (38, "Master Architect"),
     (32, "Town Planner"),

@@ -50,6 +50,7 @@ CAVERN = "cavern"
 TOWN_HALL = "town-hall"
 MAUSOLEUM_WOOD = "mausoleum-wood-pattern"
 SHRINE_EXCLUDES_SELF = "shrine-excludes-self"
+SOLO_FEAST_HALL = "solo-removes-feast-hall"
 
 VARIANTS: dict[str, str] = {
     FIRST_GAME: "the recommended first-game set: Cottage, Farm, Well, Theater, Chapel, Tavern, Factory",
@@ -60,7 +61,14 @@ VARIANTS: dict[str, str] = {
     READING_MANDRAS_AROUND: "Mandras Palace counts types in the 8 squares around it, not only adjacent (RH)",
     MAUSOLEUM_WOOD: "Grand Mausoleum pattern is wood wood / brick stone (JT's reading)",
     SHRINE_EXCLUDES_SELF: "Shrine of the Elder Tree does not count itself when it is built",
+    SOLO_FEAST_HALL: "solo only: remove Feast Hall instead of Inn (the card that needs a player on your right)",
 }
+
+
+def solo_removed(variants: Iterable[str]) -> tuple[str, ...]:
+    """The cards the solo game removes under these variants."""
+    return C.SOLO_REMOVED_FEAST_HALL_READING if SOLO_FEAST_HALL in variants else C.SOLO_REMOVED
+
 
 # --- phases and verbs -----------------------------------------------------------------------
 
@@ -1024,7 +1032,8 @@ class TinyTownsState(State[Action]):
 
     def monument_pool(self) -> list[str]:
         """The monuments used in this game (solo removes two), in card order."""
-        return [m for m in C.MONUMENTS if not (self.solo and m in C.SOLO_REMOVED)]
+        removed = solo_removed(self.variants) if self.solo else ()
+        return [m for m in C.MONUMENTS if m not in removed]
 
     # --- copies and saves ----------------------------------------------------------------------
 
@@ -1201,7 +1210,7 @@ def state_from_dict(game_cls: type[TinyTownsState], data: dict[str, Any]) -> Tin
     variants = tuple(_str_list(data["variants"], "variants", VARIANTS))
     _expect(list(variants) == sorted(set(variants)), "variants must be sorted and distinct")
     buildings = tuple(_str_list(data["buildings"], "buildings", C.BUILDINGS))
-    check_building_set(buildings, players)
+    check_building_set(buildings, players, variants)
     rng_state = _int(data["rng"], "rng", 0, (1 << 64) - 1)
     state = game_cls(players, variants, buildings, Rng(rng_state))
     _expect(data["phase"] in PHASES, f"unknown phase {data['phase']!r}")
@@ -1259,14 +1268,14 @@ def state_from_dict(game_cls: type[TinyTownsState], data: dict[str, Any]) -> Tin
     return state
 
 
-def check_building_set(buildings: tuple[str, ...], players: int) -> None:
+def check_building_set(buildings: tuple[str, ...], players: int, variants: tuple[str, ...]) -> None:
     """Raise ValueError unless ``buildings`` is the Cottage plus one card of each pile (solo: none removed)."""
     _expect(len(buildings) == 1 + len(C.PILES), "the game uses 7 building cards")
     _expect(buildings[0] == "Cottage", "the first building card must be the Cottage")
     for pile, name in zip(C.PILES, buildings[1:], strict=True):
         _expect(name in C.PILE_CARDS[pile], f"{name} is not a card of the {pile} pile")
     if players == 1:
-        banned = [b for b in buildings if b in C.SOLO_REMOVED]
+        banned = [b for b in buildings if b in solo_removed(variants)]
         _expect(not banned, f"solo removes {', '.join(banned)} from the game")
 
 
@@ -1294,7 +1303,10 @@ class TinyTownsGame(Game[TinyTownsState]):
         return score_text(text)
 
     def check_players_and_variants(self, players: int, variants: tuple[str, ...]) -> None:
-        """Town Hall needs 2+ players (solo has its own deck); first-game and no-monuments need no check."""
+        """Refuse, saying why: Town Hall in solo, the solo-only variant with 2+ players, monument readings
+        without monuments."""
+        if SOLO_FEAST_HALL in variants and players != 1:
+            raise ValueError(f"{SOLO_FEAST_HALL} is a solo rule: play it with players=1, not {players}")
         if TOWN_HALL in variants and players == 1:
             raise ValueError("Town Hall replaces the Master Builder of a 2-6 player game; solo has its own deck")
         if NO_MONUMENTS in variants:
@@ -1355,9 +1367,10 @@ class TinyTownsGame(Game[TinyTownsState]):
         elif FIRST_GAME in variants:
             result = C.FIRST_GAME_SET
         else:
-            piles = [[n for n in C.PILE_CARDS[pile] if not (players == 1 and n in C.SOLO_REMOVED)] for pile in C.PILES]
+            removed = solo_removed(variants) if players == 1 else ()
+            piles = [[n for n in C.PILE_CARDS[pile] if n not in removed] for pile in C.PILES]
             result = ("Cottage", *(rng.choice(cards) for cards in piles))
-        check_building_set(result, players)
+        check_building_set(result, players, variants)
         return result
 
     def _from_dict(self, data: dict[str, Any]) -> TinyTownsState:
