@@ -145,3 +145,18 @@ def test_a_restarted_app_finds_every_table_where_it_was(race: None, db_url: str)
         assert after["log"] == before["log"]
         moved = c.post(f"/api/tables/{tid}/moves", json={"token": token(table, 1), "action": "add 1"})
         assert moved.status_code == 200 and moved.json()["view"]["pile"] == 3
+
+
+def test_updates_carry_the_log_tail_and_the_whole_log_is_one_request_away(client: TestClient) -> None:
+    table = new_table(client)
+    tid, t0 = table["id"], token(table, 0)
+    for _ in range(20):  # 40 log lines: a move and its undo, twenty times
+        client.post(f"/api/tables/{tid}/moves", json={"token": t0, "action": "add 1"})
+        client.post(f"/api/tables/{tid}/undo", json={"token": t0})
+    payload = get(client, tid, t0)
+    assert payload["log_total"] == 40 and len(payload["log"]) == 30 and payload["log"][0]["seq"] == 11
+    full = client.get(f"/api/tables/{tid}/log", params={"token": t0}).json()
+    assert [line["seq"] for line in full["log"]] == list(range(1, 41))
+    assert full["log"][0]["text"] == "Player 0: add 1"
+    assert full["log"][1]["text"] == "Player 0 took back a decision (add 1)"
+    assert client.get(f"/api/tables/{tid}/log", params={"token": "nope"}).status_code == 403

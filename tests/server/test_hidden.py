@@ -110,6 +110,9 @@ def play_recorded(client: TestClient, game: str, seed: int) -> tuple[str, list[R
                         break
                     assert message["type"] in ("update", "ack"), message
         assert latest[2]["over"], f"{game} did not finish"
+        for seat, rec in enumerate(recorders):  # the whole log, as each one may read it
+            params = {"token": tokens[seat]} if seat < 2 else {}
+            rec.add({"type": "log", **client.get(f"/api/tables/{tid}/log", params=params).json()})
     return tid, recorders
 
 
@@ -151,8 +154,9 @@ def test_simultaneous_choices_are_logged_as_secret(client: TestClient) -> None:
     rows = client.app.state.hub.store.load_log(tid)  # type: ignore[attr-defined]
     secret = [r for r in rows if r.secret]
     assert secret, "farmerama's secret action cards should be logged as secret"
-    final = recorders[1].payloads[-1]
-    texts = {line["seq"]: line["text"] for line in final["log"]}
+    full_log = recorders[1].payloads[-1]  # the whole log as seat 1 reads it
+    assert full_log["type"] == "log" and len(full_log["log"]) == len(rows)
+    texts = {line["seq"]: line["text"] for line in full_log["log"]}
     for row in secret:
         if row.player == 0:
             assert texts[row.seq] == "Player 0 chose (secret)"

@@ -30,6 +30,10 @@ def serve(
         ),
     ] = None,
     ai_delay: Annotated[float, typer.Option(help="Seconds an AI seat pauses before each decision.")] = DEFAULT_AI_DELAY,
+    sqlite_sync: Annotated[
+        str,
+        typer.Option(help="SQLite durability: NORMAL survives a killed server, FULL also a power cut (slower)."),
+    ] = "NORMAL",
 ) -> None:
     """Start the web server: play every game in the browser with friends and AI."""
     try:
@@ -40,7 +44,9 @@ def serve(
         raise CliError(f"the web server needs the 'web' extra: pip install 'farmtable[web]' ({exc})") from None
     url = db or default_db_url()
     try:
-        application = create_app(url, ai_delay=ai_delay)
+        application = create_app(url, ai_delay=ai_delay, sqlite_sync=sqlite_sync)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     except Exception as exc:  # a bad URL or an unreachable database: one clear line
         raise CliError(f"cannot open the database {url}: {exc}") from None
     shown = "localhost" if host in ("127.0.0.1", "::1") else host

@@ -27,7 +27,7 @@ from farmtable.core import BadInput
 from farmtable.server import pages
 from farmtable.server.hub import AI, HUMAN, ApiError, Hub, Subscriber, Table
 from farmtable.server.render import render
-from farmtable.server.store import Store
+from farmtable.server.store import SQLITE_SYNC_MODES, Store
 
 log = logging.getLogger("farmtable.server")
 
@@ -120,15 +120,19 @@ def ai_levels() -> list[dict[str, str]]:
     return levels
 
 
-def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2) -> FastAPI:
+def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2, sqlite_sync: str = "NORMAL") -> FastAPI:
     """The web app on the database at ``db_url`` (``sqlite:///file.db`` or ``postgresql://...``).
 
-    ``ai_delay`` is the pause (seconds) before each AI decision, so people can follow the play.
+    ``ai_delay`` is the pause (seconds) before each AI decision, so people can follow the play;
+    ``sqlite_sync`` is ``NORMAL`` (survives a killed process) or ``FULL`` (survives power loss too).
     """
+
+    if sqlite_sync.upper() not in SQLITE_SYNC_MODES:
+        raise ValueError(f"sqlite sync mode must be one of {', '.join(SQLITE_SYNC_MODES)}, not {sqlite_sync!r}")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(db_url)
+        store = Store(db_url, sqlite_sync)
         app.state.hub = Hub(store, ai_delay=ai_delay, ai_workers=ai_workers)
         try:
             yield
@@ -175,6 +179,18 @@ def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2) -> FastA
         """The AI levels a seat may take."""
         return ai_levels()
 
+    @app.get("/api/stats")
+    async def api_stats(request: Request) -> dict[str, Any]:
+        """Counters for monitoring and the load benchmark: decisions stored, live tables, watchers."""
+        hub = hub_of(request)
+        live = list(hub.tables.values())
+        return {
+            "decisions": hub.decisions,
+            "tables_in_memory": len(live),
+            "tables_playing": sum(1 for t in live if not t.state.is_over()),
+            "watchers": sum(len(t.subscribers) for t in live),
+        }
+
     @app.post("/api/tables", status_code=201)
     async def api_new_table(body: NewTable, request: Request) -> dict[str, Any]:
         """Open a table; answers its id, and a token and join link for every human seat."""
@@ -210,6 +226,12 @@ def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2) -> FastA
         """The table as the seat of the token (``X-Seat-Token`` header or ``?token=``) sees it; else as a spectator."""
         table, seat = await _table_and_seat(request, table_id, _token(request))
         return hub_of(request).payload(table, seat)
+
+    @app.get("/api/tables/{table_id}/log")
+    async def api_log(table_id: str, request: Request) -> dict[str, Any]:
+        """The whole game log as the token's seat (or a spectator) may read it."""
+        table, seat = await _table_and_seat(request, table_id, _token(request))
+        return {"table": table_id, "version": table.version, "log": hub_of(request).log_lines(table, seat)}
 
     async def _acting_seat(request: Request, table_id: str, token: str) -> tuple[Table, int]:
         table, seat = await _table_and_seat(request, table_id, token)

@@ -32,8 +32,8 @@ T = TypeVar("T")
 
 HUMAN = "human"
 AI = "ai"
-LOG_SHOWN = 500
-"""How many of the latest log lines each update carries."""
+LOG_TAIL = 30
+"""How many of the latest log lines each update carries (the page fetches older ones once)."""
 SEED_LIMIT = 2**31
 
 
@@ -165,7 +165,10 @@ class Hub:
         self.decisions = 0
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a blocking storage call on the storage thread (one writer: no lock contention)."""
+        """Run a blocking storage call: inline for SQLite (a WAL commit takes well under a millisecond,
+        cheaper than waking a thread on a busy machine), else on the one storage thread."""
+        if self.store.inline:
+            return fn(*args)
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
 
     async def close(self) -> None:
@@ -292,10 +295,7 @@ class Hub:
             "legal": legal,
             "view": view,
             "svg": render(table.game, view, legal, seat),
-            "log": [
-                {"seq": line.seq, "player": line.player, "text": line.text_for(seat)}
-                for line in table.lines[-LOG_SHOWN:]
-            ],
+            "log": self.log_lines(table, seat, LOG_TAIL),
             "log_total": len(table.lines),
             "over": over,
             "result": state.result().to_dict() if over else None,
@@ -306,6 +306,11 @@ class Hub:
         }
         table.cache[seat] = payload
         return payload
+
+    def log_lines(self, table: Table, seat: int | None, last: int | None = None) -> list[dict[str, Any]]:
+        """The game log as ``seat`` may read it (only the ``last`` lines if given)."""
+        lines = table.lines if last is None else table.lines[-last:]
+        return [{"seq": line.seq, "player": line.player, "text": line.text_for(seat)} for line in lines]
 
     def push(self, table: Table) -> None:
         """Offer every watcher of the table its fresh update (never blocks)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import math
 from collections.abc import Callable
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -177,7 +178,7 @@ _GRID_NAMES = {"grid", "board", "cells", "town", "farm", "squares"}
 
 
 def _square(n: int) -> int:
-    side = int(round(n**0.5))
+    side = math.isqrt(n)
     return side if side >= 3 and side * side == n else 0
 
 

@@ -86,16 +86,34 @@
     $("to-replay").hidden = !p.over;
     // seats
     $("seats").replaceChildren(...p.seats.map((s) => el("li", { class: [p.actors.includes(s.seat) ? "acting" : "", s.seat === me ? "me" : ""].join(" ").trim() || null, text: s.label })));
-    // log (newest last)
-    const log = $("log");
-    log.replaceChildren(...p.log.map((line) => el("li", { value: line.seq, text: line.text })));
-    log.scrollTop = log.scrollHeight;
+    // log (newest last): updates carry the latest lines; older ones are fetched once
+    for (const line of p.log) logLines.set(line.seq, line.text);
+    if (p.log.length && p.log[0].seq > 1 && !logLines.has(p.log[0].seq - 1)) fetchLog();
+    drawLog();
     // score sheet at the end
     $("score-panel").hidden = !p.over;
     if (p.over) $("score").replaceChildren(scoreSheet(p.result, labels));
     const notice = $("notice");
     notice.hidden = !p.notice;
     notice.textContent = p.notice || "";
+  }
+
+  const logLines = new Map();
+  let fetchingLog = false;
+  function drawLog() {
+    const log = $("log");
+    const seqs = [...logLines.keys()].sort((a, b) => a - b);
+    log.replaceChildren(...seqs.map((seq) => el("li", { value: seq, text: logLines.get(seq) })));
+    log.scrollTop = log.scrollHeight;
+  }
+  function fetchLog() {
+    if (fetchingLog) return;
+    fetchingLog = true;
+    const q = token && !tokenRefused ? "?token=" + encodeURIComponent(token) : "";
+    api("GET", "/api/tables/" + encodeURIComponent(tableId) + "/log" + q)
+      .then((data) => { for (const line of data.log) logLines.set(line.seq, line.text); drawLog(); })
+      .catch(() => {})
+      .finally(() => { fetchingLog = false; });
   }
 
   function applyFilter() {

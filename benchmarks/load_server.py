@@ -1,0 +1,278 @@
+"""Load benchmark of ``farmtable serve``: many AI-vs-AI tables plus simulated people, on loopback only.
+
+It starts the real server (uvicorn, one process, a fresh SQLite file) on 127.0.0.1, opens
+``--ai-tables`` AI-vs-AI tables (each watched by a spectator WebSocket, so every decision is
+also pushed) and ``--human-tables`` tables where a simulated person plays seat 0 over a
+WebSocket against an AI: they think ``--think`` seconds, send a random legal move and time
+how long until the update carrying it is pushed back (the latency a person feels). Finished
+tables are replaced, so the number of active tables stays constant. Everything is bounded:
+at most 500 tables, at most 600 seconds, and only 127.0.0.1.
+
+    .venv/bin/python benchmarks/load_server.py --ai-tables 80 --human-tables 20 --seconds 30
+
+Prints decisions per second (all tables) and the p50/p90/p99/max latency from a submitted move
+to its pushed update, plus the server's CPU time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+MAX_TABLES = 500
+MAX_SECONDS = 600
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(db_url: str, port: int, ai_delay: float) -> subprocess.Popen[bytes]:
+    """``farmtable serve`` on 127.0.0.1 in a subprocess; returns once it answers."""
+    cmd = [sys.executable, "-m", "farmtable", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    cmd += ["--db", db_url, "--ai-delay", str(ai_delay)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
+                return proc
+        time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0-100) by nearest rank."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
+
+
+class Bench:
+    """The client side: opens tables, watches them, plays the people's seats, collects latencies."""
+
+    def __init__(self, base: str, games: list[str], agent: str, think: tuple[float, float], seed: int) -> None:
+        self.base = base
+        self.ws_base = base.replace("http://", "ws://")
+        self.games = games
+        self.agent = agent
+        self.think = think
+        self.rng = random.Random(seed)
+        self.latencies: list[float] = []
+        self.human_moves = 0
+        self.tables_opened = 0
+        self.finished = 0
+        self.errors: list[str] = []
+        self.stop = asyncio.Event()
+        self.http = httpx.AsyncClient(base_url=base, timeout=30)
+
+    async def open_table(self, human: bool) -> tuple[str, str | None]:
+        """Open a 2-player table of a random game: AI vs AI, or a person (seat 0) vs AI."""
+        if self.tables_opened >= MAX_TABLES:
+            raise asyncio.CancelledError
+        self.tables_opened += 1
+        game = self.rng.choice(self.games)
+        seats = [{"kind": "you"} if human else {"kind": "ai", "agent": self.agent}, {"kind": "ai", "agent": self.agent}]
+        r = await self.http.post("/api/tables", json={"game": game, "players": 2, "seats": seats})
+        r.raise_for_status()
+        data = r.json()
+        return data["id"], data["seats"][0]["token"]
+
+    async def ai_table(self) -> None:
+        """Keep one AI-vs-AI table active (a spectator watches every push); replace it when it ends."""
+        while not self.stop.is_set():
+            tid, _ = await self.open_table(human=False)
+            async with websockets.connect(f"{self.ws_base}/ws/tables/{tid}", max_size=None) as ws:
+                while not self.stop.is_set():
+                    try:
+                        msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                    except TimeoutError:
+                        continue
+                    if msg.get("type") == "update" and msg["over"]:
+                        self.finished += 1
+                        break
+
+    async def human_table(self) -> None:
+        """A simulated person playing seat 0 against an AI; measures submitted-move-to-pushed-update."""
+        while not self.stop.is_set():
+            tid, token = await self.open_table(human=True)
+            async with websockets.connect(f"{self.ws_base}/ws/tables/{tid}?token={token}", max_size=None) as ws:
+                latest: dict[str, Any] | None = None
+                while not self.stop.is_set():
+                    if latest is None or not latest["legal"]:
+                        try:
+                            msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                        except TimeoutError:
+                            continue
+                        if msg.get("type") == "update":
+                            latest = msg
+                            if msg["over"]:
+                                self.finished += 1
+                                break
+                        continue
+                    await asyncio.sleep(self.rng.uniform(*self.think))
+                    latest = await self.move(ws, latest)
+                    if latest is None:
+                        break
+
+    async def move(self, ws: Any, latest: dict[str, Any]) -> dict[str, Any] | None:
+        """Send one random legal move; wait for its ack and the update that carries it."""
+        action = self.rng.choice(latest["legal"])
+        sent = time.perf_counter()
+        await ws.send(json.dumps({"type": "move", "action": action, "id": latest["version"]}))
+        acked: int | None = None
+        arrivals: list[tuple[float, dict[str, Any]]] = []
+        while True:
+            msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if msg["type"] == "ack":
+                acked = msg["version"]
+            elif msg["type"] == "error":
+                self.errors.append(msg["error"])
+                return None
+            elif msg["type"] == "update":
+                arrivals.append((time.perf_counter(), msg))
+            if acked is not None:
+                carried = [(t, m) for t, m in arrivals if m["version"] >= acked]
+                if carried:
+                    self.latencies.append((carried[0][0] - sent) * 1000)
+                    self.human_moves += 1
+                    newest = arrivals[-1][1]
+                    return None if newest["over"] else newest
+
+    async def stats(self) -> dict[str, Any]:
+        """The server's counters."""
+        r = await self.http.get("/api/stats")
+        data: dict[str, Any] = r.json()
+        return data
+
+
+def cpu_seconds(pid: int) -> float:
+    """User+system CPU seconds a process has used (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run(args: argparse.Namespace, base: str, server_pid: int | None) -> dict[str, Any]:
+    """Run the load for ``args.seconds`` and gather the numbers."""
+    games = args.games or httpx.get(base + "/api/games").json()
+    games = [g["id"] if isinstance(g, dict) else g for g in games]
+    games = [g for g in games if g != "race"]
+    bench = Bench(base, games, args.agent, (args.think_min, args.think_max), args.seed)
+    tasks = [asyncio.create_task(bench.ai_table()) for _ in range(args.ai_tables)]
+    tasks += [asyncio.create_task(bench.human_table()) for _ in range(args.human_tables)]
+    await asyncio.sleep(args.warmup)
+    bench.latencies.clear()
+    start_stats = await bench.stats()
+    start_cpu = cpu_seconds(server_pid) if server_pid else 0.0
+    started = time.perf_counter()
+    await asyncio.sleep(args.seconds)
+    elapsed = time.perf_counter() - started
+    end_stats = await bench.stats()
+    end_cpu = cpu_seconds(server_pid) if server_pid else 0.0
+    bench.stop.set()
+    done, pending = await asyncio.wait(tasks, timeout=5)
+    for task in pending:
+        task.cancel()
+    for task in done:
+        if not task.cancelled() and task.exception() is not None:
+            bench.errors.append(repr(task.exception()))
+    await bench.http.aclose()
+    lat = bench.latencies
+    return {
+        "games": games,
+        "ai_tables": args.ai_tables,
+        "human_tables": args.human_tables,
+        "agent": args.agent,
+        "ai_delay_s": args.ai_delay,
+        "think_s": [args.think_min, args.think_max],
+        "seconds": round(elapsed, 1),
+        "decisions": end_stats["decisions"] - start_stats["decisions"],
+        "decisions_per_s": round((end_stats["decisions"] - start_stats["decisions"]) / elapsed, 1),
+        "tables_playing_at_end": end_stats["tables_playing"],
+        "watchers_at_end": end_stats["watchers"],
+        "human_moves_timed": len(lat),
+        "latency_ms": {
+            "p50": round(percentile(lat, 50), 2),
+            "p90": round(percentile(lat, 90), 2),
+            "p99": round(percentile(lat, 99), 2),
+            "max": round(max(lat), 2) if lat else None,
+            "mean": round(statistics.fmean(lat), 2) if lat else None,
+        },
+        "server_cpu_s_per_s": round((end_cpu - start_cpu) / elapsed, 2) if server_pid else None,
+        "tables_opened": bench.tables_opened,
+        "games_finished": bench.finished,
+        "errors": bench.errors[:5],
+    }
+
+
+def main() -> None:
+    """Parse the options, start the server, run the load, print the report."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ai-tables", type=int, default=80, help="AI-vs-AI tables kept active")
+    parser.add_argument("--human-tables", type=int, default=20, help="tables with a simulated person (seat 0)")
+    parser.add_argument("--seconds", type=float, default=30, help="measured time (after the warm-up)")
+    parser.add_argument("--warmup", type=float, default=3)
+    parser.add_argument("--agent", default="random", help="agent spec of the AI seats")
+    parser.add_argument("--ai-delay", type=float, default=0.5, help="server's pause before each AI decision (s)")
+    parser.add_argument("--think-min", type=float, default=0.5, help="a person's shortest think time (s)")
+    parser.add_argument("--think-max", type=float, default=2.0, help="a person's longest think time (s)")
+    parser.add_argument("--games", nargs="*", help="game ids (default: every registered game)")
+    parser.add_argument("--db", help="database URL (default: a fresh SQLite file in a temporary folder)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the report as JSON only")
+    args = parser.parse_args()
+    if args.ai_tables + args.human_tables > MAX_TABLES or args.seconds + args.warmup > MAX_SECONDS:
+        raise SystemExit(f"bounded on purpose: at most {MAX_TABLES} tables and {MAX_SECONDS} s")
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
+        port = free_port()
+        proc = start_server(db, port, args.ai_delay)
+        try:
+            report = asyncio.run(run(args, f"http://127.0.0.1:{port}", proc.pid))
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    if args.json:
+        print(json.dumps(report))
+        return
+    lat = report["latency_ms"]
+    print(
+        f"{report['ai_tables']} AI-vs-AI + {report['human_tables']} human tables ({report['agent']}, "
+        f"AI delay {report['ai_delay_s']} s), {report['seconds']} s: "
+        f"{report['decisions_per_s']} decisions/s ({report['decisions']} stored and pushed); "
+        f"move-to-update latency over {report['human_moves_timed']} human moves: "
+        f"p50 {lat['p50']} ms, p90 {lat['p90']} ms, p99 {lat['p99']} ms, max {lat['max']} ms; "
+        f"server CPU {report['server_cpu_s_per_s']} cores; {report['games_finished']} games finished"
+    )
+    if report["errors"]:
+        print("errors:", report["errors"])
+
+
+if __name__ == "__main__":
+    main()
