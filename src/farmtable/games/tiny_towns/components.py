@@ -189,6 +189,8 @@ SKY_BATHS_VP_PER_MISSING = 2
 STARLOOM_TABLE: tuple[int, ...] = (6, 3, 2)
 """FOUND (RH, JT, DB, SP): 1st, 2nd, 3rd town completed; 4th or later scores 0."""
 STATUE_VP = 0
+OBELISK_VP = 0
+"""DA-4: no source gives Obelisk of the Crescent any VP of its own."""
 BUILDING_TYPES_IN_PLAY = 7
 """DERIVED: the Cottage and one card of each of the six piles."""
 

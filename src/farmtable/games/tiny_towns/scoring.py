@@ -265,8 +265,13 @@ def monument_points(facts: TownFacts, square: int, fed: frozenset[int], readings
     if name == "The Starloom":
         place = facts.starloom_place
         return C.STARLOOM_TABLE[place - 1] if 1 <= place <= len(C.STARLOOM_TABLE) else 0
-    # Grand Mausoleum (scored per unfed cottage), Obelisk, Opaleye's Watch, Statue: no points of their own.
-    return 0
+    if name == "Obelisk of the Crescent":
+        return C.OBELISK_VP
+    if name == "Opaleye's Watch":
+        return C.OPALEYE_VP
+    if name == "Statue of the Bondmaker":
+        return C.STATUE_VP
+    return 0  # Grand Mausoleum: scored per unfed cottage (score_buildings)
 
 
 def largest_same_type_group(grid: Sequence[str]) -> int:
