@@ -794,3 +794,16 @@ def test_check_action_accepts_exactly_the_legal_actions(make: object) -> None:
         else:
             assert action in legal, f"illegal {action} accepted"
     assert state.to_json() == before
+
+
+def test_undo_a_hidden_placement_until_the_step_resolves() -> None:
+    from farmtable.core import History
+
+    history = History(position([EMPTY, EMPTY], phase="place", named="wood"))
+    history.apply(0, "place wood A1")
+    assert history.why_no_undo(0) is None  # nothing revealed yet
+    history.undo(0)
+    history.apply(0, "place wood B2")
+    history.apply(1, "place wood C3")  # the last placement reveals everyone's
+    assert history.why_no_undo(1) is not None
+    assert history.state.towns[0].grid[5] == "wood"

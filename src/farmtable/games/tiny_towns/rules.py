@@ -926,7 +926,10 @@ class TinyTownsState(State[Action]):
 
     def result(self) -> Result:
         """The score sheet (scoring.py); mid-game, the towns scored as they stand."""
-        return score_towns([self.town_facts(p) for p in range(self.players)], self.buildings, self._readings)
+        result = score_towns([self.town_facts(p) for p in range(self.players)], self.buildings, self._readings)
+        result.details["rounds"] = self.round
+        result.details["completed_round"] = [t.completed if t.complete else None for t in self.towns]
+        return result
 
     def heuristic(self, player: int) -> float:
         """Score lead, plus a little for each building (a building never loses its square's -1)."""
