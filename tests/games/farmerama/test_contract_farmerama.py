@@ -109,11 +109,16 @@ def test_damaged_saves_are_refused(change: Any, words: str) -> None:
         GAME.from_json(json.dumps(envelope))
 
 
-def test_heuristic_prefers_products() -> None:
+def test_heuristic_prefers_products_and_values_animals_nearing_the_pacifier() -> None:
     state = new(2)
     base = state.heuristic(0)
     state.boards[0].products[0] = 1
     assert state.heuristic(0) > base
+    board = state.boards[0]
+    board.pasture[0] = 3  # the sheep on A3 (k3, its head); the pacifier is 3 turns away
+    fresh = state.heuristic(0)
+    board.wheel = 2  # A3 now under k5: one turn from the pacifier
+    assert state.heuristic(0) > fresh
 
 
 def test_every_state_of_a_game_round_trips_through_json() -> None:
