@@ -102,6 +102,10 @@ NO_SQUARE = -1
 SQUARES_IN_NAME_ORDER = tuple(sorted(range(C.SQUARES), key=name_order))
 NOT_COMPLETE = -1
 NO_PLAYER = -1
+HEURISTIC_PER_BUILDING = 0.25
+"""Heuristic: a building is worth a little beyond its points (its square never scores -1 again)."""
+HEURISTIC_PER_BUILDABLE = 0.5
+"""Heuristic: each building type the cubes could make now is a promise of points."""
 ACTORS_KEY = -1
 """Key of the cached actor list in the per-state cache (players are 0..5)."""
 
@@ -486,7 +490,10 @@ class TinyTownsState(State[Action]):
         stays (at least one real resource is needed); the building goes on a square whose
         cube it used, except a Shed, or any building once Obelisk of the Crescent is built.
         """
-        town = self.towns[player]
+        return self._builds_of(self.towns[player])
+
+    def _builds_of(self, town: Town) -> list[Action]:
+        """The builds of ``town``, memoised on the town by its board."""
         key = (*town.grid, town.built, town.monument, town.has("Obelisk of the Crescent"))
         if town.memo is not None and town.memo[0] == key:
             return town.memo[1]
@@ -932,9 +939,21 @@ class TinyTownsState(State[Action]):
         return result
 
     def heuristic(self, player: int) -> float:
-        """Score lead, plus a little for each building (a building never loses its square's -1)."""
+        """Score lead, plus a little for each building and for each building the cubes could make now.
+
+        A placement still hidden (the others have not all placed) is counted as if made, so a
+        one-step lookahead can tell placements apart.
+        """
         totals = self.result().totals
-        mine = totals[player] + 0.25 * sum(1 for v in self.towns[player].grid if is_building(v))
+        town = self.towns[player]
+        probe = town
+        choice = town.choice
+        if choice is not None and choice.verb == PLACE and not town.grid[choice.target]:
+            probe = town.copy()
+            probe.grid[choice.target] = choice.what
+        buildable = {a.what for a in self._builds_of(probe)}
+        buildings = sum(1 for v in town.grid if is_building(v))
+        mine = totals[player] + HEURISTIC_PER_BUILDING * buildings + HEURISTIC_PER_BUILDABLE * len(buildable)
         if self.players == 1:
             return float(mine)
         return float(mine - max(t for q, t in enumerate(totals) if q != player))
