@@ -807,3 +807,13 @@ def test_undo_a_hidden_placement_until_the_step_resolves() -> None:
     history.apply(1, "place wood C3")  # the last placement reveals everyone's
     assert history.why_no_undo(1) is not None
     assert history.state.towns[0].grid[5] == "wood"
+
+
+def test_heuristic_sees_its_own_hidden_placement_complete_a_pattern() -> None:
+    state = position([town(". H . .", "B . . .", E, E), EMPTY], phase="place", named="glass")
+    completes = state.clone()
+    completes.apply(0, "place glass B2")  # still hidden: player 1 has not placed
+    elsewhere = state.clone()
+    elsewhere.apply(0, "place glass D4")
+    assert completes.towns[0].grid[5] == ""  # not revealed yet
+    assert completes.heuristic(0) > elsewhere.heuristic(0)
