@@ -241,11 +241,18 @@ def main() -> None:
     parser.add_argument("--think-max", type=float, default=2.0, help="a person's longest think time (s)")
     parser.add_argument("--games", nargs="*", help="game ids (default: every registered game)")
     parser.add_argument("--db", help="database URL (default: a fresh SQLite file in a temporary folder)")
+    parser.add_argument("--url", help="use a server already running at this http://127.0.0.1:PORT address")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the report as JSON only")
     args = parser.parse_args()
     if args.ai_tables + args.human_tables > MAX_TABLES or args.seconds + args.warmup > MAX_SECONDS:
         raise SystemExit(f"bounded on purpose: at most {MAX_TABLES} tables and {MAX_SECONDS} s")
+    if args.url:
+        if not args.url.startswith("http://127.0.0.1:"):
+            raise SystemExit("loopback only: --url must be http://127.0.0.1:PORT")
+        report = asyncio.run(run(args, args.url.rstrip("/"), None))
+        print_report(report, args.json)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
         port = free_port()
@@ -258,7 +265,12 @@ def main() -> None:
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 proc.kill()
-    if args.json:
+    print_report(report, args.json)
+
+
+def print_report(report: dict[str, Any], as_json: bool) -> None:
+    """Print the numbers: one readable line, or JSON."""
+    if as_json:
         print(json.dumps(report))
         return
     lat = report["latency_ms"]

@@ -29,8 +29,10 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    bindparam,
     create_engine,
     event,
+    insert,
     select,
     update,
 )
@@ -88,6 +90,15 @@ class DecisionRow(Base):
     epoch_before: Mapped[int] = mapped_column(Integer, default=0)
     before: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+_TABLES = TableRow.__table__
+_UPDATE_TABLE = (
+    update(TableRow)
+    .where(_TABLES.c.id == bindparam("b_id"), _TABLES.c.version == bindparam("b_prev"))
+    .values(state=bindparam("state"), version=bindparam("version"), over=bindparam("over"), updated_at=bindparam("now"))
+)
+_INSERT_DECISION = insert(DecisionRow)
 
 
 @dataclass
@@ -242,27 +253,30 @@ class Store:
         """Append a log row and store the new state, atomically; ``version`` is the new version.
 
         Raises ``RuntimeError`` if the stored version is not ``version - 1`` (someone else wrote).
+        Written with SQLAlchemy Core (no ORM session): it runs once per decision.
         """
-        with self.session() as s, s.begin():
-            s.add(
-                DecisionRow(
-                    table_id=table_id,
-                    seq=decision.seq,
-                    kind=decision.kind,
-                    player=decision.player,
-                    notation=decision.notation,
-                    secret=decision.secret,
-                    epoch_before=decision.epoch_before,
-                    before=decision.before,
-                )
+        now = _now()
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                _UPDATE_TABLE,
+                {"b_id": table_id, "b_prev": version - 1, "state": state, "version": version, "over": over, "now": now},
             )
-            done = s.execute(
-                update(TableRow)
-                .where(TableRow.id == table_id, TableRow.version == version - 1)
-                .values(state=state, version=version, over=over, updated_at=_now())
-            )
-            if getattr(done, "rowcount", 1) != 1:
+            if done.rowcount != 1:
                 raise RuntimeError(f"table {table_id} changed under us (expected version {version - 1})")
+            conn.execute(
+                _INSERT_DECISION,
+                {
+                    "table_id": table_id,
+                    "seq": decision.seq,
+                    "kind": decision.kind,
+                    "player": decision.player,
+                    "notation": decision.notation,
+                    "secret": decision.secret,
+                    "epoch_before": decision.epoch_before,
+                    "before": decision.before,
+                    "created_at": now,
+                },
+            )
 
     def count_tables(self) -> int:
         """How many tables are stored."""
