@@ -50,5 +50,6 @@ def serve(
     except Exception as exc:  # a bad URL or an unreachable database: one clear line
         raise CliError(f"cannot open the database {url}: {exc}") from None
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    console.print(f"farmtable is serving on http://{shown}:{port}/  (database: {url}; Ctrl+C stops it)")
+    console.print(f"farmtable is serving on http://{shown}:{port}/", markup=False, soft_wrap=True)
+    console.print(f"database: {url} (Ctrl+C stops the server)", markup=False, soft_wrap=True, style="dim")
     uvicorn.run(application, host=host, port=port, log_level="warning")

@@ -1,7 +1,8 @@
 """Drawing a seat's view as SVG: the per-game hook, and a generic fallback for any view.
 
 The hook (see docs/web.md): a game package ``farmtable.games.<pkg>`` may have a module
-``svg`` with ``render_svg(view: dict, legal: list[str], player: int | None) -> str``
+``svg`` (or its ``render`` module may have the function) with
+``render_svg(view: dict, legal: list[str], player: int | None) -> str``
 returning one ``<svg>`` element. Elements the player can click carry
 ``data-action="<notation>"`` (one of ``legal``, exactly); the page highlights them and sends
 that action when clicked. The renderer sees only the view and the legal notations, never
@@ -50,19 +51,25 @@ def game_package(game: Game[Any]) -> str:
 
 
 def find_renderer(game: Game[Any]) -> Renderer | None:
-    """The game's ``svg.render_svg`` hook, or None when its package has none."""
+    """The game's ``render_svg`` hook: in ``<pkg>.svg``, else in ``<pkg>.render``; None if neither has it."""
     if game.id in _cache:
         return _cache[game.id]
     renderer: Renderer | None = None
-    name = game_package(game) + ".svg"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name is None or not name.startswith(exc.name):
-            log.warning("SVG renderer %s failed to import: %s", name, exc)
-    else:
+    for module_name in ("svg", "render"):
+        name = f"{game_package(game)}.{module_name}"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not name.startswith(exc.name):
+                log.warning("SVG renderer %s failed to import: %s", name, exc)
+            continue
+        except Exception:  # a broken module must not break the server: the fallback draws
+            log.exception("SVG renderer %s failed to import", name)
+            continue
         found = getattr(module, "render_svg", None)
-        renderer = found if callable(found) else None
+        if callable(found):
+            renderer = found
+            break
     _cache[game.id] = renderer
     return renderer
 

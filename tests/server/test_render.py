@@ -1,0 +1,78 @@
+"""The SVG hook and its fallback: any view drawn readably, legal moves clickable, text escaped."""
+
+from __future__ import annotations
+
+import sys
+import types
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+from farmtable.server import render
+from tests.toygame import RACE
+
+
+def parse(svg: str) -> ET.Element:
+    """The SVG as XML (it must be well-formed)."""
+    return ET.fromstring(svg)
+
+
+def actions(svg: str) -> list[str]:
+    """The data-action values of the SVG's clickable elements."""
+    return [str(e.get("data-action")) for e in parse(svg).iter() if e.get("data-action") is not None]
+
+
+def test_the_fallback_draws_any_view_and_the_legal_moves() -> None:
+    view: dict[str, Any] = {
+        "round": 3,
+        "grid": ["wood", "", "", "brick", "", "", "", "", "glass", "", "", "", "", "", "", "stone"],
+        "rows": [[1, 2, 3], [4, 5, 6]],
+        "players": [{"coins": 7, "hand": ["a", "b"]}, {"coins": 9, "hand": []}],
+        "flag": True,
+        "nothing": None,
+    }
+    svg = render.fallback_svg(view, ["take 1", "pass"], 0, title="Test")
+    root = parse(svg)
+    assert root.tag.endswith("svg")
+    text = " ".join(t.text or "" for t in root.iter() if t.tag.endswith("text"))
+    for shown in ("round: 3", "wood", "stone", "Player 0 (you)", "coins: 7", "hand: a, b", "flag: yes", "nothing: —"):
+        assert shown in text, shown
+    assert actions(svg) == ["take 1", "pass"]
+
+
+def test_the_fallback_escapes_everything() -> None:
+    svg = render.fallback_svg({"name": "<script>alert(1)</script>", "x": 'a"b'}, ['say "<hi>"'], None)
+    assert "<script>" not in svg
+    assert actions(svg) == ['say "<hi>"']
+
+
+def test_a_game_renderer_is_found_and_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = types.ModuleType("farmtable.games.race.svg")
+    calls: list[Any] = []
+
+    def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> str:
+        calls.append((view, legal, player))
+        return '<svg xmlns="http://www.w3.org/2000/svg"><rect data-action="roll"/></svg>'
+
+    module.render_svg = render_svg  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "farmtable.games.race", types.ModuleType("farmtable.games.race"))
+    monkeypatch.setitem(sys.modules, "farmtable.games.race.svg", module)
+    monkeypatch.setattr(render, "_cache", {})
+    svg = render.render(RACE, {"pile": 1}, ["roll"], 0)
+    assert actions(svg) == ["roll"] and calls == [({"pile": 1}, ["roll"], 0)]
+
+
+def test_a_failing_renderer_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(view: dict[str, Any], legal: list[str], player: int | None) -> str:
+        raise RuntimeError("oops")
+
+    monkeypatch.setattr(render, "_cache", {RACE.id: broken})
+    svg = render.render(RACE, {"pile": 1}, ["roll"], 0)
+    assert "ft-fallback" in svg and actions(svg) == ["roll"]
+
+
+def test_without_a_hook_the_fallback_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(render, "_cache", {})
+    assert render.find_renderer(RACE) is None
+    assert "ft-fallback" in render.render(RACE, {"pile": 1}, [], None)
