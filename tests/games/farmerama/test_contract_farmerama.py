@@ -37,7 +37,7 @@ def secrets(state: State[Any], player: int) -> Iterable[str]:
     return found
 
 
-CASES = [(1, ()), (2, ()), (3, ()), (4, ()), (2, ("profi",)), (3, ("profi",)), (4, ("profi",))]
+CASES = [(1, ()), *((n, v) for v in ((), ("profi",), ("simultaneous",)) for n in (2, 3, 4))]
 
 
 @pytest.mark.parametrize(("players", "variants"), CASES)
@@ -98,7 +98,8 @@ def test_determinize_resamples_hidden_cards_but_keeps_mine() -> None:
         (lambda d: d.pop("stack"), "stack"),
         (lambda d: d.__setitem__("profi", "yes"), "profi"),
         (lambda d: d.__setitem__("chooser", 0), "award fields"),  # regression: loaded, then stalled
-        (lambda d: d.__setitem__("current", 1), "phase-3 fields"),
+        (lambda d: d["boards"][0].__setitem__("current", 1), "phase-3 fields"),
+        (lambda d: d.__setitem__("extra", 1), "unknown fields"),
     ],
 )
 def test_damaged_saves_are_refused(change: Any, words: str) -> None:

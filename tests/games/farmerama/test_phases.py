@@ -367,7 +367,7 @@ def test_rulebook_tip_turn_sow_turn_sow_twice() -> None:
     state.apply(0, "turn-wheel")  # the bar passes A5, still empty
     state.apply(0, "sow carrots A5")  # k0 now over A5, k1 (hay) over A6
     state.apply(0, "sow hay A6")
-    assert state.boards[0].barn[WATER] == 1 and state.remaining == 0
+    assert state.boards[0].barn[WATER] == 1 and state.boards[0].remaining == 0
 
 
 def test_setting_animals_block_the_wheel() -> None:
@@ -400,3 +400,22 @@ def test_safety_stop_after_max_rounds_when_nobody_shares_a_card() -> None:
     assert game.new_game(players=2, seed=1, max_rounds=None).max_rounds is None
     with pytest.raises(ValueError, match="max_rounds"):
         game.new_game(players=2, max_rounds=0)
+
+
+def test_simultaneous_variant_everyone_carries_out_phase_3_at_once() -> None:
+    game = farmtable.get_game("farmerama")
+    state = game.new_game(players=3, seed=1, variants=("simultaneous",))
+    choose(state, ("sow", "water"), "harvest", "feed")
+    assert state.phase == ACT and state.actors() == [0, 1, 2]
+    assert state.legal_actions(0)[:2] == ["start sow", "start water"]
+    state.apply(2, "feed sheep")  # P2 need not wait for P0 and P1
+    state.apply(1, "done")
+    assert state.actors() == [0, 2]
+    state.apply(2, "done")
+    state.apply(0, "start water")
+    state.apply(0, "done")
+    assert state.phase == ACT and state.actors() == [0]  # P0 still has the sow card
+    state.apply(0, "done")
+    assert state.phase == CHOOSE and state.round == 2
+    with pytest.raises(ValueError, match="2-4 players"):
+        game.new_game(players=1, variants=("simultaneous",))

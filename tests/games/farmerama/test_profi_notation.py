@@ -19,10 +19,10 @@ def test_profi_rulebook_example_water_buys_extra_sows() -> None:
     state.action_wheel = 1  # DA-FR1: Sow 4/2 in section 1
     choose(state, ("sow", "feed"), ("sow", "water"))  # first round: nobody gets a building
     state.apply(0, "start sow")
-    assert state.remaining == 2
+    assert state.boards[0].remaining == 2
     for _ in range(3):
         state.apply(0, "pay-water")
-    assert state.boards[0].barn[WATER] == 0 and state.remaining == 5
+    assert state.boards[0].barn[WATER] == 0 and state.boards[0].remaining == 5
     sows = 0
     while any(a.startswith("sow") for a in state.legal_actions(0)):
         state.apply(0, next(a for a in state.legal_actions(0) if a.startswith("sow")))

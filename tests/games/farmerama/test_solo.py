@@ -35,13 +35,13 @@ def test_revealed_action_gets_the_higher_number_others_the_lower() -> None:
     state._legal = {}
     probe = state.clone()
     probe.apply(0, "card sow")
-    assert probe.phase == ACT and probe.remaining == 3  # Sow 3/2: the higher number
+    assert probe.phase == ACT and probe.boards[0].remaining == 3  # Sow 3/2: the higher number
     probe = state.clone()
     probe.apply(0, "card harvest")
-    assert probe.remaining == 2  # Harvest 3/2: the lower number
+    assert probe.boards[0].remaining == 2  # Harvest 3/2: the lower number
     probe = state.clone()
     probe.apply(0, "card water")
-    assert probe.remaining == 1  # Water 2/1: the lower number
+    assert probe.boards[0].remaining == 1  # Water 2/1: the lower number
 
 
 def test_water_is_limited_by_the_small_supply() -> None:

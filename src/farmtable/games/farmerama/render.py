@@ -132,8 +132,7 @@ def render_text(state: FarmeramaState, player: int | None = None) -> str:
             f"Solo turn {solo['turn']}: revealed {solo['revealed']}; tokens {solo['tokens']}; "
             f"action stack {solo['action_stack']}, supply stack {solo['supply_stack']}; goal {solo['goal']} stars"
         )
-    if "acting" in view:
-        act = view["acting"]
+    for act in view.get("acting", []):
         doing = act["card"] or "choosing which card first"
         todo = ", ".join(act["still_to_do"]) or "-"
         lines.append(f"P{act['player']} is carrying out {doing} ({act['remaining']} left); still to do: {todo}")

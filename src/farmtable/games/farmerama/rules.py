@@ -102,6 +102,7 @@ EMPTY_BED = -1
 NOBODY = -1
 
 VARIANT_PROFI = "profi"
+VARIANT_SIMULTANEOUS = "simultaneous"
 OPTION_ANIMALS_BLOCK = "animals_block_wheel"
 OPTION_MAX_ROUNDS = "max_rounds"
 DEFAULT_MAX_ROUNDS = 100
@@ -109,6 +110,8 @@ DEFAULT_MAX_ROUNDS = 100
 players who never share a card (or mirror each other exactly) would otherwise play forever. Real and
 random games end long before (about 10-30 rounds)."""
 MAX_ROUNDS_LIMIT = 1_000_000
+MAX_REMAINING = 1_000
+"""Loading a save: more Sow/Harvest/Water actions left than this is surely damage."""
 """Option: an animal on a pasture also keeps its area from being "completely empty" for the bar."""
 
 SOW_CROP_SECTOR = {crop: s for s, crop in enumerate(SECTOR_SOW_CROP) if crop is not None}
@@ -143,7 +146,19 @@ def area_of_sector(wheel: int, sector: int) -> int:
 class Board:
     """One player's farmland, stable, barn, score board and ornamental garden."""
 
-    __slots__ = ("barn", "beds", "boss_count", "cards", "garden", "pasture", "products", "wheel")
+    __slots__ = (
+        "barn",
+        "beds",
+        "boss_count",
+        "cards",
+        "current",
+        "garden",
+        "pasture",
+        "pending",
+        "products",
+        "remaining",
+        "wheel",
+    )
 
     def __init__(self) -> None:
         self.barn: list[int] = list(STARTING_BARN)
@@ -162,6 +177,12 @@ class Board:
         """Action cards chosen this round, in the order chosen."""
         self.boss_count = 0
         """Rounds this player has had the Boss Sheep (3 players)."""
+        self.pending: list[int] = []
+        """Phase 3: cards still to carry out this round (once the player has begun)."""
+        self.current = NO_CARD
+        """Phase 3: the card being carried out, or NO_CARD."""
+        self.remaining = 0
+        """Phase 3: Sow/Harvest/Water actions still allowed by the current card."""
 
     def clone(self) -> Board:
         """An independent copy."""
@@ -174,6 +195,9 @@ class Board:
         other.garden = self.garden[:]
         other.cards = self.cards[:]
         other.boss_count = self.boss_count
+        other.pending = self.pending[:]
+        other.current = self.current
+        other.remaining = self.remaining
         return other
 
     def scarecrows(self) -> int:
@@ -220,6 +244,8 @@ class FarmeramaState(State[str]):
         self.players = players
         self.profi = profi
         self.solo = players == 1
+        self.simultaneous = False
+        """Variant 'simultaneous': everyone carries out phase 3 at the same time."""
         self.animals_block_wheel = False
         self.max_rounds: int | None = DEFAULT_MAX_ROUNDS
         """Safety stop (not a rule): the game also ends after this many rounds; None for no limit."""
@@ -251,9 +277,7 @@ class FarmeramaState(State[str]):
         """Pending rewards of choice: [player, how many, 1 if feed only else 0]."""
         # phase 3
         self.act_order: list[int] = []
-        self.pending: list[int] = []
-        self.current = NO_CARD
-        self.remaining = 0
+        """Phase 3: players still to carry out their cards, in seat order."""
         # solo
         self.turn = 0
         self.tokens = 0
@@ -328,7 +352,7 @@ class FarmeramaState(State[str]):
         if phase == AWARD:
             return [self.gains[0][0]] if self.gains else [self.chooser]
         if phase == ACT:
-            return [self.act_order[0]]
+            return list(self.act_order) if self.simultaneous else [self.act_order[0]]
         if phase == SOLO_PICK:
             return [0]
         return []
@@ -359,10 +383,10 @@ class FarmeramaState(State[str]):
                 actions.append("redraw")
             return actions + self._anytime_actions(board)
         # phase 3
-        if self.current == NO_CARD:
-            return [f"start {CARDS[c]}" for c in self.pending] + self._anytime_actions(board)
+        if board.current == NO_CARD:
+            return [f"start {CARDS[c]}" for c in board.pending] + self._anytime_actions(board)
         actions = self._card_actions(board)
-        if self.profi and self.current in (SOW, HARVEST) and board.barn[WATER] >= 1:
+        if self.profi and board.current in (SOW, HARVEST) and board.barn[WATER] >= 1:
             actions.append("pay-water")
         actions += self._anytime_actions(board)
         actions.append("done")
@@ -370,13 +394,13 @@ class FarmeramaState(State[str]):
 
     def _card_actions(self, board: Board) -> list[str]:
         """The steps of the card being carried out (phase 3)."""
-        card = self.current
+        card = board.current
         if card in (SOW, SEED_STORE):
-            return self._sow_actions(board) if self.remaining > 0 else []
+            return self._sow_actions(board) if board.remaining > 0 else []
         if card == HARVEST:
-            return self._harvest_actions(board) if self.remaining > 0 else []
+            return self._harvest_actions(board) if board.remaining > 0 else []
         if card == WATER_CARD:
-            return ["water"] if self.remaining > 0 and self.supply[WATER] > 0 else []
+            return ["water"] if board.remaining > 0 and self.supply[WATER] > 0 else []
         return [f"feed {ANIMALS[a]}" for a in range(len(ANIMALS)) if self._can_feed(board, a)]
 
     def _sow_actions(self, board: Board) -> list[str]:
@@ -521,26 +545,26 @@ class FarmeramaState(State[str]):
             return "solo: first pick this turn's action (e.g. 'card sow') or redraw"
         if verb == "start":
             card = CARD_INDEX[words[1]]
-            if self.current != NO_CARD:
-                return f"finish your {CARDS[self.current]} action first ('done')"
-            if card not in self.pending:
+            if board.current != NO_CARD:
+                return f"finish your {CARDS[board.current]} action first ('done')"
+            if card not in board.pending:
                 return f"you did not play {CARDS[card]} (or already carried it out) this round"
             return "you cannot start that now"
-        if self.current == NO_CARD:
+        if board.current == NO_CARD:
             return "choose which of your cards to carry out first (e.g. 'start sow')"
-        current = CARDS[self.current]
+        current = CARDS[board.current]
         if verb == "pay-water":
             if not self.profi:
                 return "paying water for extra actions is a Profi rule"
-            if self.current not in (SOW, HARVEST):
+            if board.current not in (SOW, HARVEST):
                 return "water buys extra Sow or Harvest actions only during those actions"
             return "you have no water"
         if verb == "done":
             return "nothing to finish"
         if verb == "sow":
-            if self.current not in (SOW, SEED_STORE):
+            if board.current not in (SOW, SEED_STORE):
                 return f"you are carrying out {current}, not sow"
-            if self.remaining <= 0:
+            if board.remaining <= 0:
                 return "you have no Sow action left"
             crop = GOOD_INDEX[words[1]]
             area = AREA_INDEX[words[2].lower()]
@@ -553,9 +577,9 @@ class FarmeramaState(State[str]):
                 return f"your player wheel lets {GOODS[crop]} be sown only in {AREA_NAMES[right]} now"
             return f"{AREA_NAMES[area]} has no empty bed"
         if verb == "harvest":
-            if self.current != HARVEST:
+            if board.current != HARVEST:
                 return f"you are carrying out {current}, not harvest"
-            if self.remaining <= 0:
+            if board.remaining <= 0:
                 return "you have no Harvest action left"
             crop = GOOD_INDEX[words[1]]
             area = AREA_INDEX[words[2].lower()]
@@ -563,13 +587,13 @@ class FarmeramaState(State[str]):
                 return f"{AREA_NAMES[area]} is not under a harvest sector of your player wheel"
             return f"{AREA_NAMES[area]} has no {GOODS[crop]} to harvest"
         if verb == "water":
-            if self.current != WATER_CARD:
+            if board.current != WATER_CARD:
                 return f"you are carrying out {current}, not water"
-            if self.remaining <= 0:
+            if board.remaining <= 0:
                 return "you have taken all the water the action wheel allows"
             return "the general supply has no water left"
         if verb == "feed":
-            if self.current != FEED:
+            if board.current != FEED:
                 return f"you are carrying out {current}, not feed"
             animal = ANIMAL_INDEX[words[1]]
             if board.pasture[animal] != IN_STABLE:
@@ -617,7 +641,7 @@ class FarmeramaState(State[str]):
             # Profi: 1 water buys one more Sow or Harvest action.
             board.barn[WATER] -= 1
             self.supply[WATER] += 1
-            self.remaining += 1
+            board.remaining += 1
         elif verb == "sow":
             self._sow(board, GOOD_INDEX[words[1]], AREA_INDEX[words[2].lower()])
         elif verb == "harvest":
@@ -625,11 +649,11 @@ class FarmeramaState(State[str]):
         elif verb == "water":
             self.supply[WATER] -= 1
             board.barn[WATER] += 1
-            self.remaining -= 1
+            board.remaining -= 1
         elif verb == "feed":
             self._feed(board, ANIMAL_INDEX[words[1]])
         elif verb == "done":
-            self._finish_card(board)
+            self._finish_card(player, board)
 
     # --- Phase 1: choose action cards ------------------------------------------------------------
 
@@ -638,7 +662,6 @@ class FarmeramaState(State[str]):
             # Solo part 3: carry out one of the five actions, whatever card was revealed.
             self.phase = ACT
             self.act_order = [0]
-            self.pending = []
             self._start_card(self.boards[0], card)
             return
         self.boards[player].cards.append(card)
@@ -749,36 +772,38 @@ class FarmeramaState(State[str]):
     # --- Phase 3: carry out actions -------------------------------------------------------------
 
     def _start_actions(self) -> None:
-        """Rulebook "Phase 3" (played in turn, in seat order; see the docs)."""
+        """Rulebook "Phase 3": in turn, in seat order (the rulebook's advice for learning), or with
+        the 'simultaneous' variant everyone at the same time."""
         self.phase = ACT
         self.act_order = list(range(self.players))
-        self._begin_player()
+        for player in self.act_order if self.simultaneous else self.act_order[:1]:
+            self._begin_player(player)
 
-    def _begin_player(self) -> None:
-        board = self.boards[self.act_order[0]]
-        self.pending = sorted(board.cards)
-        self.current = NO_CARD
-        if len(self.pending) == 1:
-            self._start_card(board, self.pending[0])
+    def _begin_player(self, player: int) -> None:
+        board = self.boards[player]
+        board.pending = sorted(board.cards)
+        board.current = NO_CARD
+        if len(board.pending) == 1:
+            self._start_card(board, board.pending[0])
 
     def _start_card(self, board: Board, card: int) -> None:
         """Begin carrying out ``card``: the action wheel gives Sow/Harvest/Water their number."""
-        if card in self.pending:
-            self.pending.remove(card)
-        self.current = card
+        if card in board.pending:
+            board.pending.remove(card)
+        board.current = card
         if card in WHEEL_CARDS:
             # Solo: the lower number, except the higher for the revealed card's action.
             alone = card == self.revealed if self.solo else self.card_count[card] == 1
-            self.remaining = wheel_count(self.action_wheel, card, alone)
+            board.remaining = wheel_count(self.action_wheel, card, alone)
         elif card == SEED_STORE:
             # Seed Store: 1 of each good missing from the barn (water too), then one Sow.
             for good in range(len(GOODS)):
                 if board.barn[good] == 0 and self.supply[good] > 0:
                     board.barn[good] += 1
                     self.supply[good] -= 1
-            self.remaining = 1
+            board.remaining = 1
         else:
-            self.remaining = 0
+            board.remaining = 0
 
     def _sow(self, board: Board, crop: int, area: int) -> None:
         """One Sow: barn tile + supply tile stacked on an empty bed (scarecrow bed last)."""
@@ -788,14 +813,14 @@ class FarmeramaState(State[str]):
         board.beds[bed] = crop
         board.barn[crop] -= 1
         self.supply[crop] -= 1
-        self.remaining -= 1
+        board.remaining -= 1
 
     def _harvest(self, board: Board, crop: int, area: int) -> None:
         """One Harvest: a 2-tile stack into the barn (the scarecrow bed first, uncovering it)."""
         bed = next(bed for bed in BEDS_OF_AREA[area] if board.beds[bed] == crop)
         board.beds[bed] = EMPTY_BED
         board.barn[crop] += STACK_HEIGHT
-        self.remaining -= 1
+        board.remaining -= 1
 
     def _feed(self, board: Board, animal: int) -> None:
         """Feed: pay the feeding table, move the animal to the pasture under its head."""
@@ -816,20 +841,20 @@ class FarmeramaState(State[str]):
                 board.pasture[animal] = IN_STABLE
                 board.products[animal] = min(PRODUCT_TRACK_MAX, board.products[animal] + 1)
 
-    def _finish_card(self, board: Board) -> None:
-        self.current = NO_CARD
-        self.remaining = 0
-        if self.pending:
-            if len(self.pending) == 1:
-                self._start_card(board, self.pending[0])
+    def _finish_card(self, player: int, board: Board) -> None:
+        board.current = NO_CARD
+        board.remaining = 0
+        if board.pending:
+            if len(board.pending) == 1:
+                self._start_card(board, board.pending[0])
             return
-        self.act_order.pop(0)
+        self.act_order.remove(player)
         if self.solo:
             self._solo_end_turn()
-        elif self.act_order:
-            self._begin_player()
-        else:
+        elif not self.act_order:
             self._muck_out()
+        elif not self.simultaneous:
+            self._begin_player(self.act_order[0])
 
     # --- Phase 4: mucking out --------------------------------------------------------------------
 
@@ -923,7 +948,6 @@ class FarmeramaState(State[str]):
     def _solo_end_turn(self) -> None:
         self.discard.append(self.revealed)
         self.revealed = NO_CARD
-        self.current = NO_CARD
         self._solo_begin_turn()
 
     # ------------------------------------------------------------------------------------------
@@ -1015,12 +1039,15 @@ class FarmeramaState(State[str]):
                 "rewards_of_choice": [{"player": g[0], "count": g[1], "feed_only": bool(g[2])} for g in self.gains],
             }
         if self.phase == ACT:
-            data["acting"] = {
-                "player": self.act_order[0],
-                "card": CARDS[self.current] if self.current != NO_CARD else None,
-                "remaining": self.remaining,
-                "still_to_do": [CARDS[c] for c in self.pending],
-            }
+            data["acting"] = [
+                {
+                    "player": q,
+                    "card": CARDS[self.boards[q].current] if self.boards[q].current != NO_CARD else None,
+                    "remaining": self.boards[q].remaining,
+                    "still_to_do": [CARDS[c] for c in self.boards[q].pending],
+                }
+                for q in self.actors()
+            ]
         if self.solo:
             data["solo"] = {
                 "turn": self.turn,
@@ -1102,7 +1129,6 @@ class FarmeramaState(State[str]):
         other.award_groups = [g[:] for g in self.award_groups]
         other.gains = [g[:] for g in self.gains]
         other.act_order = self.act_order[:]
-        other.pending = self.pending[:]
         other.action_stack = self.action_stack[:]
         other.supply_stack = self.supply_stack[:]
         other.discard = self.discard[:]
@@ -1126,6 +1152,7 @@ class FarmeramaState(State[str]):
         return {
             "players": self.players,
             "profi": self.profi,
+            "simultaneous": self.simultaneous,
             "animals_block_wheel": self.animals_block_wheel,
             "max_rounds": self.max_rounds,
             "rng": self.rng.state,
@@ -1149,6 +1176,9 @@ class FarmeramaState(State[str]):
                     "garden": b.garden,
                     "cards": b.cards,
                     "boss_count": b.boss_count,
+                    "pending": b.pending,
+                    "current": b.current,
+                    "remaining": b.remaining,
                 }
                 for b in self.boards
             ],
@@ -1159,9 +1189,6 @@ class FarmeramaState(State[str]):
             "chooser": self.chooser,
             "gains": self.gains,
             "act_order": self.act_order,
-            "pending": self.pending,
-            "current": self.current,
-            "remaining": self.remaining,
             "turn": self.turn,
             "tokens": self.tokens,
             "revealed": self.revealed,
@@ -1240,10 +1267,14 @@ def state_from_dict(data: dict[str, Any]) -> FarmeramaState:
     """Rebuild a state saved by ``to_dict``; ValueError naming the first inconsistency."""
     players = _int(data, "players", 1, 4)
     profi = data["profi"]
+    simultaneous = data["simultaneous"]
+    if not isinstance(simultaneous, bool) or (simultaneous and players == 1):
+        raise ValueError("'simultaneous' must be true or false (and false in the solo game)")
     if not isinstance(profi, bool) or (profi and players == 1):
         raise ValueError("'profi' must be true or false (and false in the solo game)")
     rng_state = _int(data, "rng", 0, (1 << 64) - 1)
     state = FarmeramaState(players, profi, Rng(rng_state))
+    state.simultaneous = simultaneous
     animals_block = data["animals_block_wheel"]
     if not isinstance(animals_block, bool):
         raise ValueError("'animals_block_wheel' must be true or false")
@@ -1282,6 +1313,9 @@ def state_from_dict(data: dict[str, Any]) -> FarmeramaState:
         b.garden = _ints(raw, "garden", 0, last_building)
         b.cards = _ints(raw, "cards", 0, len(CARDS) - 1)
         b.boss_count = _int(raw, "boss_count", 0, 1 << 30)
+        b.pending = _ints(raw, "pending", 0, len(CARDS) - 1)
+        b.current = _int(raw, "current", NO_CARD, len(CARDS) - 1)
+        b.remaining = _int(raw, "remaining", 0, MAX_REMAINING)
         if len(set(b.cards)) != len(b.cards) or len(b.cards) > 2:
             raise ValueError("a player holds the same card twice or more than two cards")
         for area in range(AREA_COUNT):
@@ -1318,9 +1352,8 @@ def state_from_dict(data: dict[str, Any]) -> FarmeramaState:
         if player >= players or not 1 <= count <= MAX_CHOICE_REWARD or feed_only > 1:
             raise ValueError("a pending reward of choice is damaged")
     state.act_order = _ints(data, "act_order", 0, players - 1)
-    state.pending = _ints(data, "pending", 0, len(CARDS) - 1)
-    state.current = _int(data, "current", NO_CARD, len(CARDS) - 1)
-    state.remaining = _int(data, "remaining", 0, 1 << 20)
+    if state.act_order != sorted(set(state.act_order)):
+        raise ValueError("'act_order' must list distinct players in seat order")
     state.turn = _int(data, "turn", 0, 1 << 20)
     state.tokens = _int(data, "tokens", 0, SOLO_MAX_TOKENS)
     state.revealed = _int(data, "revealed", NO_CARD, len(CARDS) - 1)
@@ -1331,6 +1364,9 @@ def state_from_dict(data: dict[str, Any]) -> FarmeramaState:
     state.stack_base = _ints(data, "stack_base", 0, len(CARDS) - 1)
     state.unknown_card = _int(data, "unknown_card", NO_CARD, len(CARDS) - 1)
     state.revealed_from_shuffle = _ints(data, "revealed_from_shuffle", 0, len(CARDS) - 1)
+    unexpected = sorted(set(data) - set(state.to_dict()))
+    if unexpected:
+        raise ValueError(f"unknown fields {', '.join(map(str, unexpected))}")
     _check_phase_consistency(state)
     return state
 
@@ -1341,22 +1377,23 @@ def _check_phase_consistency(state: FarmeramaState) -> None:
         raise ValueError("award fields are set outside phase 2")
     if state.chooser != NOBODY and state.gains:
         raise ValueError("a building chooser while a reward of choice is still open")
-    if state.phase != ACT and (state.act_order or state.pending or state.current != NO_CARD):
+    begun = [b for b in state.boards if b.pending or b.current != NO_CARD or b.remaining]
+    if state.phase != ACT and (state.act_order or begun):
         raise ValueError("phase-3 fields are set outside phase 3")
     if state.phase == ACT and not state.solo:
-        actor_cards = state.boards[state.act_order[0]].cards if state.act_order else []
-        if any(c not in actor_cards for c in state.pending) or (
-            state.current != NO_CARD and state.current not in actor_cards
-        ):
-            raise ValueError("the acting player carries out a card they did not play")
+        for b in state.boards:
+            if any(c not in b.cards for c in b.pending) or (b.current != NO_CARD and b.current not in b.cards):
+                raise ValueError("a player carries out a card they did not play")
     if state.phase == AWARD and not state.gains and state.chooser == NOBODY:
         raise ValueError("phase 2 with nobody to choose a building")
     if state.phase == AWARD and state.chooser != NOBODY and len(state.display) < DISPLAY_SIZE:
         raise ValueError("a building chooser but fewer than two face-up buildings")
     if state.phase == ACT and not state.act_order:
         raise ValueError("phase 3 with nobody to act")
-    if state.phase == ACT and state.current == NO_CARD and len(state.pending) < DISPLAY_SIZE:
-        raise ValueError("phase 3 with no card being carried out and no choice of cards")
+    if state.phase == ACT and state.act_order:
+        for q in state.actors():
+            if state.boards[q].current == NO_CARD and len(state.boards[q].pending) < DISPLAY_SIZE:
+                raise ValueError("phase 3 with no card being carried out and no choice of cards")
     if state.phase == SOLO_PICK and state.revealed not in WHEEL_CARDS:
         raise ValueError("a solo turn without a revealed Sow, Harvest or Water card")
     if state.phase == CHOOSE and not state.actors():
@@ -1386,6 +1423,8 @@ class FarmeramaGame(Game[FarmeramaState]):
     max_players: ClassVar[int] = 4
     variants: ClassVar[dict[str, str]] = {
         VARIANT_PROFI: "Profi Farmer (2-4 players): dark-board buildings, Profi award order, water buys Sow/Harvest",
+        VARIANT_SIMULTANEOUS: "Phase 3 played by everyone at the same time (the default is in turn, as the rulebook "
+        "advises for learning)",
     }
 
     scoring_helper_format: ClassVar[str | None] = SCORING_HELPER_FORMAT
@@ -1398,6 +1437,8 @@ class FarmeramaGame(Game[FarmeramaState]):
         """The Profi Farmer rules are for 2-4 players (the solo game has no buildings to award)."""
         if VARIANT_PROFI in variants and players == 1:
             raise ValueError("the Profi Farmer variant needs 2-4 players: the solo game has no ornamental buildings")
+        if VARIANT_SIMULTANEOUS in variants and players == 1:
+            raise ValueError("the simultaneous variant needs 2-4 players: a solo game has nobody to act alongside")
 
     def _new(self, players: int, seed: int, variants: tuple[str, ...], options: dict[str, Any]) -> FarmeramaState:
         unknown = sorted(set(options) - {OPTION_ANIMALS_BLOCK, OPTION_MAX_ROUNDS})
@@ -1415,6 +1456,7 @@ class FarmeramaGame(Game[FarmeramaState]):
         ):
             raise ValueError(f"{OPTION_MAX_ROUNDS} must be a whole number of rounds (1 or more) or None")
         state = FarmeramaState(players, VARIANT_PROFI in variants, Rng(seed))
+        state.simultaneous = VARIANT_SIMULTANEOUS in variants
         state.animals_block_wheel = animals_block
         state.max_rounds = max_rounds
         state.setup()
