@@ -199,6 +199,10 @@ BUILDING_TYPES_IN_PLAY = 7
 FIRST_GAME_SET: tuple[str, ...] = ("Cottage", "Farm", "Well", "Theater", "Chapel", "Tavern", "Factory")
 """DA-3 (probable; jordinnho14, Meagaman123, DB test helpers, nerdunion.us): the first-game set."""
 
+CAVERN_CAPACITY = 2
+"""FOUND (rulebook "The Cavern Rule"): up to 2 resources named by other players."""
+MAX_PLAYERS = 6
+"""FOUND (rulebook "Components": 6 player boards)."""
 MONUMENTS_DEALT = 2
 """FOUND (rulebook "Setup" 10): each player is dealt 2 monuments and keeps 1."""
 

@@ -102,6 +102,8 @@ NO_SQUARE = -1
 SQUARES_IN_NAME_ORDER = tuple(sorted(range(C.SQUARES), key=name_order))
 NOT_COMPLETE = -1
 NO_PLAYER = -1
+SHOWN_CHOICES = 6
+"""How many choices an error message lists."""
 HEURISTIC_PER_BUILDING = 0.25
 """Heuristic: a building is worth a little beyond its points (its square never scores -1 again)."""
 HEURISTIC_PER_BUILDABLE = 0.5
@@ -477,7 +479,7 @@ class TinyTownsState(State[Action]):
                 options.append(Action(STORE, named, (where,)))
             for taken in sorted(set(cubes) - {named}):
                 options += [Action(STORE, named, (where,), sq, taken) for sq in empties]
-        if CAVERN in self.variants and len(town.cavern) < 2:
+        if CAVERN in self.variants and len(town.cavern) < C.CAVERN_CAPACITY:
             options.append(Action(CAVERN_VERB, named))
         return options
 
@@ -613,7 +615,7 @@ class TinyTownsState(State[Action]):
             return self._why_not_placed(player, action)
         if town.pending:
             kind = town.pending[0][0]
-            wanted = ", ".join(str(a) for a in self.pending_options(player)[:6])
+            wanted = ", ".join(str(a) for a in self.pending_options(player)[:SHOWN_CHOICES])
             return f"first settle your {PENDING_WORDS[kind]} ({wanted} …)"
         if verb == BUILD:
             return self._why_not_built(player, action)
@@ -633,8 +635,8 @@ class TinyTownsState(State[Action]):
                 return "the Cavern is a variant not used in this game"
             if not others:
                 return "only resources named by another player may go to your Cavern"
-            if len(town.cavern) >= 2:
-                return "your Cavern already holds 2 resources"
+            if len(town.cavern) >= C.CAVERN_CAPACITY:
+                return f"your Cavern already holds {C.CAVERN_CAPACITY} resources"
             return f"this round's resource is {self.named}, not {action.what}"
         if verb == STORE:
             where = action.squares[0]
@@ -1190,7 +1192,7 @@ def _town_from_dict(data: Any, buildings: tuple[str, ...], p: int) -> Town:
     for sq in t.statue:
         _expect(t.grid[sq] == "Cottage", f"{where}: a statue cube on a square without a Cottage")
     t.cavern = sorted(_str_list(data["cavern"], f"{where} cavern", C.RESOURCES))
-    _expect(len(t.cavern) <= 2, f"{where}: the Cavern holds more than 2")
+    _expect(len(t.cavern) <= C.CAVERN_CAPACITY, f"{where}: the Cavern holds more than {C.CAVERN_CAPACITY}")
     t.dealt = _str_list(data["dealt"], f"{where} dealt monuments", C.MONUMENTS)
     _expect(len(t.dealt) in (0, C.MONUMENTS_DEALT), f"{where}: {len(t.dealt)} monuments dealt")
     monument = data["monument"]
@@ -1228,7 +1230,7 @@ def _town_from_dict(data: Any, buildings: tuple[str, ...], p: int) -> Town:
 
 def state_from_dict(game_cls: type[TinyTownsState], data: dict[str, Any]) -> TinyTownsState:
     """Rebuild and validate a saved state; ``ValueError`` naming the first inconsistency."""
-    players = _int(data["players"], "players", 1, 6)
+    players = _int(data["players"], "players", 1, C.MAX_PLAYERS)
     variants = tuple(_str_list(data["variants"], "variants", VARIANTS))
     _expect(list(variants) == sorted(set(variants)), "variants must be sorted and distinct")
     buildings = tuple(_str_list(data["buildings"], "buildings", C.BUILDINGS))
@@ -1314,7 +1316,7 @@ class TinyTownsGame(Game[TinyTownsState]):
         "patterns of cubes in a 4x4 town; the most prosperous town wins."
     )
     min_players: ClassVar[int] = 1
-    max_players: ClassVar[int] = 6
+    max_players: ClassVar[int] = C.MAX_PLAYERS
     variants: ClassVar[dict[str, str]] = VARIANTS
     OPTIONS: ClassVar[tuple[str, ...]] = ("buildings",)
 
