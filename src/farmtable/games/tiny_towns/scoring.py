@@ -157,6 +157,7 @@ def score_buildings(
     sheet: dict[str, int] = {}
 
     def add(line: str, points: int) -> None:
+        """Add points to a score-sheet line."""
         sheet[line] = sheet.get(line, 0) + points
 
     fed_weight = sum(cottage_weight(grid[q]) for q in fed)
