@@ -34,9 +34,9 @@ def test_catalogue_covers_every_legal_action(game_id: str) -> None:
             while not state.is_over():
                 player = rng.choice(state.actors())
                 legal = state.legal_actions(player)
-                missing = [str(a) for a in legal if str(a) not in sp.index]
+                missing = [str(a) for a in legal if sp.entry(a) not in sp.index]
                 assert not missing, f"{game_id} {players}p {variants}: not in the catalogue: {missing}"
-                assert sp.legal(state, player), "an actor with no legal catalogue action"
+                assert len(sp.legal(state, player)) == len(legal), "two legal actions share a catalogue index"
                 state.apply(player, rng.choice(legal))
 
 
@@ -142,3 +142,19 @@ def test_catalogue_is_stable() -> None:
     assert sp.actions[:3] == ("buy wheat", "buy animal", "sell wheat 1")
     assert sp.actions[-1] == "pick 5"
     assert sp.num_actions == 28
+
+
+def test_farmini_window_limit_is_explicit() -> None:
+    """Known limitation: a Farmini farm grown past the RL window fails loudly, never silently.
+
+    Always taking the first legal move grows a straight line of cards north past ``REACH``.
+    """
+    from farmtable.rl.farmini import REACH
+
+    sp = spec("farmini", 2)
+    state = sp.new_game(3)
+    with pytest.raises(KeyError, match=f"0,{REACH + 1} rot 0' is not in the RL catalogue"):
+        while not state.is_over():
+            player = state.actors()[0]
+            sp.legal(state, player)
+            state.apply(player, state.legal_actions(player)[0])

@@ -71,11 +71,12 @@ def test_full_games_end_with_zero_sum_rewards(game_id: str) -> None:
     players = max(2, farmtable.get_game(game_id).min_players)
     aec = env(game_id, players)
     aec.reset(seed=3)
+    rng = np.random.default_rng(3)
     total = dict.fromkeys(aec.possible_agents, 0.0)
     for agent in aec.agent_iter():
         obs, reward, term, trunc, _ = aec.last()
         total[agent] += reward
-        aec.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+        aec.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert sum(total.values()) == pytest.approx(0.0)
 
     par = parallel_env(game_id, players, reward="win")
@@ -84,7 +85,9 @@ def test_full_games_end_with_zero_sum_rewards(game_id: str) -> None:
     while par.agents:
         moving = [a for a in par.agents if observations[a]["action_mask"].any()]
         simultaneous_steps += len(moving) > 1
-        actions = {a: int(np.flatnonzero(observations[a]["action_mask"])[0]) if a in moving else 0 for a in par.agents}
+        actions = {
+            a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"]))) if a in moving else 0 for a in par.agents
+        }
         observations, rewards, _, _, _ = par.step(actions)
     assert sum(rewards.values()) == pytest.approx(0.0)
     assert (simultaneous_steps > 0) == rl_game(game_id).simultaneous

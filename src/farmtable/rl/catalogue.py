@@ -71,6 +71,9 @@ class RLGame:
     """Extra notes for docs/rl.md."""
     solo_doc: str = ""
     """What the solo score and win rewards mean."""
+    key: Callable[[str], str] | None = None
+    """Maps a notation to its catalogue entry when part of it is implied by the state (Farmini: the card
+    being placed is the one just taken); ``None``: the notation itself."""
 
 
 def rl_game(game_id: str) -> RLGame:
@@ -135,16 +138,23 @@ class Spec:
         """The observation vector of ``player``: encoded from ``state.view(player)`` only."""
         return np.asarray(self.encoder.encode(state.view(player), player), dtype=np.float32)
 
+    def entry(self, action: Any) -> str:
+        """The catalogue entry of an action (its notation, or its key when part is implied by the state)."""
+        return str(action) if self.rl.key is None else self.rl.key(str(action))
+
     def legal(self, state: State[Any], player: int) -> dict[int, Any]:
         """``{catalogue index: action object}`` for ``player``'s legal actions now."""
         out: dict[int, Any] = {}
         for action in state.legal_actions(player):
-            notation = str(action)
+            notation = self.entry(action)
             try:
-                out[self.index[notation]] = action
+                i = self.index[notation]
+                if i in out:
+                    raise KeyError(notation)
+                out[i] = action
             except KeyError:
                 raise KeyError(
-                    f"{self.game_id}: legal action {notation!r} is not in the RL catalogue "
+                    f"{self.game_id}: legal action {notation!r} is not in the RL catalogue (or twice) "
                     f"(players={self.players}, variants={self.variants})"
                 ) from None
         return out

@@ -117,9 +117,24 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: FarmtableGame, state: Any) -> None:
         super().__init__(game)
-        self.spec = game.spec
-        self.reward_mode = game.reward_mode
-        self.inner = state
+        self._held = _Held(state)
+
+    @property
+    def spec(self) -> Spec:
+        """The game's catalogue and encoder (kept on the game, so clones share it)."""
+        spec_: Spec = self.get_game().spec
+        return spec_
+
+    @property
+    def reward_mode(self) -> str:
+        """``"win"`` or ``"score"``."""
+        mode: str = self.get_game().reward_mode
+        return mode
+
+    @property
+    def inner(self) -> Any:
+        """The farmtable state."""
+        return self._held.state
 
     def current_player(self) -> int:
         """The lowest seat among the actors, or TERMINAL."""
@@ -155,6 +170,17 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         text: str = self.inner.to_json()
         return text
+
+
+class _Held:
+    """Holds the farmtable state; pyspiel clones a Python state by deep-copying its attributes, and this
+    makes that copy use the game's own (fast, exact) ``clone``."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        return _Held(self.state.clone())
 
 
 class FarmtableObserver:

@@ -1,0 +1,148 @@
+"""Farmini for RL: the fixed action catalogue and the observation schema.
+
+Notation: ``docs/games/farmini.md``; data: ``games/farmini/components.py`` and the card geometry in
+``games/farmini/farm.py``.
+
+Two choices make the catalogue fixed and finite:
+
+- **The card and the animal kind are implied.** ``place C7 at 1,-1 rot 90`` can only place the card
+  just taken, and ``animal pig at 0,1/SE`` only a token of the animal card just taken. So the
+  catalogue entries are ``place at X,Y rot R`` and ``animal at X,Y/Q`` ("the card / token you hold"),
+  and index ``i`` still always means the same move.
+- **The farm is seen through a window** of ``|x|, |y| <= REACH`` around the farm card. A farm may in
+  principle stretch further (a line of pasture-sided cards), but random play never got past 9 in
+  210 games of 1–4 players; a legal move outside the window raises ``KeyError`` naming it (the
+  coverage test would show it).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from farmtable.core import Result
+from farmtable.games.farmini import components as c
+from farmtable.games.farmini.farm import ORIENTED, QUARTER_INDEX
+from farmtable.rl.catalogue import RLGame
+from farmtable.rl.encoding import BySeat, Counts, Ctx, Custom, Fields, Flag, Items, Num, SeatSet
+
+REACH = 12
+"""The window of farm positions: ``-REACH <= x, y <= REACH`` around the farm card at 0,0."""
+SIDE = 2 * REACH + 1
+POSITIONS = tuple((x, y) for y in range(REACH, -REACH - 1, -1) for x in range(-REACH, REACH + 1))
+"""Window positions, north row first, west to east."""
+ROTATIONS = (0, 90, 180, 270)
+CARD_IDS = tuple(sorted(c.ALL_CARDS))
+N_QUARTERS = len(c.QUARTERS)
+CELL_WIDTH = 1 + len(c.SIDES) + N_QUARTERS * len(c.QUARTER_CONTENTS) + N_QUARTERS * len(c.KINDS) + N_QUARTERS
+"""Per position: card present, fence per arm (N E S W), quarter contents (G C A) per quarter,
+animal kind per quarter, quarter in a pen."""
+
+_PLACE = re.compile(r"^place \S+ at (-?\d+),(-?\d+) rot (\d+)$")
+_ANIMAL = re.compile(r"^animal \S+ at (-?\d+),(-?\d+)/([A-Z]+)$")
+
+
+def key(notation: str) -> str:
+    """The catalogue entry of a notation: the card id / animal kind left out (the state implies them)."""
+    m = _PLACE.match(notation)
+    if m:
+        return f"place at {m.group(1)},{m.group(2)} rot {m.group(3)}"
+    m = _ANIMAL.match(notation)
+    if m:
+        return f"animal at {m.group(1)},{m.group(2)}/{m.group(3)}"
+    return notation
+
+
+def actions(players: int, variants: tuple[str, ...]) -> list[str]:
+    """Take / discard a slot; place the held card at a window position and rotation; put a held token."""
+    out = [f"take {slot}" for slot in range(1, c.FACE_UP_CARDS + 1)]
+    out += [f"discard {slot}" for slot in range(1, c.FACE_UP_CARDS + 1)]
+    out += [f"place at {x},{y} rot {r}" for x, y in POSITIONS for r in ROTATIONS]
+    out += [f"animal at {x},{y}/{q}" for x, y in POSITIONS for q in c.QUARTERS]
+    return out
+
+
+def _cell(x: int, y: int) -> int:
+    if abs(x) > REACH or abs(y) > REACH:
+        raise KeyError(f"farm position {x},{y} is outside the RL window (|x|, |y| <= {REACH})")
+    return ((REACH - y) * SIDE + (x + REACH)) * CELL_WIDTH
+
+
+def _farm(value: Any, ctx: Ctx) -> list[float]:
+    out = [0.0] * (SIDE * SIDE * CELL_WIDTH)
+    quarters_at = 1 + len(c.SIDES)
+    animals_at = quarters_at + N_QUARTERS * len(c.QUARTER_CONTENTS)
+    pens_at = animals_at + N_QUARTERS * len(c.KINDS)
+    for x, y, card_id, rot in value["cards"]:
+        base = _cell(x, y)
+        card = ORIENTED[(card_id, rot)]
+        out[base] = 1.0
+        for side, fence in enumerate(card.arms):
+            out[base + 1 + side] = 1.0 if fence else 0.0
+        for q, content in enumerate(card.quarters):
+            out[base + quarters_at + q * len(c.QUARTER_CONTENTS) + c.QUARTER_CONTENTS.index(content)] = 1.0
+    for x, y, quarter, kind in value["animals"]:
+        out[_cell(x, y) + animals_at + QUARTER_INDEX[quarter] * len(c.KINDS) + c.KINDS.index(kind)] = 1.0
+    for pen in value["pens"]:
+        for x, y, q in pen:
+            out[_cell(x, y) + pens_at + q] = 1.0
+    return out
+
+
+def _card(value: Any, ctx: Ctx) -> list[float]:
+    out = [0.0] * len(CARD_IDS)
+    out[CARD_IDS.index(value)] = 1.0
+    return out
+
+
+def schema(players: int, variants: tuple[str, ...]) -> Fields:
+    """The observation: the face-up cards, discard, farmyard, the held card, and every farm in the window."""
+    card = Custom(len(CARD_IDS), _card, "one-hot card id (" + " ".join(CARD_IDS) + ")", high=1)
+    farm_doc = (
+        f"{SIDE}×{SIDE} positions (north row first, x from −{REACH}), {CELL_WIDTH} per position: card present, "
+        "fence on arm N E S W, quarter NE SE SW NW contents one-hot G C A, animal per quarter one-hot "
+        + " ".join(c.KINDS)
+        + ", quarter inside a pen"
+    )
+    return Fields(
+        (
+            ("turn", Num(doc="turn")),
+            ("actors", SeatSet("seats to act")),
+            ("over", Flag("game over")),
+            ("table", Items(Fields((("card", card),)), c.FACE_UP_CARDS)),
+            ("deck_size", Num(high=len(CARD_IDS), doc="cards in the deck")),
+            ("discard", Counts(CARD_IDS, high=1, doc="discarded cards")),
+            ("farmyard", Fields(tuple((k, Num(high=c.TOKENS_PER_KIND, doc=f"{k} tokens")) for k in c.KINDS))),
+            ("pending", Fields((("card", card), ("left", Num(high=2, doc="tokens still to put"))))),
+            ("farms", BySeat(Custom(SIDE * SIDE * CELL_WIDTH, _farm, farm_doc, high=1))),
+            ("scores", BySeat(Num(low=-100, high=200, doc="score as it stands"))),
+        )
+    )
+
+
+def solo_score(result: Result) -> float:
+    """Solo: the points scored."""
+    return float(result.totals[0])
+
+
+def solo_win(result: Result) -> float:
+    """Solo: +1 for the top achievement ("You won the competition!"), −1 otherwise."""
+    return 1.0 if result.details.get("solo_achievement") == c.SOLO_ACHIEVEMENTS[0][2] else -1.0
+
+
+RL_GAME = RLGame(
+    game_id="farmini",
+    name="Farmini",
+    actions=actions,
+    schema=schema,
+    solo_score=solo_score,
+    solo_win=solo_win,
+    simultaneous=False,
+    max_game_length=3000,
+    key=key,
+    notes=f"`place at X,Y rot R` and `animal at X,Y/Q` act with the card / token just taken (the notation's card id "
+    f"and kind are implied). Farms are seen and played in a window |x|, |y| ≤ {REACH} around the farm card "
+    "(random play never passed 9). The deck order is hidden (not encoded); the event log is not encoded.",
+    solo_doc="solo `score` = points; solo `win` = +1 for the top solo achievement (35+, 50+ in the second variant), "
+    "else −1.",
+)
