@@ -74,3 +74,19 @@ def test_a_phone_sized_screen_can_play(browser: Any, server: LiveServer) -> None
             shoot(page, "phone-tiny-towns")
     finally:
         context.close()
+
+
+def test_the_home_and_new_table_pages(page: Any, tmp_path: Any) -> None:
+    server = LiveServer(f"sqlite:///{tmp_path / 'home.db'}", toy=False)  # the real games only
+    server.start()
+    try:
+        page.goto(server.url + "/")
+        titles = page.locator("article.card h2").all_inner_texts()
+        assert titles == [farmtable.get_game(g).title for g in farmtable.list_games()]
+        shoot(page, "home")
+        page.click("article[data-game] .button >> nth=0")
+        page.wait_for_url("**/new?game=*")
+        assert page.locator("#seat-1 option").count() >= 3  # you, invite, and at least one AI level
+        shoot(page, "new-table")
+    finally:
+        server.stop()

@@ -1,7 +1,7 @@
 """A real server in a subprocess (uvicorn on a free loopback port), for kill-and-restart tests.
 
 Run as ``python -m tests.server.live --db URL --port N``: it registers the toy game "race"
-beside the real games and serves the app with AI seats moving without delay.
+beside the real games (unless ``--no-toy``) and serves the app with AI seats moving without delay.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ def free_port() -> int:
 class LiveServer:
     """A server subprocess on a database; ``kill()`` is SIGKILL, ``start()`` starts it again."""
 
-    def __init__(self, db_url: str, port: int | None = None, ai_delay: float = 0.0) -> None:
+    def __init__(self, db_url: str, port: int | None = None, ai_delay: float = 0.0, toy: bool = True) -> None:
         self.db_url = db_url
+        self.toy = toy
         self.port = port or free_port()
         self.ai_delay = ai_delay
         self.proc: subprocess.Popen[bytes] | None = None
@@ -47,7 +48,7 @@ class LiveServer:
     def start(self, timeout: float = 30) -> None:
         """Start the server and wait until it answers."""
         cmd = [sys.executable, "-m", "tests.server.live", "--db", self.db_url, "--port", str(self.port)]
-        cmd += ["--ai-delay", str(self.ai_delay)]
+        cmd += ["--ai-delay", str(self.ai_delay)] + ([] if self.toy else ["--no-toy"])
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -94,6 +95,7 @@ def main() -> None:
     parser.add_argument("--db", required=True)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--ai-delay", type=float, default=0.0)
+    parser.add_argument("--no-toy", action="store_true", help="only the real games")
     args = parser.parse_args()
     import uvicorn
 
@@ -102,7 +104,8 @@ def main() -> None:
     from tests.toygame import RACE
 
     registry.list_games()
-    registry._GAMES.setdefault("race", RACE)
+    if not args.no_toy:
+        registry._GAMES.setdefault("race", RACE)
     uvicorn.run(create_app(args.db, ai_delay=args.ai_delay), host="127.0.0.1", port=args.port, log_level="warning")
 
 

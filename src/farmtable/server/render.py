@@ -114,6 +114,8 @@ class _Canvas:
         self.parts: list[str] = []
         self.y = 8.0
         self.lines = 0
+        self.right = 0.0
+        """The rightmost point drawn: the drawing is only as wide as it needs to be."""
 
     @property
     def full(self) -> bool:
@@ -125,6 +127,7 @@ class _Canvas:
         weight = ' font-weight="bold"' if bold else ""
         limit = max(8, int((WIDTH - x - 8) / CHAR_W))
         shown = value if len(value) <= limit else value[: limit - 1] + "…"
+        self.right = max(self.right, x + len(shown) * CHAR_W)
         self.parts.append(f'<text x="{x:.0f}" y="{self.y - 6:.0f}" fill="{color}"{weight}>{escape(shown)}</text>')
 
     def wrapped(self, x: float, value: str, *, color: str = INK) -> None:
@@ -160,6 +163,7 @@ class _Canvas:
                 )
         self.y = top + len(texts) * cell_h + 4
         self.lines += len(texts)
+        self.right = max(self.right, x + columns * cell_w)
 
     def chips(self, x: float, legal: list[str]) -> None:
         cx, cy = x, self.y + 4
@@ -174,6 +178,7 @@ class _Canvas:
                 f'<text x="{cx + w / 2:.0f}" y="{cy + 16:.0f}" text-anchor="middle" fill="{ACCENT}">'
                 f"{escape(notation)}</text></g>"
             )
+            self.right = max(self.right, cx + w)
             cx += w + 6
         self.y = cy + 30
         if len(legal) > MAX_CHIPS:
@@ -198,8 +203,7 @@ def _draw(canvas: _Canvas, key: str | None, value: Any, depth: int) -> None:
         canvas.wrapped(x, f"{name}: {_fmt(value)}" if name else _fmt(value))
     elif isinstance(value, dict):
         if not value:
-            canvas.text(x, f"{name}: (none)" if name else "(none)", color=MUTED)
-            return
+            return  # an empty part says nothing: leave it out to keep the drawing short
         if name:
             canvas.text(x, name, bold=True)
         for k, v in value.items():
@@ -207,7 +211,7 @@ def _draw(canvas: _Canvas, key: str | None, value: Any, depth: int) -> None:
     elif isinstance(value, list | tuple):
         items = list(value)
         if not items:
-            canvas.text(x, f"{name}: (none)" if name else "(none)", color=MUTED)
+            return
         elif all(_scalar(v) for v in items) and _square(len(items)) and name.split(" ")[-1] in _GRID_NAMES:
             canvas.text(x, name, bold=True)
             side = _square(len(items))
@@ -247,9 +251,10 @@ def fallback_svg(view: dict[str, Any], legal: list[str], player: int | None, tit
         canvas.text(10, "Your moves", bold=True, color=ACCENT)
         canvas.chips(10, legal)
     height = canvas.y + 10
+    width = min(WIDTH, max(320, round(canvas.right) + 12))
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board ft-fallback" viewBox="0 0 {WIDTH} {height:.0f}" '
-        f'width="100%" font-family="ui-monospace, Menlo, Consolas, monospace" font-size="13" role="img" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board ft-fallback" viewBox="0 0 {width} {height:.0f}" '
+        f'width="{width}" font-family="ui-monospace, Menlo, Consolas, monospace" font-size="13" role="img" '
         f'aria-label="{escape(title or "game")} board">'
-        f'<rect width="{WIDTH}" height="{height:.0f}" fill="#fffdf7"/>' + "".join(canvas.parts) + "</svg>"
+        f'<rect width="{width}" height="{height:.0f}" fill="#fffdf7"/>' + "".join(canvas.parts) + "</svg>"
     )
