@@ -22,7 +22,14 @@ How the contract's features map onto the tree:
 
 Parameters (spec string ``ismcts:iters=400,rollout=greedy``): ``iters`` iterations per
 decision (default 200) or ``time`` seconds per decision; ``c`` the UCT exploration
-constant (default 0.7); ``rollout`` ``random`` (default) or ``greedy``.
+constant (default 0.7); ``rollout`` ``random`` (default) or ``greedy``; ``depth`` the
+number of rollout decisions before the game's heuristic judges the position (0, the
+default: play every rollout to the end). A rollout cut short rewards the player(s)
+the heuristic rates best, as if they had won; ``prior`` the weight of the greedy
+agent's one-step evaluation of the root moves (default 1; 0 turns it off): the root
+expands its best-looking moves first and adds ``prior * value / (visits + 1)`` to their
+UCB score (progressive bias), so a small budget plays at least about as well as greedy
+and a large one outgrows it.
 """
 
 from __future__ import annotations
@@ -34,11 +41,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from farmtable.agents.base import Agent, register_agent
-from farmtable.agents.greedy import greedy_choice
+from farmtable.agents.greedy import greedy_choice, terminal_value
 from farmtable.core import State
 
 DEFAULT_ITERS = 200
 DEFAULT_C = 0.7
+DEFAULT_PRIOR = 1.0
 ROLLOUT_STEP_CAP = 20_000
 """A rollout that has not ended after this many decisions is scored as it stands (a safety net)."""
 
@@ -81,6 +89,8 @@ class IsmctsAgent(Agent):
         time: float | None = None,
         c: float = DEFAULT_C,
         rollout: str = "random",
+        depth: int = 0,
+        prior: float = DEFAULT_PRIOR,
     ) -> None:
         params: dict[str, Any] = {}
         if iters is not None:
@@ -91,6 +101,10 @@ class IsmctsAgent(Agent):
             params["c"] = c
         if rollout != "random":
             params["rollout"] = rollout
+        if depth:
+            params["depth"] = depth
+        if prior != DEFAULT_PRIOR:
+            params["prior"] = prior
         super().__init__(seed, **params)
         if iters is not None and (not isinstance(iters, int) or iters < 1):
             raise ValueError(f"iters must be a positive whole number, got {iters!r}")
@@ -101,9 +115,16 @@ class IsmctsAgent(Agent):
         self.iters = iters if iters is not None or time is not None else DEFAULT_ITERS
         self.time = float(time) if time is not None else None
         self.c = float(c)
+        if not isinstance(depth, int) or depth < 0:
+            raise ValueError(f"depth must be a whole number of decisions (0: play to the end), got {depth!r}")
+        if not isinstance(prior, int | float) or prior < 0:
+            raise ValueError(f"prior must be a weight of 0 or more, got {prior!r}")
         self.rollout = rollout
+        self.depth = depth
+        self.prior = float(prior)
         self.rng = random.Random(seed)
         self.last_iterations = 0
+        self.last_prior: dict[str, float] = {}
 
     # --- the agent -----------------------------------------------------------------
 
@@ -127,7 +148,8 @@ class IsmctsAgent(Agent):
         """
         root = self.search(state, player)
         stats = [MoveStat(k, n.visits, n.wins / n.visits if n.visits else 0.0) for k, n in root.children.items()]
-        stats.sort(key=lambda s: (-s.visits, -s.value))
+        prior = self.last_prior
+        stats.sort(key=lambda s: (-s.visits, -prior.get(s.notation, 0.0), -s.value))
         return stats
 
     # --- the search ----------------------------------------------------------------
@@ -135,9 +157,13 @@ class IsmctsAgent(Agent):
     def search(self, state: State[Any], player: int) -> Node:
         """Run the search budget from ``state`` for ``player``; returns the root of the tree."""
         root = Node(mover=-1)
+        deadline = None if self.time is None else _time.perf_counter() + self.time
+        root_prior: dict[str, float] = {}
+        if self.prior > 0:
+            root_prior = self._root_prior(state.determinize(player, random.Random(self.rng.getrandbits(64))), player)
         solo = state.players == 1
         bounds = [math.inf, -math.inf]  # lowest and highest solo total seen
-        deadline = None if self.time is None else _time.perf_counter() + self.time
+        cut_bounds = [math.inf, -math.inf]  # lowest and highest heuristic seen at a cut-off rollout
         budget = self.iters
         done = 0
         while True:
@@ -146,12 +172,33 @@ class IsmctsAgent(Agent):
             if deadline is not None and done > 0 and _time.perf_counter() >= deadline:
                 break
             world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
-            self._iterate(root, world, player, solo, bounds)
+            self._iterate(root, world, player, solo, bounds, cut_bounds, root_prior)
             done += 1
         self.last_iterations = done
+        self.last_prior = root_prior
         return root
 
-    def _iterate(self, root: Node, world: State[Any], player: int, solo: bool, bounds: list[float]) -> None:
+    def _root_prior(self, world: State[Any], player: int) -> dict[str, float]:
+        """The greedy agent's one-step evaluation of each root move, scaled to [0, 1] (best = 1)."""
+        values: dict[str, float] = {}
+        for action in world.legal_actions(player):
+            child = world.clone()
+            child._do(player, action)
+            values[str(action)] = terminal_value(child, player) if child.is_over() else child.heuristic(player)
+        low, high = min(values.values()), max(values.values())
+        span = high - low
+        return {k: (v - low) / span if span else 1.0 for k, v in values.items()}
+
+    def _iterate(
+        self,
+        root: Node,
+        world: State[Any],
+        player: int,
+        solo: bool,
+        bounds: list[float],
+        cut_bounds: list[float],
+        root_prior: dict[str, float],
+    ) -> None:
         rng = self.rng
         path = [root]
         node = root
@@ -160,6 +207,7 @@ class IsmctsAgent(Agent):
         while not world.is_over():
             actors = world.actors()
             mover = player if first else min(actors)
+            prior = root_prior if first else None
             first = False
             legal = world.legal_actions(mover)
             children = node.children
@@ -177,22 +225,27 @@ class IsmctsAgent(Agent):
                 if untried:
                     continue
                 score = child.ucb(self.c)
+                if prior:
+                    score += self.prior * prior.get(key, 0.0) / (child.visits + 1)
                 if score > best_score:
                     best_score, best, best_action = score, child, action
             if untried:
-                key, action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                if prior:  # the root expands its moves best-looking first
+                    key, action = max(untried, key=lambda u: prior.get(u[0], 0.0))
+                else:
+                    key, action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
                 child = Node(mover)
                 children[key] = child
-                world.apply(mover, action)
+                world._do(mover, action)
                 path.append(child)
                 break
             assert best is not None
-            world.apply(mover, best_action)
+            world._do(mover, best_action)
             path.append(best)
             node = best
         # simulation
         self._rollout(world)
-        rewards = self._rewards(world, solo, bounds)
+        rewards = self._rewards(world, solo, bounds) if world.is_over() else self._estimate(world, solo, cut_bounds)
         # backpropagation
         for n in path:
             n.visits += 1
@@ -202,14 +255,18 @@ class IsmctsAgent(Agent):
     def _rollout(self, world: State[Any]) -> None:
         rng = self.rng
         greedy = self.rollout == "greedy"
+        cap = self.depth or ROLLOUT_STEP_CAP
         steps = 0
-        while not world.is_over() and steps < ROLLOUT_STEP_CAP:
+        # ``_do`` is the contract's "carry out an action already known to be legal": every action
+        # here comes straight from ``legal_actions`` of the player to act, so ``apply``'s checks
+        # (which recompute the legal list) would only repeat themselves.
+        while steps < cap and not world.is_over():
             mover = world.actors()[0]
             legal = world.legal_actions(mover)
             if greedy:
-                world.apply(mover, legal[greedy_choice(world, mover, rng)])
+                world._do(mover, legal[greedy_choice(world, mover, rng)])
             else:
-                world.apply(mover, legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0])
+                world._do(mover, legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0])
             steps += 1
 
     @staticmethod
@@ -226,6 +283,16 @@ class IsmctsAgent(Agent):
         for p in winners:
             rewards[p] = 1.0 / len(winners)
         return rewards
+
+    @staticmethod
+    def _estimate(world: State[Any], solo: bool, bounds: list[float]) -> list[float]:
+        """Rewards of a rollout cut short: each player's heuristic, scaled to [0, 1] by the lowest
+        and highest heuristic values seen in this search (so the game's scale does not matter)."""
+        values = [world.heuristic(p) for p in range(world.players)]
+        bounds[0] = min(bounds[0], *values)
+        bounds[1] = max(bounds[1], *values)
+        span = bounds[1] - bounds[0]
+        return [0.5 if span == 0 else (v - bounds[0]) / span for v in values]
 
 
 register_agent("ismcts", IsmctsAgent)

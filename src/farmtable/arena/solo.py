@@ -61,6 +61,9 @@ def _detail(r: GameRecord, *words: str) -> object:
 
 def _tiny_farms_win(r: GameRecord) -> bool:
     """A solo Tiny Farms game beats Farmer Emma: read from the result's details."""
+    outcome = r.details.get("outcome")
+    if isinstance(outcome, str):
+        return outcome.lower() in ("win", "won")
     flag = _detail(r, "won", "win", "beat")
     if isinstance(flag, bool):
         return flag
@@ -70,7 +73,14 @@ def _tiny_farms_win(r: GameRecord) -> bool:
     return bool(r.ranking and r.ranking[0] == [0] and len(r.ranking) == 1 and flag)
 
 
+def _finances_reached(r: GameRecord) -> bool:
+    flag = _detail(r, "reached")
+    return flag if isinstance(flag, bool) else r.totals[0] >= 70
+
+
 def _finances_turns(r: GameRecord) -> float | None:
+    if not _finances_reached(r):
+        return None
     turns = _detail(r, "turn")
     return float(turns) if isinstance(turns, int | float) else None
 
@@ -99,11 +109,15 @@ def tiers(game: str, variants: Iterable[str]) -> list[Tier]:
         return [Tier(f"beat Farmer Emma ({label})", _tiny_farms_win)]
     if game == "farmers-finances":
         # Farmers Finances rulebook, solo: earn 70 coins in as few turns as possible.
-        out = [Tier("reached 70 coins", lambda r: r.totals[0] >= 70 or _finances_turns(r) is not None)]
+        out = [Tier("reached 70 coins", _finances_reached)]
         for limit in (30, 25, 20, 15):
             out.append(Tier(f"70 coins within {limit} turns", _within_turns(limit)))
         return out
     return []
+
+
+TIER_WORDS = ("rank", "achievement", "outcome")
+"""Text details always shown (even when every game has the same value): the game's own tier names."""
 
 
 @dataclass(frozen=True)
@@ -129,7 +143,11 @@ def summarize(records: list[GameRecord]) -> SoloSummary:
         for key, value in r.details.items():
             if isinstance(value, str):
                 categories.setdefault(key, Counter())[value] += 1
-    shares = {k: [(v, c / n) for v, c in counter.most_common()] for k, counter in categories.items()}
+    shares = {
+        k: [(v, c / n) for v, c in counter.most_common()]
+        for k, counter in categories.items()
+        if len(counter) > 1 or any(w in k for w in TIER_WORDS)
+    }
     return SoloSummary(n, sorted(r.totals[0] for r in records), tier_rates, shares)
 
 
