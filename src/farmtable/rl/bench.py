@@ -1,0 +1,172 @@
+"""RL adapter overhead: random play through each adapter against the native contract, in decisions/s.
+
+    .venv/bin/python -m farmtable.rl.bench --seconds 3
+
+For each ready game (2 players; solo for Gymnasium) it plays uniformly random legal moves for about
+``--seconds`` per row, whole games, and counts decisions per second:
+
+- ``native``: ``actors()``, ``legal_actions(p)``, ``apply`` (the floor every adapter stands on);
+- ``native+view``: the same plus ``view(p)`` of the actor (what any observing adapter must call);
+- ``pettingzoo AEC``: ``env.last()`` (observation + mask) and ``env.step``;
+- ``pettingzoo parallel``: ``parallel_env.step`` (observations and masks for every seat each step);
+- ``gymnasium solo``: ``env.step`` (observation + mask in ``info``);
+- ``openspiel``: ``legal_actions()``, ``observation_tensor(p)``, ``apply_action``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+import farmtable
+from farmtable.rl.catalogue import rl_games, spec
+
+
+def _rate(play_one: Callable[[int], int], seconds: float) -> float:
+    decisions, start, seed = 0, time.perf_counter(), 0
+    while time.perf_counter() - start < seconds or decisions == 0:
+        decisions += play_one(seed)
+        seed += 1
+    return decisions / (time.perf_counter() - start)
+
+
+def native(game_id: str, players: int, with_view: bool) -> Callable[[int], int]:
+    """Random play on the bare contract."""
+    game = farmtable.get_game(game_id)
+
+    def play(seed: int) -> int:
+        state = game.new_game(players=players, seed=seed)
+        rng = random.Random(seed)
+        n = 0
+        while not state.is_over():
+            player = rng.choice(state.actors())
+            if with_view:
+                state.view(player)
+            state.apply(player, rng.choice(state.legal_actions(player)))
+            n += 1
+        return n
+
+    return play
+
+
+def aec(game_id: str, players: int) -> Callable[[int], int]:
+    """Random masked play through the PettingZoo AEC env."""
+    from farmtable.rl.pettingzoo import env
+
+    e = env(game_id, players)
+
+    def play(seed: int) -> int:
+        e.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        n = 0
+        for _agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            n += 1
+        return n
+
+    return play
+
+
+def parallel(game_id: str, players: int) -> Callable[[int], int]:
+    """Random masked play through the PettingZoo Parallel env."""
+    from farmtable.rl.pettingzoo import parallel_env
+
+    e = parallel_env(game_id, players)
+
+    def play(seed: int) -> int:
+        obs, _ = e.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        n = 0
+        while e.agents:
+            actions = {}
+            for a in e.agents:
+                legal = np.flatnonzero(obs[a]["action_mask"])
+                actions[a] = int(rng.choice(legal)) if len(legal) else 0
+                n += len(legal) > 0
+            obs, *_ = e.step(actions)
+        return n
+
+    return play
+
+
+def gym_solo(game_id: str) -> Callable[[int], int]:
+    """Random masked play through the Gymnasium solo env."""
+    import gymnasium as gym
+
+    from farmtable.rl.gymnasium import env_id
+
+    e = gym.make(env_id(game_id))
+
+    def play(seed: int) -> int:
+        _, info = e.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        n, done = 0, False
+        while not done:
+            _, _, term, trunc, info = e.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            done = term or trunc
+            n += 1
+        return n
+
+    return play
+
+
+def openspiel(game_id: str, players: int) -> Callable[[int], int]:
+    """Random play through the pyspiel game, reading the actor's observation tensor each step."""
+    import pyspiel
+
+    from farmtable.rl.openspiel import short_name
+
+    def play(seed: int) -> int:
+        game = pyspiel.load_game(short_name(game_id), {"players": players, "seed": seed})
+        state = game.new_initial_state()
+        rng = random.Random(seed)
+        n = 0
+        while not state.is_terminal():
+            state.observation_tensor(state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            n += 1
+        return n
+
+    return play
+
+
+def main() -> None:
+    """Print the Markdown table."""
+    parser = argparse.ArgumentParser(description="RL adapter overhead (decisions/s)")
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--games", nargs="*", default=None)
+    args = parser.parse_args()
+    games = args.games or rl_games()
+    print("| game | obs size | actions | native | native+view | PZ AEC | PZ parallel | OpenSpiel | gym solo |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for game_id in games:
+        players = max(2, farmtable.get_game(game_id).min_players)
+        sp = spec(game_id, players)
+        row = [
+            _rate(native(game_id, players, False), args.seconds),
+            _rate(native(game_id, players, True), args.seconds),
+            _rate(aec(game_id, players), args.seconds),
+            _rate(parallel(game_id, players), args.seconds),
+            _rate(openspiel(game_id, players), args.seconds),
+        ]
+        solo = farmtable.get_game(game_id).min_players == 1
+        cells = [f"{r:,.0f}" for r in row]
+        if solo:
+            solo_rate = _rate(gym_solo(game_id), args.seconds)
+            solo_native = _rate(native(game_id, 1, False), args.seconds)
+            cells.append(f"{solo_rate:,.0f} (native solo {solo_native:,.0f})")
+        else:
+            cells.append("–")
+        print(f"| {game_id} | {sp.obs_size} | {sp.num_actions} | " + " | ".join(cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
