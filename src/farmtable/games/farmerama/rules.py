@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
+from farmtable.core.checks import whole_number, whole_numbers
 from farmtable.core.errors import IllegalAction
 from farmtable.core.game import Game, State, as_rng
 from farmtable.core.notation import normalize, shorten
@@ -1245,22 +1246,11 @@ def canonical_notation(text: str) -> str | None:
 
 
 def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
-    value: object = data[key]
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"'{key}' must be a whole number in {low}..{high}, got {value!r}")
-    return value
+    return whole_number(data[key], f"'{key}'", low, high)
 
 
 def _ints(data: dict[str, Any], key: str, low: int, high: int, length: int | None = None) -> list[int]:
-    value = data[key]
-    if not isinstance(value, list):
-        raise ValueError(f"'{key}' must be a list")
-    for item in value:
-        if isinstance(item, bool) or not isinstance(item, int) or not low <= item <= high:
-            raise ValueError(f"'{key}' holds {item!r}, not a whole number in {low}..{high}")
-    if length is not None and len(value) != length:
-        raise ValueError(f"'{key}' must have {length} entries, has {len(value)}")
-    return list(value)
+    return whole_numbers(data[key], f"'{key}'", low, high, length)
 
 
 def state_from_dict(data: dict[str, Any]) -> FarmeramaState:

@@ -24,6 +24,7 @@ import re
 from typing import Any, ClassVar, Final
 
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
+from farmtable.core.checks import flag, whole_number
 from farmtable.core.notation import normalize, shorten
 from farmtable.games.farmers_finances import components as c
 from farmtable.games.farmers_finances.helper import HELPER_FORMAT, score_text
@@ -193,20 +194,11 @@ GAME: Final = FarmersFinancesGame()
 
 
 def _int(data: dict[str, Any], key: str, low: int, high: int | None = None) -> int:
-    value = data[key]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"'{key}' must be a whole number, got {value!r}")
-    if value < low or (high is not None and value > high):
-        raise ValueError(f"'{key}' = {value} is out of range ({low}..{high if high is not None else ''})")
-    checked: int = value
-    return checked
+    return whole_number(data[key], f"'{key}'", low, high)
 
 
 def _bool(data: dict[str, Any], key: str) -> bool:
-    value = data[key]
-    if not isinstance(value, bool):
-        raise ValueError(f"'{key}' must be true or false, got {value!r}")
-    return value
+    return flag(data[key], f"'{key}'")
 
 
 def _count(value: Any, what: str) -> int:

@@ -24,6 +24,7 @@ import re
 from typing import Any, ClassVar, Final, NamedTuple
 
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
+from farmtable.core.checks import whole_number
 from farmtable.core.notation import normalize, shorten
 from farmtable.games.farmini.components import (
     ALL_CARDS,
@@ -724,9 +725,7 @@ def _farm_view(farm: Farm) -> dict[str, Any]:
 
 
 def _int(value: Any, name: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
-    return int(value)
+    return whole_number(value, name, low, high)
 
 
 def _card_list(value: Any, name: str) -> list[str]:

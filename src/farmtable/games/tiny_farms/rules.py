@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
+from farmtable.core.checks import whole_number, whole_numbers
 from farmtable.core.notation import normalize, shorten
 from farmtable.games.tiny_farms import components as c
 from farmtable.games.tiny_farms import helper, scoring
@@ -699,21 +700,12 @@ MAX_SAVED_NUMBER: Final = (1 << 64) - 1
 
 def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
     """Read an int field and check its range."""
-    value = data[key]
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ValueError(f"'{key}' must be a whole number from {low} to {high}, got {value!r}")
-    return value
+    return whole_number(data[key], f"'{key}'", low, high)
 
 
 def _int_list(data: dict[str, Any], key: str, low: int, high: int, length: int | None = None) -> list[int]:
     """Read a list of ints, each in range, optionally of a fixed length."""
-    values = data[key]
-    if not isinstance(values, list) or (length is not None and len(values) != length):
-        raise ValueError(f"'{key}' must be a list of {length if length is not None else 'some'} numbers")
-    for v in values:
-        if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
-            raise ValueError(f"'{key}' holds {v!r}; each must be from {low} to {high}")
-    return list(values)
+    return whole_numbers(data[key], f"'{key}'", low, high, length)
 
 
 class TinyFarmsGame(Game[TinyFarmsState]):

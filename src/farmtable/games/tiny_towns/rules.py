@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from typing import Any, ClassVar, NamedTuple
 
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
+from farmtable.core.checks import expect, names, whole_number
 from farmtable.core.notation import normalize, shorten
 from farmtable.games.tiny_towns import components as C
 from farmtable.games.tiny_towns.helper import HELPER_FORMAT, score_text
@@ -1140,23 +1141,15 @@ def _town_to_dict(t: Town) -> dict[str, Any]:
 # --- loading and validating saves ---------------------------------------------------------------
 
 
-def _expect(condition: bool, message: str) -> None:
-    if not condition:
-        raise ValueError(message)
+_expect = expect
 
 
 def _int(value: Any, what: str, low: int, high: int) -> int:
-    _expect(isinstance(value, int) and not isinstance(value, bool), f"{what} must be a whole number")
-    _expect(low <= value <= high, f"{what} {value} is out of range {low}..{high}")
-    return int(value)
+    return whole_number(value, what, low, high)
 
 
 def _str_list(value: Any, what: str, allowed: Iterable[str]) -> list[str]:
-    _expect(isinstance(value, list), f"{what} must be a list")
-    ok = set(allowed)
-    for item in value:
-        _expect(isinstance(item, str) and item in ok, f"{what} holds an unknown entry {item!r}")
-    return list(value)
+    return names(value, what, allowed)
 
 
 def _square(name: Any, what: str) -> int:
