@@ -161,3 +161,41 @@ def test_farmini_window_limit_is_explicit() -> None:
             player = state.actors()[0]
             sp.legal(state, player)
             state.apply(player, state.legal_actions(player)[0])
+
+
+def test_tiny_towns_rare_moves_are_in_the_catalogue() -> None:
+    """Moves random play hardly reaches (Warehouse swaps, Factory, Architect's Guild, Bank and Factory choices)."""
+    ready_or_skip("tiny-towns")
+    from tests.games.tiny_towns.builder import position
+
+    empty = ". . . ."
+    full = ("WAR W W W", "W W W W", "W W W W", "W W . .")
+    warehouse = position([" ".join(full), " ".join([empty] * 4)], phase="place", named="wood", mb=1)
+    warehouse.towns[0].stored = {0: ["brick", "glass"]}
+    factory = position(["FAC W W W W W W W W W W W W . . .", " ".join([empty] * 4)], phase="place", mb=1)
+    factory.towns[0].factory = {0: "wood"}
+    guild = position(["COT FAR MON . " + " ".join([empty] * 3)], variants=(), monuments=[("Architect's Guild", True)])
+    guild.towns[0].pending = [("guild", 2, "")]
+    choices = position(
+        ["FAC BAN . . " + " ".join([empty] * 3), " ".join([empty] * 4)],
+        buildings=("Cottage", "Farm", "Well", "Theater", "Chapel", "Tavern", "Bank"),
+    )
+    choices.towns[0].pending = [("bank", 1, "")]
+    grove = position(["COT FAR MON . " + " ".join([empty] * 3)], variants=(), monuments=[("Grove University", True)])
+    grove.towns[0].pending = [("grove", 0, "")]
+    opaleye = position(
+        ["COT FAR MON . " + " ".join([empty] * 3), " ".join([empty] * 4)],
+        variants=(),
+        monuments=[("Opaleye's Watch", True), ("", False)],
+    )
+    opaleye.towns[0].pending = [("opaleye-pick", 3, "")]
+    checked = set()
+    for state in (warehouse, factory, guild, choices, grove, opaleye):
+        state._cache.clear()
+        sp = spec("tiny-towns", state.players, tuple(state.variants))
+        legal = state.legal_actions(0)
+        assert legal
+        missing = [str(a) for a in legal if str(a) not in sp.index]
+        assert not missing, f"not in the catalogue: {missing}"
+        checked |= {str(a).split()[0] for a in legal}
+    assert {"store", "swap", "pass", "place", "choose", "add"} <= checked
