@@ -92,3 +92,11 @@ def test_bench_measures_a_game(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run(capsys, "bench", toy.GAME_ID, "--seconds", "0.1", "--iters", "5")
     assert code == 0, out
     assert "decisions/s" in out and toy.GAME_ID in out
+
+
+def test_agent_lists_keep_parameters_with_their_spec() -> None:
+    from farmtable.cli.study import split_agents
+
+    assert split_agents("ismcts:iters=200,depth=5,greedy") == ["ismcts:iters=200,depth=5", "greedy"]
+    assert split_agents("greedy, random;ismcts:c=1,iters=3") == ["greedy", "random", "ismcts:c=1,iters=3"]
+    assert split_agents(" , ") == []

@@ -33,6 +33,22 @@ AddressOpt = Annotated[str | None, typer.Option(help="Ray cluster address (defau
 ArenaSeedOpt = Annotated[int, typer.Option(help="Base seed: every game's deal and agent seeds derive from it.")]
 
 
+def split_agents(text: str) -> list[str]:
+    """Read ``--agents``: specs separated by commas (or ';'), a parameter joining the spec before it.
+
+    ``"ismcts:iters=200,depth=5,greedy"`` gives ``["ismcts:iters=200,depth=5", "greedy"]``.
+    """
+    specs: list[str] = []
+    for part in (p.strip() for p in text.replace(";", ",").split(",")):
+        if not part:
+            continue
+        if specs and "=" in part and ":" not in part:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs
+
+
 def _check_agents(specs: list[str]) -> None:
     for spec in specs:
         try:
@@ -124,7 +140,7 @@ def arena_tables(records: list[GameRecord]) -> list[Table]:
 @app.command("arena")
 def arena_command(
     game_id: GameArg,
-    agents: Annotated[str, typer.Option(help="Agent specs, comma-separated; use ';' if a spec has commas.")],
+    agents: Annotated[str, typer.Option(help="Agent specs, comma-separated: greedy,ismcts:iters=200,depth=5,random")],
     games: Annotated[int, typer.Option("--games", "-g", help="How many games (seat-rotated).")] = 100,
     players: PlayersOpt = 2,
     variant: VariantOpt = None,
@@ -138,7 +154,7 @@ def arena_command(
     address: AddressOpt = None,
 ) -> None:
     """Play agents against each other; print win rates with 95% CIs, scores, seat advantage and ratings."""
-    specs = [s.strip() for s in (agents.split(";") if ";" in agents else agents.split(",")) if s.strip()]
+    specs = split_agents(agents)
     if not specs:
         raise CliError("--agents needs at least one agent spec, e.g. --agents greedy,random")
     if games < 1:
