@@ -20,12 +20,15 @@ test checks that this page is up to date.
 
 ## The adapters
 
-| library | how | what |
+| library | call | what |
 |---|---|---|
-| PettingZoo | `farmtable.rl.pettingzoo.env(game_id, players=, variants=, reward=)` | AEC environment, every game and variant |
-| PettingZoo | `farmtable.rl.pettingzoo.parallel_env(...)` | Parallel environment (meant for the games with simultaneous steps) |
-| Gymnasium | `import farmtable.rl.gymnasium; gym.make("farmtable/<Name>-solo-v0", variants=, reward=)` | every solo mode |
-| OpenSpiel | `import farmtable.rl.openspiel; pyspiel.load_game("python_farmtable_<id>", {"players": 3, "variants": "a,b", "seed": 7, "reward": "win"})` | every game |
+| PettingZoo | `pettingzoo.env(game_id, players=, variants=, reward=)` | AEC env, every game and variant |
+| PettingZoo | `pettingzoo.parallel_env(...)` | Parallel env (for the simultaneous games) |
+| Gymnasium | `gym.make("farmtable/<Name>-solo-v0", variants=, reward=)` | every solo mode |
+| OpenSpiel | `pyspiel.load_game("python_farmtable_<id>", {...})` | every game |
+
+(`pettingzoo`, `gymnasium`, `openspiel` are the modules of `farmtable.rl`; importing the last two registers
+the environments and games. OpenSpiel parameters: `players`, `variants` as `"a,b"`, `seed`, `reward`.)
 
 **Actions.** Each game/player-count/variant set has a fixed catalogue: every notation that can ever
 be legal there, built from the game's component data and notation (`farmtable.rl.spec(...).actions`).
