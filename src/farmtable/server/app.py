@@ -225,7 +225,7 @@ def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2, sqlite_s
     async def api_table(table_id: str, request: Request) -> dict[str, Any]:
         """The table as the seat of the token (``X-Seat-Token`` header or ``?token=``) sees it; else as a spectator."""
         table, seat = await _table_and_seat(request, table_id, _token(request))
-        return hub_of(request).payload(table, seat)
+        return await hub_of(request).snapshot(table, seat)
 
     @app.get("/api/tables/{table_id}/log")
     async def api_log(table_id: str, request: Request) -> dict[str, Any]:
@@ -244,14 +244,14 @@ def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2, sqlite_s
         """Make a decision for the token's seat; answers the table as that seat now sees it."""
         table, seat = await _acting_seat(request, table_id, body.token)
         await hub_of(request).act(table, seat, body.action)
-        return hub_of(request).payload(table, seat)
+        return await hub_of(request).snapshot(table, seat)
 
     @app.post("/api/tables/{table_id}/undo")
     async def api_undo(table_id: str, body: TokenBody, request: Request) -> dict[str, Any]:
         """Take back the seat's last decision when the undo policy allows it."""
         table, seat = await _acting_seat(request, table_id, body.token)
         await hub_of(request).undo(table, seat)
-        return hub_of(request).payload(table, seat)
+        return await hub_of(request).snapshot(table, seat)
 
     @app.post("/api/tables/{table_id}/rematch")
     async def api_rematch(table_id: str, body: TokenBody, request: Request) -> dict[str, Any]:
@@ -321,10 +321,10 @@ def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2, sqlite_s
             await websocket.send_json({"type": "error", "status": exc.status, "error": exc.message})
             await websocket.close(code=4000 + exc.status)
             return
-        sub = Subscriber(seat, websocket.send_json)
+        sub = Subscriber(seat, lambda: hub.snapshot(table, seat), websocket.send_json)
         table.subscribers.add(sub)
         pump = asyncio.create_task(sub.pump())
-        sub.offer(hub.payload(table, seat))
+        sub.offer()  # the table as it stands now: a page that reconnects catches up with this
         try:
             while True:
                 raw = await websocket.receive_text()

@@ -14,7 +14,7 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -65,28 +65,35 @@ class LogLine:
 
 
 class Subscriber:
-    """One WebSocket connection: the seat it speaks for and the latest update waiting to be sent."""
+    """One WebSocket connection: the seat it speaks for, and whether it is owed an update.
 
-    def __init__(self, seat: int | None, send: Callable[[dict[str, Any]], Any]) -> None:
+    Updates are built when they are sent, from the table as it then stands (a full snapshot),
+    so a slow connection never queues stale ones: it simply gets the latest.
+    """
+
+    def __init__(
+        self,
+        seat: int | None,
+        build: Callable[[], Awaitable[dict[str, Any]]],
+        send: Callable[[dict[str, Any]], Awaitable[None]],
+    ) -> None:
         self.seat = seat
+        self.build = build
         self.send = send
-        self.latest: dict[str, Any] | None = None
         self.ready = asyncio.Event()
         self.closed = False
 
-    def offer(self, payload: dict[str, Any]) -> None:
-        """Queue an update; an older unsent one is replaced (each update is a full snapshot)."""
-        self.latest = payload
+    def offer(self) -> None:
+        """Mark the connection as owed the latest update."""
         self.ready.set()
 
     async def pump(self) -> None:
-        """Send queued updates until the connection closes."""
+        """Send the latest update whenever one is owed, until the connection closes."""
         while not self.closed:
             await self.ready.wait()
             self.ready.clear()
-            payload, self.latest = self.latest, None
-            if payload is not None:
-                await self.send(payload)
+            if not self.closed:
+                await self.send(await self.build())
 
 
 @dataclass
@@ -266,7 +273,11 @@ class Hub:
     # --- what a seat receives ---------------------------------------------------------------
 
     def payload(self, table: Table, seat: int | None) -> dict[str, Any]:
-        """The full update for ``seat`` (None: spectator), built from its view only; cached per version."""
+        """The full update for ``seat`` (None: spectator), built from its view only; cached per version.
+
+        Call it with the table's lock held (or use :meth:`snapshot`): a decision being stored
+        has already changed the state in memory, and no one may see it before it is stored.
+        """
         cached = table.cache.get(seat)
         if cached is not None and cached["version"] == table.version:
             return cached
@@ -312,10 +323,15 @@ class Hub:
         lines = table.lines if last is None else table.lines[-last:]
         return [{"seq": line.seq, "player": line.player, "text": line.text_for(seat)} for line in lines]
 
+    async def snapshot(self, table: Table, seat: int | None) -> dict[str, Any]:
+        """The update for ``seat``, taken between decisions: never a position not yet stored."""
+        async with table.lock:
+            return self.payload(table, seat)
+
     def push(self, table: Table) -> None:
-        """Offer every watcher of the table its fresh update (never blocks)."""
+        """Tell every watcher of the table that a fresh update is owed (never blocks)."""
         for sub in list(table.subscribers):
-            sub.offer(self.payload(table, sub.seat))
+            sub.offer()
 
     # --- decisions ---------------------------------------------------------------------------
 

@@ -124,14 +124,23 @@ class _Canvas:
     def text(self, x: float, value: str, *, bold: bool = False, color: str = INK) -> None:
         self.y += LINE_H
         self.lines += 1
-        weight = ' font-weight="bold"' if bold else ""
         limit = max(8, int((WIDTH - x - 8) / CHAR_W))
         shown = value if len(value) <= limit else value[: limit - 1] + "…"
-        self.right = max(self.right, x + len(shown) * CHAR_W)
-        self.parts.append(f'<text x="{x:.0f}" y="{self.y - 6:.0f}" fill="{color}"{weight}>{escape(shown)}</text>')
+        right = x + len(shown) * CHAR_W
+        if right > self.right:
+            self.right = right
+        if "&" in shown or "<" in shown or ">" in shown:
+            shown = escape(shown)
+        attrs = f' fill="{color}"' if color != INK else ""
+        if bold:
+            attrs += ' font-weight="bold"'
+        self.parts.append(f'<text x="{int(x)}" y="{int(self.y) - 6}"{attrs}>{shown}</text>')
 
     def wrapped(self, x: float, value: str, *, color: str = INK) -> None:
         limit = max(8, int((WIDTH - x - 8) / CHAR_W))
+        if len(value) <= limit:
+            self.text(x, value, color=color)
+            return
         words = value.split(" ")
         line = ""
         for word in words:
