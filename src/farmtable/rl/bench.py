@@ -7,7 +7,8 @@ For each ready game (2 players; solo for Gymnasium) it plays uniformly random le
 
 - ``native``: ``actors()``, ``legal_actions(p)``, ``apply`` (the floor every adapter stands on);
 - ``native+view``: the same plus ``view(p)`` of the actor (what any observing adapter must call);
-- ``pettingzoo AEC``: ``env.last()`` (observation + mask) and ``env.step``;
+- ``pettingzoo AEC``: ``env.last()`` (observation + mask) and ``env.step``, through PettingZoo's usual
+  wrappers (``env()``) and without them (``raw_env()``);
 - ``pettingzoo parallel``: ``parallel_env.step`` (observations and masks for every seat each step);
 - ``gymnasium solo``: ``env.step`` (observation + mask in ``info``);
 - ``openspiel``: ``legal_actions()``, ``observation_tensor(p)``, ``apply_action``.
@@ -53,11 +54,11 @@ def native(game_id: str, players: int, with_view: bool) -> Callable[[int], int]:
     return play
 
 
-def aec(game_id: str, players: int) -> Callable[[int], int]:
-    """Random masked play through the PettingZoo AEC env."""
-    from farmtable.rl.pettingzoo import env
+def aec(game_id: str, players: int, raw: bool = False) -> Callable[[int], int]:
+    """Random masked play through the PettingZoo AEC env (``raw``: without PettingZoo's wrappers)."""
+    from farmtable.rl.pettingzoo import env, raw_env
 
-    e = env(game_id, players)
+    e = raw_env(game_id, players) if raw else env(game_id, players)
 
     def play(seed: int) -> int:
         e.reset(seed=seed)
@@ -145,8 +146,11 @@ def main() -> None:
     parser.add_argument("--games", nargs="*", default=None)
     args = parser.parse_args()
     games = args.games or rl_games()
-    print("| game | obs size | actions | native | native+view | PZ AEC | PZ parallel | OpenSpiel | gym solo |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(
+        "| game | obs size | actions | native | native+view | PZ AEC | PZ AEC raw | PZ parallel | OpenSpiel "
+        "| gym solo |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for game_id in games:
         players = max(2, farmtable.get_game(game_id).min_players)
         sp = spec(game_id, players)
@@ -154,6 +158,7 @@ def main() -> None:
             _rate(native(game_id, players, False), args.seconds),
             _rate(native(game_id, players, True), args.seconds),
             _rate(aec(game_id, players), args.seconds),
+            _rate(aec(game_id, players, raw=True), args.seconds),
             _rate(parallel(game_id, players), args.seconds),
             _rate(openspiel(game_id, players), args.seconds),
         ]

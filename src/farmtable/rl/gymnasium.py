@@ -58,9 +58,15 @@ class FarmtableSoloEnv(gym.Env[np.ndarray, np.int64]):
         self.action_space = spaces.Discrete(self.spec_.num_actions)
         self.state: Any = None
         self._standing = 0.0
+        self._legal_now: dict[int, Any] = {}
+        self._mask_now = np.zeros(self.spec_.num_actions, dtype=np.int8)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.spec_.mask(self.state, 0)}
+        self._legal_now = self.spec_.legal(self.state, 0)
+        mask = np.zeros(self.spec_.num_actions, dtype=np.int8)
+        mask[list(self._legal_now)] = 1
+        self._mask_now = mask
+        return {"action_mask": mask}
 
     def _solo_score_now(self) -> float:
         return float(self.spec_.rl.solo_score(self.state.result()))
@@ -77,7 +83,7 @@ class FarmtableSoloEnv(gym.Env[np.ndarray, np.int64]):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Play catalogue action ``action``."""
-        legal = self.spec_.legal(self.state, 0)
+        legal = self._legal_now
         index = int(action)
         if index not in legal:
             info = self._info()
@@ -95,7 +101,7 @@ class FarmtableSoloEnv(gym.Env[np.ndarray, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now as booleans (sb3-contrib's ``MaskablePPO`` calls this)."""
-        return self.spec_.mask(self.state, 0).astype(bool)
+        return self._mask_now.astype(bool)
 
     def render(self) -> str | None:
         """The board as text (``render_mode="ansi"``)."""

@@ -82,9 +82,29 @@ class _Common:
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
         self.state = self.spec.new_game(int(self._seed_rng.integers(_SEED_BOUND)))
+        self._cache: dict[tuple[str, int], Any] = {}
+
+    def _legal(self, seat: int) -> dict[int, Any]:
+        """``{index: action}`` of ``seat`` now (cached until the next move)."""
+        key = ("legal", seat)
+        if key not in self._cache:
+            self._cache[key] = self.spec.legal(self.state, seat)
+        legal: dict[int, Any] = self._cache[key]
+        return legal
+
+    def _apply(self, seat: int, action: Any) -> None:
+        self.state.apply(seat, action)
+        self._cache.clear()
 
     def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
-        return {"observation": self.spec.observe(self.state, seat), "action_mask": self.spec.mask(self.state, seat)}
+        """The observation dict of ``seat`` (cached until the next move: wrappers observe twice per step)."""
+        key = ("obs", seat)
+        if key not in self._cache:
+            mask = np.zeros(self.spec.num_actions, dtype=np.int8)
+            mask[list(self._legal(seat))] = 1
+            self._cache[key] = {"observation": self.spec.observe(self.state, seat), "action_mask": mask}
+        obs: dict[str, np.ndarray] = self._cache[key]
+        return obs
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same for every seat)."""
@@ -140,10 +160,10 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         seat = self.agent_seat[agent]
-        legal = self.spec.legal(self.state, seat)
+        legal = self._legal(seat)
         if action is None or int(action) not in legal:
             raise ValueError(f"{agent}: action {action!r} is not legal now (see the action mask)")
-        self.state.apply(seat, legal[int(action)])
+        self._apply(seat, legal[int(action)])
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards[agent] = 0.0
         if self.state.is_over():
@@ -196,13 +216,13 @@ class FarmtableParallel(_Common, ParallelEnv):  # type: ignore[misc]
                 continue
             agent = _agent(seat)
             action = actions.get(agent)
-            legal = self.spec.legal(self.state, seat)
+            legal = self._legal(seat)
             if action is None or int(action) not in legal:
                 rewards[agent] = self.illegal_reward
                 infos[agent] = {"illegal_action": action}
                 over = True
                 break
-            self.state.apply(seat, legal[int(action)])
+            self._apply(seat, legal[int(action)])
         if not over and self.state.is_over():
             final = self.spec.rewards(self.state, self.reward_mode)
             rewards = {a: final[self.agent_seat[a]] for a in self.agents}
