@@ -160,3 +160,14 @@ def test_updates_carry_the_log_tail_and_the_whole_log_is_one_request_away(client
     assert full["log"][0]["text"] == "Player 0: add 1"
     assert full["log"][1]["text"] == "Player 0 took back a decision (add 1)"
     assert client.get(f"/api/tables/{tid}/log", params={"token": "nope"}).status_code == 403
+
+
+def test_a_searching_ai_thinks_in_a_worker_process(client: TestClient) -> None:
+    import farmtable
+
+    if "farmers-finances" not in farmtable.list_games():
+        return
+    table = new_table(client, "farmers-finances", seats=[{"kind": "ai", "agent": "ismcts:iters=5"}, {"kind": "you"}])
+    moved = wait_for(client, table["id"], token(table, 1), lambda p: p["version"] >= 1, timeout=60)
+    assert moved["version"] >= 1 and moved["notice"] is None
+    assert client.app.state.hub._procs is not None  # type: ignore[attr-defined]

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -35,6 +36,17 @@ AI = "ai"
 LOG_TAIL = 30
 """How many of the latest log lines each update carries (the page fetches older ones once)."""
 SEED_LIMIT = 2**31
+
+
+HEAVY_AGENTS = frozenset({"ismcts"})
+"""Agents that think for long (search): they run in worker processes, so their thinking never
+holds the interpreter lock the server's event loop needs. Light agents run in a thread pool."""
+
+
+def act_in_process(spec: str, seed: int, state_json: str, seat: int) -> str:
+    """Worker-process side of an AI decision: rebuild the state, ask the agent, return the notation."""
+    state = farmtable.load_state(state_json)
+    return str(farmtable.agents.make(spec, seed=seed).act(state, seat))
 
 
 class ApiError(Exception):
@@ -168,6 +180,8 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="farmtable-db")
         self._ai = ThreadPoolExecutor(max_workers=ai_workers, thread_name_prefix="farmtable-ai")
+        self._ai_workers = ai_workers
+        self._procs: ProcessPoolExecutor | None = None
         self._loading: dict[str, asyncio.Lock] = {}
         self.decisions = 0
 
@@ -187,6 +201,8 @@ class Hub:
                 sub.closed = True
                 sub.ready.set()
         self._ai.shutdown(wait=False, cancel_futures=True)
+        if self._procs is not None:
+            self._procs.shutdown(wait=False, cancel_futures=True)
         self._db.shutdown(wait=True)
 
     # --- creating and loading ------------------------------------------------------------
@@ -423,6 +439,13 @@ class Hub:
             table.agents[seat] = agent
         return agent
 
+    def _processes(self) -> ProcessPoolExecutor:
+        """The worker processes of heavy agents (started on first use; spawned, not forked)."""
+        if self._procs is None:
+            context = multiprocessing.get_context("spawn")
+            self._procs = ProcessPoolExecutor(max_workers=self._ai_workers, mp_context=context)
+        return self._procs
+
     async def _run_ai(self, table: Table) -> None:
         loop = asyncio.get_running_loop()
         while True:
@@ -435,8 +458,15 @@ class Hub:
                 agent = self._agent(table, seat)
             if self.ai_delay:
                 await asyncio.sleep(self.ai_delay)
+            spec = table.record.seats[seat].agent or "random"
             try:
-                action = await loop.run_in_executor(self._ai, agent.act, snapshot, seat)
+                if farmtable.agents.parse_spec(spec)[0] in HEAVY_AGENTS:
+                    seed = (table.record.seed + 7919 * (seat + 1) + version) % SEED_LIMIT
+                    action: Any = await loop.run_in_executor(
+                        self._processes(), act_in_process, spec, seed, snapshot.to_json(), seat
+                    )
+                else:
+                    action = await loop.run_in_executor(self._ai, agent.act, snapshot, seat)
             except Exception as exc:
                 log.exception("AI seat %s of table %s failed", seat, table.record.id)
                 async with table.lock:
