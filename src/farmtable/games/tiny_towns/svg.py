@@ -66,7 +66,7 @@ PHASE_TEXT: dict[str, str] = {
     "name": "the resource is being named",
     "place": "everyone places the resource",
     "build": "build, then say done",
-    "over": "game over",
+    "over": "every town is complete; the score sheet is beside the board",
 }
 MAUSOLEUM = "Grand Mausoleum of the Rodina"
 MAUSOLEUM_WOOD = "mausoleum-wood-pattern"
@@ -371,16 +371,23 @@ def _town(
             cx = left + c * s
             cy = top + r * s
             actions = (cell_actions or {}).get(i, [])
-            _cell(svg, cx, cy, s, value, sq, actions, big)
-            pad = 3
-            small = max(9.0, s * 0.2)
-            if factories.get(sq):
-                svg.cube(cx + s - small - pad, cy + pad + 8 if big else cy + pad, small, factories[sq])
-            if banks.get(sq):
-                svg.cube(cx + s - small - pad, cy + pad + 8 if big else cy + pad, small, banks[sq])
-            if sq in statue:
-                svg.cube(cx + s - small - pad, cy + pad + 8 if big else cy + pad, small, str(town.get("named") or ""))
-            for k, res in enumerate(stores.get(sq, [])[:3]):
+            held = [r for r in (factories.get(sq), banks.get(sq)) if r]
+            cubes = list(stores.get(sq, []))[:3]
+            _cell(svg, cx, cy, s, value, sq, actions, big, bool(held or cubes or sq in statue))
+            if len(actions) > 1:
+                continue  # chips fill the square; the panel lists what it holds
+            small = 20.0 if big else max(9.0, s * 0.2)
+            pad = 4 if big else 3
+            hy = cy + s - small - pad if big else cy + pad
+            for res in held:
+                svg.cube(cx + s - small - pad, hy, small, res)
+            if sq in statue:  # the view does not say which resource: a plain cube
+                svg.add(
+                    f'<rect x="{cx + s - small - pad:.1f}" y="{hy:.1f}" width="{small:.1f}" height="{small:.1f}" '
+                    f'rx="{small / 6:.1f}" fill="#ffffff" stroke="{INK}"/>'
+                )
+                svg.text(cx + s - small / 2 - pad, hy + small * 0.72, "+", small * 0.8, bold=True, anchor="middle")
+            for k, res in enumerate(cubes):
                 svg.cube(cx + pad + k * (small + 2), cy + s - small - pad, small, res)
             if ghost and ghost[0] == "place" and len(ghost) == 3 and ghost[2] == sq and not value:
                 svg.cube(cx + s * 0.25, cy + s * 0.2, s * 0.5, ghost[1], ghost=True)
@@ -389,7 +396,9 @@ def _town(
     return top + 4 * s
 
 
-def _cell(svg: _Svg, x: float, y: float, s: float, value: str, sq: str, actions: list[str], big: bool) -> None:
+def _cell(
+    svg: _Svg, x: float, y: float, s: float, value: str, sq: str, actions: list[str], big: bool, holds: bool
+) -> None:
     """One square: empty, a resource cube or a building; its decisions (whole square or chips)."""
     is_building = bool(value) and value not in RESOURCE_FILL
     whole = len(actions) == 1
@@ -422,7 +431,7 @@ def _cell(svg: _Svg, x: float, y: float, s: float, value: str, sq: str, actions:
         monument = value in C.MONUMENTS
         name = ("★ " if monument else "") + value
         if big:
-            lines = _wrap(name, 11.5, s - 8, 2 if chips_h else 4)
+            lines = _wrap(name, 11.5 * 1.12, s - 10, 2 if chips_h or holds else 4)
             ly = y + band + 16
             svg.lines(x + s / 2, ly, lines, 11.5, bold=True, anchor="middle")
         else:
@@ -432,6 +441,13 @@ def _cell(svg: _Svg, x: float, y: float, s: float, value: str, sq: str, actions:
             else:
                 code = "★" + _code(value) if monument else _code(value)
                 svg.text(x + s / 2, y + s / 2 + 5, code, max(9.0, s * 0.24), bold=True, anchor="middle", mono=True)
+    if whole and actions[0].startswith("add ") and not value:
+        name = " ".join(actions[0].split()[1:-1])
+        lines = _wrap("+ " + name, 11, s - 8, 2) if big else ["+" + _code(name)]
+        svg.lines(x + s / 2, y + s / 2 + 4, lines, 11 if big else 9, bold=True, color=HILITE, anchor="middle")
+    if whole and actions[0].startswith("swap "):
+        name = " ".join(actions[0].split()[2:])
+        svg.text(x + s / 2, y + s - 8, "→ " + (name if big else _code(name)), 10, bold=True, anchor="middle")
     if whole and actions[0].startswith("place ") and not value:
         res = actions[0].split()[1]
         size = s * 0.3
@@ -568,6 +584,8 @@ def _header(svg: _Svg, view: dict[str, Any], player: int | None, legal: list[str
             _header_item(svg, x, y, turn, bold=True, color=ALERT)
         else:
             _header_item(svg, x, y, "Waiting for " + ", ".join(f"Player {a}" for a in actors))
+    if phase == "over":
+        return y
     y += 34
     deck = view.get("resource_deck") or {}
     face_up = list(deck.get("face_up") or [])
@@ -644,16 +662,11 @@ def _build_parts(action: str) -> tuple[str, str, str]:
     return name, squares, target
 
 
-def _build_menu(svg: _Svg, x: float, y: float, right: float, builds: list[str]) -> float:
-    """One line per building and set of pattern squares, then a button per square it may go on."""
-    groups: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for action in builds:
-        name, squares, target = _build_parts(action)
-        groups.setdefault((name, squares), []).append((action, target))
+def _square_menu(svg: _Svg, x: float, y: float, right: float, groups: dict[str, list[tuple[str, str]]]) -> float:
+    """One label per group, then a small button per square (``(action, square)``); returns the y below."""
     size = 12.0
     h = size + 10
-    for (name, squares), targets in groups.items():
-        label = f"{name} ← {squares}:"
+    for label, targets in groups.items():
         lines = _wrap(label, size, 210)
         svg.lines(x, y + 15, lines, size)
         cx = x + 214
@@ -673,13 +686,23 @@ def _build_menu(svg: _Svg, x: float, y: float, right: float, builds: list[str]) 
     return y
 
 
-def _menu_label(action: str) -> str:
-    words = action.split()
-    if words[0] == "store" and len(words) == 6:
-        return f"store {words[1]} on {words[2]}, take {words[4]} to {words[5]}"
-    if words[0] == "cavern":
-        return f"set {words[1]} aside in the Cavern"
-    return action
+def _build_groups(builds: list[str]) -> dict[str, list[tuple[str, str]]]:
+    """Builds by building and pattern squares: ``Cottage ← A1 A2 B2:`` and the squares it may go on."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for action in builds:
+        name, squares, target = _build_parts(action)
+        groups.setdefault(f"{name} ← {squares}:", []).append((action, target))
+    return groups
+
+
+def _store_groups(stores: list[str]) -> dict[str, list[tuple[str, str]]]:
+    """``store glass A1 take brick B1`` grouped as ``store glass on A1, take brick out to:`` and B1."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for action in stores:
+        words = action.split()
+        label = f"store {words[1]} on {words[2]}, take {words[4]} out to:"
+        groups.setdefault(label, []).append((action, words[-1]))
+    return groups
 
 
 def _own_area(svg: _Svg, view: dict[str, Any], q: int, player: int | None, legal: list[str], y: float) -> float:
@@ -714,8 +737,12 @@ def _own_area(svg: _Svg, view: dict[str, Any], q: int, player: int | None, legal
             py += 48
         if any(a.startswith("choose ") and a[7:] not in RESOURCE_FILL for a in legal):
             py = svg.lines(px, py + 12, ["Click a building card above to put it on Opaleye's Watch."], 12) - 6
-        if any(a.startswith(("add ", "swap ")) for a in legal):
-            py = svg.lines(px, py + 12, ["Click a square (or a code chip in it) to choose."], 12) - 6
+        if any(a.startswith("add ") for a in legal):
+            hint = "Click an empty square (or a building code in it) to put that building there."
+            py = svg.lines(px, py + 12, _wrap(hint, 12, pw), 12) - 6
+        if any(a.startswith("swap ") for a in legal):
+            hint = "Click a building code on one of your buildings: it becomes that building."
+            py = svg.lines(px, py + 12, _wrap(hint, 12, pw), 12) - 6
         py += 6
     placement = town.get("placement")
     if mine and placement:
@@ -727,6 +754,8 @@ def _own_area(svg: _Svg, view: dict[str, Any], q: int, player: int | None, legal
     if mine and not town.get("monument_built") and (secret or dealt):
         shown = [secret] if secret else dealt
         caption = "Your monument (secret)" if secret else "Monuments dealt to you: keep one"
+        if view.get("phase") == "over":
+            caption = "Your monument (not built)"
         svg.text(px, py + 14, caption, 13, bold=True)
         py += 22
         cw = min(200.0, (pw - 10) / 2)
@@ -747,17 +776,18 @@ def _own_area(svg: _Svg, view: dict[str, Any], q: int, player: int | None, legal
         py += 4
     if not mine:
         return max(bottom, py) + 14
-    menu = [(a, _menu_label(a)) for a in legal if a.startswith(("build ", "cavern ")) or " take " in a]
-    builds = [item for item in menu if item[0].startswith("build ")]
-    others = [item for item in menu if not item[0].startswith("build ")]
-    if others:
+    caverns = [(a, f"set {a[7:]} aside in the Cavern") for a in legal if a.startswith("cavern ")]
+    swaps = [a for a in legal if a.startswith("store ") and " take " in a]
+    builds = [a for a in legal if a.startswith("build ")]
+    if caverns or swaps:
         py = svg.lines(px, py + 16, ["Other ways to take the resource:"], 12, bold=True) - 10
-        py = _flow_buttons(svg, px, py, right, others, 11.5)
+        py = _flow_buttons(svg, px, py, right, caverns, 11.5)
+        py = _square_menu(svg, px, py, right, _store_groups(swaps))
     if builds:
         py = (
             svg.lines(px, py + 16, ["Build: the cubes on these squares make a building; put it at:"], 12, bold=True) - 6
         )
-        py = _build_menu(svg, px, py, right, [a for a, _ in builds])
+        py = _square_menu(svg, px, py, right, _build_groups(builds))
     return max(bottom, py) + 14
 
 
