@@ -72,6 +72,12 @@ on the true state would foresee future dice: search on `state.resample_from_info
 `max_game_length` is a generous bound (the rules give none). Utility is `ZERO_SUM` with 2+ players,
 `GENERAL_SUM` solo.
 
+**Examples** (`examples/`). `train_farmers_finances_solo.py`: masked REINFORCE with a linear policy on
+`farmtable/FarmersFinances-solo-v0` (numpy only; about 30 s for 3000 episodes on one core) cuts the
+mean turns to 70 coins on 200 held-out seeds from 26.0 (random legal play) to 19.0; the learning
+curve is `examples/farmers_finances_solo_curve.png`. `openspiel_mcts.py`: OpenSpiel's `MCTSBot` (30
+simulations, on determinized states) against random play in Farmers Finances won 5 of 6 games.
+
 **Known limits.** Farmini's farms are seen and played in a window `|x|, |y| <= 12` around the farm
 card (see its section): a farm stretched further raises `KeyError` naming the move. Tiny Towns'
 catalogue is large (~22,500 moves) because a build names its squares.
