@@ -119,8 +119,20 @@ def _destination(start: int, steps: int, other: int) -> int:
 # --- the barn wheel ---------------------------------------------------------------------------
 
 
-def _wheel(view: dict[str, Any], cx: float, cy: float, radius: float) -> list[str]:
+def _wheel(view: dict[str, Any], cx: float, cy: float, radius: float) -> str:
+    """The barn wheel (cached: it changes only when a farmer moves or the top wheel turns)."""
     wheel = view.get("wheel") or {}
+    spaces = wheel.get("spaces") or []
+    key = (wheel.get("rotation"), wheel.get("red"), wheel.get("blue"), tuple(tuple(s) for s in spaces), cx, cy, radius)
+    cached = _WHEELS.get(key)
+    if cached is None:
+        if len(_WHEELS) >= CACHE_LIMIT:
+            _WHEELS.clear()
+        cached = _WHEELS[key] = "".join(_wheel_parts(wheel, cx, cy, radius))
+    return cached
+
+
+def _wheel_parts(wheel: dict[str, Any], cx: float, cy: float, radius: float) -> list[str]:
     spaces: list[list[str]] = wheel.get("spaces") or []
     red, blue = wheel.get("red"), wheel.get("blue")
     out = [f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{radius + 4:.1f}" fill="#e9e1cc" stroke="{LINE}"/>']
@@ -314,6 +326,12 @@ def _emma(emma: dict[str, Any], x: float, y: float, width: float) -> list[str]:
 # --- the farms ----------------------------------------------------------------------------------
 
 
+_FARMS: dict[tuple[str, float, tuple[tuple[str, ...], ...]], str] = {}
+"""Drawn farms nobody can click, by content: the same farms are drawn for every seat on every decision."""
+_WHEELS: dict[tuple[Any, ...], str] = {}
+CACHE_LIMIT: Final = 4096
+
+
 def _farm(
     rows: list[list[str]],
     letter: str,
@@ -323,106 +341,142 @@ def _farm(
     legal: set[str],
     collected: list[str],
     highlight: set[str],
-) -> list[str]:
-    """One 4x4 farm with column letters and row numbers; empty spaces carry the legal actions."""
+) -> str:
+    """One farm, drawn at its place (cached when none of its spaces is clickable or highlighted)."""
+    if highlight or any(a[-4] == letter and a[-3] == "-" for a in legal if len(a) > 5):
+        body = _farm_body(rows, letter, cell, legal, collected, highlight)
+    else:
+        key = (letter, cell, tuple(tuple(str(m) for m in row) for row in rows))
+        cached = _FARMS.get(key)
+        if cached is None:
+            if len(_FARMS) >= CACHE_LIMIT:
+                _FARMS.clear()
+            cached = _FARMS[key] = _farm_body(rows, letter, cell, set(), [], set())
+        body = cached
+    return f'<g transform="translate({x:.1f},{y:.1f})">{body}</g>'
+
+
+_FRAMES: dict[tuple[str, float], str] = {}
+_CELLS: dict[tuple[str, int, int, float, bool], tuple[str, str]] = {}
+TOP: Final = 28
+"""Where a farm's spaces start below its title and column letters."""
+
+
+def _frame(letter: str, cell: float) -> str:
+    """A farm's title, column letters, row numbers and border (cached)."""
+    key = (letter, cell)
+    cached = _FRAMES.get(key)
+    if cached is not None:
+        return cached
     colour, word = (RED, "Red farm") if letter == "R" else (BLUE, "Blue farm")
     size = cell * 4
     small = cell < 40
-    out = [
-        _t(x + size / 2, y + 12, f"{word} ({letter})", 11 if small else 12, fill=colour, anchor="middle", bold=True),
-    ]
-    top = y + 28
-    for col in range(4):
+    out = [_t(size / 2, 12, f"{word} ({letter})", 11 if small else 12, fill=colour, anchor="middle", bold=True)]
+    for i in range(4):
         out.append(
-            _t(
-                x + col * cell + cell / 2,
-                top - 4,
-                c.COLUMN_LETTERS[col],
-                9 if small else 10,
-                fill=MUTED,
-                anchor="middle",
-            )
+            _t(i * cell + cell / 2, TOP - 4, c.COLUMN_LETTERS[i], 9 if small else 10, fill=MUTED, anchor="middle")
         )
+        out.append(_t(-8, TOP + i * cell + cell / 2 + 4, str(i + 1), 9 if small else 10, fill=MUTED, anchor="middle"))
     out.append(
-        f'<rect x="{x - 2:.1f}" y="{top - 2:.1f}" width="{size + 4:.1f}" height="{size + 4:.1f}" rx="4" '
+        f'<rect x="-2" y="{TOP - 2}" width="{size + 4:.1f}" height="{size + 4:.1f}" rx="4" '
         f'fill="none" stroke="{colour}" stroke-width="2.5"/>'
     )
+    _FRAMES[key] = cached = "".join(out)
+    return cached
+
+
+def _cell(mark: str, col: int, r: int, cell: float, lit: bool) -> tuple[str, str]:
+    """One farm space (its square, and what is written in it), cached."""
+    key = (mark, col, r, cell, lit)
+    cached = _CELLS.get(key)
+    if cached is not None:
+        return cached
+    cx, cy = col * cell, TOP + r * cell
+    animal = NAME_OF_ABBR.get(mark, "")
+    rect = (
+        f'<rect x="{cx + 1:.1f}" y="{cy + 1:.1f}" width="{cell - 2:.1f}" height="{cell - 2:.1f}" rx="3" '
+        f'fill="{TINT.get(animal, "#ffffff")}" stroke="{TURN if lit else LINE}" stroke-width="{2 if lit else 1}"/>'
+    )
+    inner = ""
+    if mark == "x":
+        inner = (
+            f'<path d="M{cx + 6:.1f},{cy + 6:.1f} L{cx + cell - 6:.1f},{cy + cell - 6:.1f} '
+            f'M{cx + cell - 6:.1f},{cy + 6:.1f} L{cx + 6:.1f},{cy + cell - 6:.1f}" stroke="{MUTED}" '
+            f'stroke-width="1.5"/>'
+        )
+    elif mark != ".":
+        if cell < 40:
+            inner = _t(cx + cell / 2, cy + cell / 2 + 4, mark, 10.5, anchor="middle", bold=True)
+        else:
+            size = 15 if len(mark) <= 4 else 12  # 'FF-bu' must stay inside its space
+            inner = _t(cx + cell / 2, cy + cell / 2 + 1, mark, size, anchor="middle", bold=True) + _t(
+                cx + cell / 2, cy + cell - 6, animal, 9, fill=MUTED, anchor="middle"
+            )
+    if len(_CELLS) >= CACHE_LIMIT:
+        _CELLS.clear()
+    _CELLS[key] = cached = (rect, inner)
+    return cached
+
+
+def _button(action: str, body: str) -> str:
+    return (
+        f'<g class="ft-action" data-action={quoteattr(action)} role="button" tabindex="0">'
+        f"<title>{escape(action)}</title>{body}</g>"
+    )
+
+
+def _farm_body(
+    rows: list[list[str]],
+    letter: str,
+    cell: float,
+    legal: set[str],
+    collected: list[str],
+    highlight: set[str],
+) -> str:
+    """One 4x4 farm at the origin; the spaces standing for a legal action carry it."""
+    out = [_frame(letter, cell)]
     animals = list(dict.fromkeys(collected))
     for r in range(4):
-        out.append(
-            _t(x - 8, top + r * cell + cell / 2 + 4, str(r + 1), 9 if small else 10, fill=MUTED, anchor="middle")
-        )
         row = rows[r] if r < len(rows) else []
         for col in range(4):
             mark = str(row[col]) if col < len(row) else "."
-            name = f"{letter}-{c.COLUMN_LETTERS[col]}{r + 1}"
-            cx, cy = x + col * cell, top + r * cell
-            animal = NAME_OF_ABBR.get(mark, "")
-            fill = TINT.get(animal, "#ffffff")
-            lit = name in highlight
-            rect = (
-                f'<rect x="{cx + 1:.1f}" y="{cy + 1:.1f}" width="{cell - 2:.1f}" height="{cell - 2:.1f}" rx="3" '
-                f'fill="{fill}" stroke="{TURN if lit else LINE}" stroke-width="{2 if lit else 1}"/>'
-            )
-            inner = ""
-            if mark == "x":
-                inner = (
-                    f'<path d="M{cx + 6:.1f},{cy + 6:.1f} L{cx + cell - 6:.1f},{cy + cell - 6:.1f} '
-                    f'M{cx + cell - 6:.1f},{cy + 6:.1f} L{cx + 6:.1f},{cy + cell - 6:.1f}" stroke="{MUTED}" '
-                    f'stroke-width="1.5"/>'
+            name = f"{letter}-{c.COLUMN_LETTERS[col]}{r + 1}" if legal or highlight else ""
+            rect, inner = _cell(mark, col, r, cell, name in highlight)
+            if not legal:
+                out.append(rect + inner)
+                continue
+            cx, cy = col * cell, TOP + r * cell
+            if f"plant {name}" in legal:
+                hint = _t(cx + cell / 2, cy + cell / 2 + 4, "+crop", 10, fill=MUTED, anchor="middle")
+                out.append(_button(f"plant {name}", rect + inner + hint))
+                continue
+            if f"cross {name}" in legal:  # the space may hold an animal: the hint goes above its letters
+                hint = _t(cx + cell / 2, cy + 11, "× cross", 9, fill=RED, anchor="middle")
+                out.append(_button(f"cross {name}", rect + inner + hint))
+                continue
+            puts = [(a, f"put {a} {name}") for a in animals if f"put {a} {name}" in legal]
+            if len(puts) == 1:
+                animal_name, action = puts[0]
+                ghost = _t(
+                    cx + cell / 2, cy + cell / 2 + 5, ABBR.get(animal_name, "?"), 14, fill="#b0a890", anchor="middle"
                 )
-            elif mark != ".":
-                if small:
-                    inner = _t(cx + cell / 2, cy + cell / 2 + 4, mark, 10.5, anchor="middle", bold=True)
-                else:
-                    inner = _t(cx + cell / 2, cy + cell / 2 + 1, mark, 15, anchor="middle", bold=True) + _t(
-                        cx + cell / 2, cy + cell - 6, animal, 9, fill=MUTED, anchor="middle"
-                    )
-            for verb in ("plant", "cross"):
-                action = f"{verb} {name}"
-                if action in legal:
-                    hint = "+crop" if verb == "plant" else "× cross"
-                    inner += _t(cx + cell / 2, cy + cell / 2 + 4, hint, 10, fill=MUTED, anchor="middle")
-                    out.append(
-                        f'<g class="ft-action" data-action={quoteattr(action)} role="button" tabindex="0">'
-                        f"<title>{escape(action)}</title>{rect}{inner}</g>"
-                    )
-                    break
+                out.append(_button(action, rect + ghost))
+            elif puts:  # two different animals: one small chip per animal in the space
+                out.append(rect)
+                h = (cell - 6) / len(puts)
+                for k, (animal_name, action) in enumerate(puts):
+                    label = ABBR.get(animal_name, "?")
+                    tint = TINT.get(animal_name, CHIP)
+                    size = 10 if cell < 40 else 11
+                    out.append(_chip(cx + 3, cy + 3 + k * h, cell - 6, h - 2, label, action, fill=tint, size=size))
             else:
-                puts = [(a, f"put {a} {name}") for a in animals if f"put {a} {name}" in legal]
-                if len(puts) == 1:
-                    animal_name, action = puts[0]
-                    ghost = _t(
-                        cx + cell / 2,
-                        cy + cell / 2 + 5,
-                        ABBR.get(animal_name, "?"),
-                        14,
-                        fill="#b0a890",
-                        anchor="middle",
-                    )
-                    out.append(
-                        f'<g class="ft-action" data-action={quoteattr(action)} role="button" tabindex="0">'
-                        f"<title>{escape(action)}</title>{rect}{ghost}</g>"
-                    )
-                elif puts:
-                    out.append(rect)
-                    h = (cell - 6) / len(puts)
-                    for k, (animal_name, action) in enumerate(puts):
-                        out.append(
-                            _chip(
-                                cx + 3,
-                                cy + 3 + k * h,
-                                cell - 6,
-                                h - 2,
-                                ABBR.get(animal_name, "?"),
-                                action,
-                                fill=TINT.get(animal_name, CHIP),
-                                size=10 if small else 11,
-                            )
-                        )
-                else:
-                    out.append(rect + inner)
-    return out
+                out.append(rect + inner)
+    return "".join(out)
+
+
+def _area_size(cell: float) -> tuple[float, float]:
+    """Width and height of a player's area with farm spaces of ``cell`` units."""
+    return 16 + 4 * cell + 30 + 16 + 4 * cell + 12 + (0 if cell >= 40 else 26), 36 + 28 + 4 * cell + 12
 
 
 def _player_area(
@@ -440,8 +494,7 @@ def _player_area(
     solo = "emma" in view
     acting = p in (view.get("to_act") or [])
     name = "You" if solo else f"Player {p}" + (" (you)" if p == player else "")
-    width = 16 + 4 * cell + 30 + 16 + 4 * cell + 12 + (0 if cell >= 40 else 26)  # room for the name line
-    height = 36 + 28 + 4 * cell + 12
+    width, height = _area_size(cell)
     out = [
         f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{height:.1f}" rx="10" '
         f'fill="{"#fff7e6" if acting else "#ffffff"}" stroke="{TURN if acting else LINE}" '
@@ -488,10 +541,10 @@ def _player_area(
             highlight = {f"B-{col}{r}" for col in c.COLUMN_LETTERS for r in range(1, 5)}
         elif isinstance(value, int):
             highlight = {f"{f}-{col}{value}" for f in "RB" for col in c.COLUMN_LETTERS}
-    mine = legal if p == player else set()
+    mine = {a for a in legal if a[-3:-2] == "-"} if p == player else set()  # the actions naming a space
     fy = y + 34
-    out += _farm(data.get("red") or [], "R", x + 22, fy, cell, mine, collected, highlight)
-    out += _farm(data.get("blue") or [], "B", x + 22 + 4 * cell + 40, fy, cell, mine, collected, highlight)
+    out.append(_farm(data.get("red") or [], "R", x + 22, fy, cell, mine, collected, highlight))
+    out.append(_farm(data.get("blue") or [], "B", x + 22 + 4 * cell + 40, fy, cell, mine, collected, highlight))
     return out, width, height
 
 
@@ -562,7 +615,7 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
 
     radius = 150.0
     cx, cy = 12 + radius + 34, 56 + radius + 34
-    parts += _wheel(view, cx, cy, radius)
+    parts.append(_wheel(view, cx, cy, radius))
     parts.append(_t(cx, cy + radius + 44, "Barn wheel: farmers move clockwise", 11, fill=MUTED, anchor="middle"))
     panel_x = cx + radius + 46
     panel, panel_bottom = _panel(view, legal_set, player, panel_x, 60, W - panel_x - 8)
@@ -586,11 +639,11 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
     x = 12.0
     for i, p in enumerate(order):
         cell = 50.0 if big and i == 0 else 33.0
-        area, w, h = _player_area(view, p, player, legal_set, x, y, cell, totals)
+        w, h = _area_size(cell)
         if x > 12 and x + w > W - 8:
             x, y = 12.0, y + row_h + 12
             row_h = 0.0
-            area, w, h = _player_area(view, p, player, legal_set, x, y, cell, totals)
+        area, w, h = _player_area(view, p, player, legal_set, x, y, cell, totals)
         parts += area
         row_h = max(row_h, h)
         if big and i == 0:
