@@ -17,6 +17,7 @@ lie outside the group with ``pointer-events="none"``.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -155,11 +156,25 @@ def _animal_icon(cx: float, cy: float, s: float) -> str:
     )
 
 
-_ICON = {c.WHEAT: _wheat_icon, c.BREAD: _bread_icon, c.ANIMAL: _animal_icon}
+_ICON_SIZE = 20.0
+DEFS = (
+    "<defs>"
+    + "".join(
+        f'<g id="ff-icon-{sort}">{draw(0.0, 0.0, _ICON_SIZE)}</g>'
+        for sort, draw in ((c.WHEAT, _wheat_icon), (c.BREAD, _bread_icon), (c.ANIMAL, _animal_icon))
+    )
+    + "</defs>"
+)
+"""The pictograms, drawn once per picture and placed with ``<use>``."""
 
 
+def _icon(sort: str, cx: float, cy: float, s: float) -> str:
+    return f'<use href="#ff-icon-{sort}" transform="translate({cx:.1f} {cy:.1f}) scale({s / _ICON_SIZE:.3f})"/>'
+
+
+@lru_cache(maxsize=4096)
 def _card(
-    x: float, y: float, w: float, h: float, sort: str, lines: list[str], action: str | None, *, faded: bool
+    x: float, y: float, w: float, h: float, sort: str, lines: tuple[str, ...], action: str | None, *, faded: bool
 ) -> str:
     """One card: a coloured band with the sort's name, its letter, a pictogram and up to two lines of text."""
     stroke = "#9a9483" if faded else INK
@@ -174,7 +189,7 @@ def _card(
         f'stroke="{SORT_COLOUR[sort]}" stroke-width="{band:.1f}"/>'
         + _t(x + w / 2, y + band / 2 + 5, sort.upper(), size=size, anchor="middle", bold=True)
         + _t(x + 6, y + band + 16, SORT_LETTER[sort], size=15, bold=True)
-        + _ICON[sort](x + w / 2 + 4, y + band + (h - band) * 0.36, min(w, h) * 0.2)
+        + _icon(sort, x + w / 2 + 4, y + band + (h - band) * 0.36, min(w, h) * 0.2)
         + "</g>"
     )
     for i, line in enumerate(lines):
@@ -247,7 +262,7 @@ def _header(view: dict[str, Any], legal: list[str], player: int | None) -> tuple
     if view.get("end_triggered") and to_act is not None:
         notes.append("Someone reached 70 coins: the game ends when this round is complete")
     if players == 1 and view["last_roll"] == c.FREE_CHOICE_FACE and to_act is not None:
-        notes.append("This turn's roll was a 6: it sold your farm at the market")
+        notes.append("This turn's roll was a 6, which sells the farm at the market")
     y = 66.0
     if notes:
         parts.append(_t(MARGIN, 84, " · ".join(notes), size=13, fill=MUTED))
@@ -259,11 +274,15 @@ MARKET_H = 318.0
 ROW_H = 40.0
 
 
-def _market_card(view: dict[str, Any], x: float, y: float, w: float) -> list[str]:
-    row_now = int(view["row"])
-    phase = view["phase"]
+def _market_card(view: dict[str, Any], x: float, y: float, w: float) -> str:
     solo = int(view["players"]) == 1
-    verb = "pick" if phase == "pick" else ("move" if not solo else None)
+    verb = "pick" if view["phase"] == "pick" else ("move" if not solo else None)
+    return _market_card_drawn(x, y, w, int(view["row"]), verb, solo, int(view["last_roll"] or 0))
+
+
+@lru_cache(maxsize=1024)
+def _market_card_drawn(x: float, y: float, w: float, row_now: int, verb: str | None, solo: bool, last: int) -> str:
+    """The market card (the same few inputs come back all game long, so it is drawn once each)."""
     parts = [
         _rect(x, y, w, MARKET_H, PANEL),
         _t(x + 14, y + 26, "MARKET CARD", size=15, bold=True),
@@ -297,7 +316,6 @@ def _market_card(view: dict[str, Any], x: float, y: float, w: float) -> list[str
         parts.append(_group(f"{verb} {row}" if verb else None, body))
         parts.append(_die(cols["die"], ry + (ROW_H - 4) / 2, 26 if here else 22, row, real=here))
     fy = top + 5 * ROW_H + 8
-    last = int(view["last_roll"] or 0)
     if last:
         parts.append(_die(x + 32, fy + 22, 30, last, real=True))
         parts.append(_t(x + 56, fy + 19, f"last roll: {last}", size=13, bold=True))
@@ -318,7 +336,7 @@ def _market_card(view: dict[str, Any], x: float, y: float, w: float) -> list[str
     else:
         parts.append(_t(x + w - 14, fy + 19, "solo: rolled at the start", size=12, anchor="end", fill=MUTED))
         parts.append(_t(x + w - 14, fy + 37, "of each turn (a 6 sells the farm)", size=12, anchor="end", fill=MUTED))
-    return parts
+    return "".join(parts)
 
 
 CARD_W, CARD_H = 104.0, 146.0
@@ -334,15 +352,15 @@ def _marketplace(view: dict[str, Any], x: float, y: float, w: float) -> list[str
     cy = y + 78
     if piles is None:
         parts.append(_t(x + 14, y + 26, "MARKETPLACE", size=15, bold=True))
-        parts.append(_t(x + w - 14, y + 26, "click a stack to buy its top card", size=13, anchor="end", fill=MUTED))
+        parts.append(_t(x + w - 14, y + 26, "a buy takes the top card of a stack", size=13, anchor="end", fill=MUTED))
         for sort, cx in zip(c.MARKET_SORTS, slots, strict=True):
             count = int(market[sort])
-            prices = [f"buy {buy[sort]}", f"sell {sell[sort]}"]
+            prices = (f"buy {buy[sort]}", f"sell {sell[sort]}")
             if count:
                 parts.append(_stack_shadow(cx, cy, CARD_W, CARD_H, count))
                 parts.append(_card(cx, cy, CARD_W, CARD_H, sort, prices, f"buy {sort}", faded=False))
             else:
-                parts.append(_card(cx, cy, CARD_W, CARD_H, sort, ["none left"], None, faded=True))
+                parts.append(_card(cx, cy, CARD_W, CARD_H, sort, ("none left",), None, faded=True))
             label = f"{count} {sort} card{'s' if count != 1 else ''}"
             parts.append(_t(cx + CARD_W / 2, cy + CARD_H + 28, label, size=14, anchor="middle", bold=True))
         parts.append(_t(x + w / 2, y + MARKET_H - 14, "Sold bread comes back as wheat.", size=12, anchor="middle"))
@@ -355,17 +373,16 @@ def _marketplace(view: dict[str, Any], x: float, y: float, w: float) -> list[str
         sort = str(pile["top"])
         size = int(pile["size"])
         action = None if (same and name == "left") else f"buy {sort}"
-        lines = [f"buy {buy[sort]}", f"sell {sell[sort]}"]
+        lines = (f"buy {buy[sort]}", f"sell {sell[sort]}")
         parts.append(_stack_shadow(cx, cy, CARD_W, CARD_H, size))
         parts.append(_card(cx, cy, CARD_W, CARD_H, sort, lines, action, faded=False))
         label = f"{name} pile: {size} card{'s' if size != 1 else ''}"
         parts.append(_t(cx + CARD_W / 2, cy + CARD_H + 28, label, size=14, anchor="middle", bold=True))
-    note = (
-        "Both tops show the same card: you buy from the right pile."
-        if same
-        else f"In the piles: {market[c.WHEAT]} wheat, {market[c.ANIMAL]} animal (order hidden)."
-    )
-    parts.append(_t(x + w / 2, y + MARKET_H - 14, note, size=12, anchor="middle"))
+    total = f"In the piles: {market[c.WHEAT]} wheat, {market[c.ANIMAL]} animal (the order below the tops is hidden)."
+    parts.append(_t(x + w / 2, y + MARKET_H - (32 if same else 14), total, size=12, anchor="middle"))
+    if same:
+        note = "Both tops show the same card: you buy from the right pile."
+        parts.append(_t(x + w / 2, y + MARKET_H - 14, note, size=12, anchor="middle", bold=True))
     return parts
 
 
@@ -376,6 +393,34 @@ def _money_label(money: int, you: bool) -> str:
 def _signed(value: int) -> str:
     """A market modifier as printed: +2, 0, −1."""
     return f"+{value}" if value > 0 else ("0" if value == 0 else f"−{-value}")
+
+
+@lru_cache(maxsize=256)
+def _money_scale(y: float, h: float, scale_max: int, goal: int) -> str:
+    """The money track without its markers: the panel, the scale and the goal."""
+    x0, x1 = MARGIN + 88, WIDTH - MARGIN - 36
+    per = (x1 - x0) / scale_max
+    line_y = y + h - 22
+    parts = [
+        _rect(MARGIN, y, INNER, h, PANEL),
+        _t(MARGIN + 14, y + 26, "MONEY", size=15, bold=True),
+        f'<line x1="{x0:.1f}" y1="{line_y:.1f}" x2="{x1:.1f}" y2="{line_y:.1f}" stroke="{INK}" stroke-width="2"/>',
+    ]
+    for v in range(0, scale_max + 1, 5):
+        tx = x0 + v * per
+        tall = v % 10 == 0
+        parts.append(
+            f'<line x1="{tx:.1f}" y1="{line_y - (6 if tall else 3):.1f}" x2="{tx:.1f}" '
+            f'y2="{line_y + (6 if tall else 3):.1f}" stroke="{INK}"/>'
+        )
+        if tall:
+            parts.append(_t(tx, line_y + 18, str(v), size=11, anchor="middle", fill=MUTED))
+    gx = x0 + goal * per
+    parts.append(
+        f'<line x1="{gx:.1f}" y1="{y + 10:.1f}" x2="{gx:.1f}" y2="{line_y:.1f}" stroke="{GREEN}" stroke-width="3"/>'
+    )
+    parts.append(_t(gx - 6, y + 24, f"goal {goal}", size=12, anchor="end", bold=True, fill=GREEN))
+    return "".join(parts)
 
 
 def _money_track(view: dict[str, Any], player: int | None, y: float) -> tuple[list[str], float]:
@@ -399,25 +444,7 @@ def _money_track(view: dict[str, Any], player: int | None, y: float) -> tuple[li
     depth = max(lv for _, _, lv in levels) + 1
     h = 64 + 24 * depth
     line_y = y + h - 22
-    parts = [
-        _rect(MARGIN, y, INNER, h, PANEL),
-        _t(MARGIN + 14, y + 26, "MONEY", size=15, bold=True),
-        f'<line x1="{x0:.1f}" y1="{line_y:.1f}" x2="{x1:.1f}" y2="{line_y:.1f}" stroke="{INK}" stroke-width="2"/>',
-    ]
-    for v in range(0, scale_max + 1, 5):
-        tx = x0 + v * per
-        tall = v % 10 == 0
-        parts.append(
-            f'<line x1="{tx:.1f}" y1="{line_y - (6 if tall else 3):.1f}" x2="{tx:.1f}" '
-            f'y2="{line_y + (6 if tall else 3):.1f}" stroke="{INK}"/>'
-        )
-        if tall:
-            parts.append(_t(tx, line_y + 18, str(v), size=11, anchor="middle", fill=MUTED))
-    gx = x0 + goal * per
-    parts.append(
-        f'<line x1="{gx:.1f}" y1="{y + 10:.1f}" x2="{gx:.1f}" y2="{line_y:.1f}" stroke="{GREEN}" stroke-width="3"/>'
-    )
-    parts.append(_t(gx - 6, y + 24, f"goal {goal}", size=12, anchor="end", bold=True, fill=GREEN))
+    parts = [_money_scale(y, h, scale_max, goal)]
     for p, mx, level in levels:
         cy = line_y - 14 - level * 24
         you = p == player
@@ -432,18 +459,16 @@ def _money_track(view: dict[str, Any], player: int | None, y: float) -> tuple[li
 
 def _chips(x: float, y: float, actions: list[str]) -> tuple[str, int]:
     """Small buttons, four to a row; returns the drawing and the number of rows."""
-    parts = []
-    for i, action in enumerate(actions):
-        cx = x + (i % 4) * 54
-        cy = y + (i // 4) * 28
-        parts.append(
-            _group(
-                action,
-                _rect(cx, cy, 50, 24, "#eef5fa", BLUE)
-                + _t(cx + 25, cy + 16.5, _chip_label(action), size=12, anchor="middle", fill=BLUE),
-            )
-        )
-    return "".join(parts), (len(actions) + 3) // 4
+    drawn = "".join(_chip(x + (i % 4) * 54, y + (i // 4) * 28, action) for i, action in enumerate(actions))
+    return drawn, (len(actions) + 3) // 4
+
+
+@lru_cache(maxsize=1024)
+def _chip(x: float, y: float, action: str) -> str:
+    label = _chip_label(action)
+    return _group(
+        action, _rect(x, y, 50, 24, "#eef5fa", BLUE) + _t(x + 25, y + 16.5, label, size=12, anchor="middle", fill=BLUE)
+    )
 
 
 def _chip_label(action: str) -> str:
@@ -507,7 +532,7 @@ def _farm(
         for i, sort in enumerate(c.SORTS):
             gx = x + 12 + i * group_w
             count = int(farm[sort])
-            lines = [f"× {count}", f"sells {sell[sort]}"]
+            lines = (f"× {count}", f"sells {sell[sort]}")
             parts.append(_card(gx, gy, card_w, card_h, sort, lines, None, faded=count == 0))
             drawn, used = _chips(gx + card_w + 10, gy, chips[sort])
             parts.append(drawn)
@@ -519,7 +544,7 @@ def _farm(
         for i, sort in enumerate(c.SORTS):
             gx = x + gap + i * (card_w + gap)
             count = int(farm[sort])
-            parts.append(_card(gx, gy, card_w, card_h, sort, [f"× {count}"], None, faded=count == 0))
+            parts.append(_card(gx, gy, card_w, card_h, sort, (f"× {count}",), None, faded=count == 0))
     return parts, y + h
 
 
@@ -530,7 +555,7 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
         player = None
     parts, y = _header(view, legal, player)
     half = (INNER - 16) / 2
-    parts += _market_card(view, MARGIN, y, half)
+    parts.append(_market_card(view, MARGIN, y, half))
     parts += _marketplace(view, MARGIN + half + 16, y, half)
     y += MARKET_H + 14
     track, y = _money_track(view, player, y)
@@ -563,5 +588,5 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board" viewBox="0 0 {WIDTH} {height}" width="100%" '
         f'font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" role="img" '
         f"aria-label={quoteattr(label)}>"
-        f'<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
+        f'{DEFS}<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
     )
