@@ -170,7 +170,7 @@ def test_game_over_names_the_winners_of_the_score_sheet() -> None:
             while not state.is_over():
                 actor = state.actors()[0]
                 state.apply(actor, rng.choice(state.legal_actions(actor)))
-            svg, actions = _check(state.view(None), [], None)
+            svg, _ = _check(state.view(None), [], None)
             winners = state.result().winners
             for p in range(players):
                 assert (f"★ Player {p}<" in svg) == (p in winners)
