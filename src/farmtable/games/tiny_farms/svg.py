@@ -205,8 +205,9 @@ def _panel(
     heading = "Dice left" if dice else "Dice: all used"
     if change:
         heading += f"  (milk change {change:+d}: each move {change:+d})"
-    out.append(_t(x, y + 14, heading, 13, bold=True))
-    y += 24
+    if phase != "over":
+        out.append(_t(x, y + 14, heading, 13, bold=True))
+        y += 24
     if dice:
         any_chip = False
         for i, value in enumerate(dice):
@@ -277,15 +278,17 @@ def _panel(
     emma = view.get("emma")
     if isinstance(emma, dict):
         y += 8
-        out.extend(_emma(emma, x, y, width))
+        out.extend(_emma(emma, x, y, width, over=phase == "over"))
         y += 54 + 19 * len(emma.get("tracks") or {}) + 6
     return out, y
 
 
-def _emma(emma: dict[str, Any], x: float, y: float, width: float) -> list[str]:
+def _emma(emma: dict[str, Any], x: float, y: float, width: float, *, over: bool) -> list[str]:
     level = str(emma.get("difficulty") or "") + (", advanced" if emma.get("advanced") else "")
     target = emma.get("target") or 0
     first = "Emma moves first this round" if emma.get("goes_first") else "you move first this round"
+    if over:
+        first = "her card at the end"
     out = [
         f'<rect x="{x - 6:.1f}" y="{y:.1f}" width="{width:.1f}" height="{48 + 19 * len(emma.get("tracks") or {}):.1f}" '
         f'rx="8" fill="#f7f4fb" stroke="#CC79A7"/>',
