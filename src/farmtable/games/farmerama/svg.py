@@ -23,6 +23,7 @@ Everything is read from the view (never from a state), so nothing hidden can be 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -148,16 +149,6 @@ def _scarecrow(x: float, y: float) -> str:
     )
 
 
-def _sector_parts(label: str) -> tuple[int, str | None, list[str], bool]:
-    """(sector number, crop sown there or None for harvest, animal heads, pacifier) from a view label
-    like ``k1 sow hay cow head`` or ``k6 harvest pacifier``."""
-    words = label.split()
-    number = int(words[0][1:]) if words and words[0][1:].isdigit() else -1
-    crop = words[2] if len(words) > 2 and words[1] == "sow" else None
-    heads = [words[i - 1] for i in range(1, len(words)) if words[i] == "head"]
-    return number, crop, heads, "pacifier" in words
-
-
 def _stars_now(board: dict[str, Any]) -> tuple[int, ScoreInput]:
     """The stars a board would score if the game ended now (the final scoring, from public facts)."""
     barn = board.get("barn", {})
@@ -212,7 +203,17 @@ def _header(view: dict[str, Any], player: int | None, entries: list[ScoreInput])
 
 def _action_wheel(view: dict[str, Any]) -> list[str]:
     wheel = view.get("action_wheel", {})
-    section = int(wheel.get("section", 0))
+    nxt = wheel.get("next", {})
+    key = tuple(tuple(wheel.get(k, (0, 0))) for k in ("sow", "harvest", "water"))
+    following = tuple((str(k), tuple(v)) for k, v in nxt.items()) if isinstance(nxt, dict) else ()
+    return [_action_wheel_drawing(int(wheel.get("section", 0)), key, following)]
+
+
+@lru_cache(maxsize=64)
+def _action_wheel_drawing(
+    section: int, values: tuple[tuple[int, ...], ...], following: tuple[tuple[str, tuple[int, ...]], ...]
+) -> str:
+    """The action wheel dial with ``section`` up, its numbers and the next section's."""
     cx, cy, r = 58.0, 122.0, 50.0
     out = [_t(8, 72, "Action wheel", 13, weight="bold")]
     step = 2 * math.pi / 8
@@ -225,15 +226,13 @@ def _action_wheel(view: dict[str, Any]) -> list[str]:
     out.append(f'<circle cx="{cx}" cy="{cy}" r="14" fill="#ffffff" stroke="#8f876f"/>')
     x = 120.0
     out.append(_t(x, 90, f"section {section} (alone/shared)", 11, fill=MUTED))
-    for i, (key, name) in enumerate((("sow", "Sow"), ("harvest", "Harvest"), ("water", "Water"))):
-        pair = wheel.get(key, [0, 0])
+    for i, (name, pair) in enumerate(zip(("Sow", "Harvest", "Water"), values, strict=True)):
         out.append(_t(x, 108 + 16 * i, name, 12))
-        out.append(_t(x + 66, 108 + 16 * i, f"{pair[0]} / {pair[1]}", 12, weight="bold"))
-    nxt = wheel.get("next", {})
-    if nxt:
-        parts = " ".join(f"{k[0].upper()}{v[0]}/{v[1]}" for k, v in nxt.items())
+        out.append(_t(x + 66, 108 + 16 * i, " / ".join(str(n) for n in pair), 12, weight="bold"))
+    if following:
+        parts = " ".join(f"{k[:1].upper()}{'/'.join(str(n) for n in v)}" for k, v in following)
         out.append(_t(x, 162, f"next: {parts}", 11, fill=MUTED))
-    return out
+    return "".join(out)
 
 
 def _supply(view: dict[str, Any], legal: set[str]) -> list[str]:
@@ -248,14 +247,20 @@ def _supply(view: dict[str, Any], legal: set[str]) -> list[str]:
     if hint:
         out.append(_t(x0, 172, hint, 11, weight="bold", fill=BLUE))
     for i, good in enumerate(GOOD_NAMES):
-        x = x0 + i * 50
-        inner = _tile(x + 5, 84, good, 36) + _t(
-            x + 23, 138, str(supply.get(good, 0)), 13, anchor="middle", weight="bold"
-        )
-        inner += _t(x + 23, 154, good, 10, anchor="middle", fill=MUTED)
+        inner = _supply_tile(i, good, str(supply.get(good, 0)))
         action = f"gain {good}" if f"gain {good}" in legal else f"token {good}"
         out.append(_act(action, legal, inner))
     return out
+
+
+@lru_cache(maxsize=256)
+def _supply_tile(i: int, good: str, count: str) -> str:
+    x = 262.0 + i * 50
+    return (
+        _tile(x + 5, 84, good, 36)
+        + _t(x + 23, 138, count, 13, anchor="middle", weight="bold")
+        + _t(x + 23, 154, good, 10, anchor="middle", fill=MUTED)
+    )
 
 
 def _buildings(view: dict[str, Any], legal: set[str]) -> list[str]:
@@ -293,6 +298,7 @@ def _wrap(text: str, limit: int) -> list[str]:
     return [text[: cut + (1 if text[cut] == "+" else 0)].strip(), text[cut + 1 :].strip()]
 
 
+@lru_cache(maxsize=256)
 def _card(x: float, y: float, name: str, state: str, note: str = "") -> str:
     """An action card: ``state`` is ``open``, ``chosen``, ``now``, ``done`` or ``revealed``."""
     fill = {"chosen": "#fff3d6", "now": "#fff3d6", "done": "#eeeeee", "revealed": "#fff3d6"}.get(state, "#ffffff")
@@ -398,91 +404,15 @@ def _solo_panel(solo: dict[str, Any], legal: set[str]) -> list[str]:
     return out
 
 
-# --- one farmland -------------------------------------------------------------------------
+# --- one farmland (drawn at the panel's origin; the static pieces are built once and cached) ----------
+
+CX, CY = 14 + FARM_R + 12, 14 + FARM_R + 2
+"""Centre of a farmland inside its panel."""
+INFO_X, INFO_Y = 340.0, 4.0
+"""Top left of the column beside a farmland."""
 
 
-def _farmland(board: dict[str, Any], cx: float, cy: float, legal: set[str], mine: bool) -> list[str]:
-    areas = board.get("areas", [])
-    out = [
-        f'<circle cx="{cx}" cy="{cy}" r="{FARM_R}" fill="#f6f0e0" stroke="#8f876f"/>',
-        f'<circle cx="{cx}" cy="{cy}" r="{RING_IN}" fill="{GRASS}" stroke="#8f876f"/>',
-    ]
-    bar_area = -1
-    for i, area in enumerate(areas[:AREAS]):
-        mid = i * SLICE
-        a0, a1 = mid - SLICE / 2, mid + SLICE / 2
-        sector, crop, heads, pacifier = _sector_parts(str(area.get("sector", "")))
-        if sector == 6:
-            bar_area = i
-        # the player wheel sector over this area
-        tint = GOOD_FILL.get(crop, "#d9d9d9") if crop else "#e4e4e4"
-        out.append(_wedge(cx, cy, RING_IN, FARM_R, a0, a1, tint, "#8f876f").replace("/>", ' fill-opacity="0.45"/>', 1))
-        line1 = f"k{sector} " + (f"sow {crop}" if crop else "harvest")
-        line2 = " ".join([*(f"{h} head" for h in heads), *(["pacifier"] if pacifier else [])])
-        out.append(_ring_text(cx, cy, mid, line1, line2))
-        # the river on the area's edge
-        x0, y0 = _pt(cx, cy, HUB_R, a0)
-        x1, y1 = _pt(cx, cy, RING_IN, a0)
-        out.append(f'<path d="M{x0:.1f},{y0:.1f} L{x1:.1f},{y1:.1f}" stroke="{SKY}" stroke-width="4"/>')
-        # the area name
-        nx, ny = _pt(cx, cy, 78, mid)
-        out.append(_t(nx, ny + 4, str(area.get("area", f"A{i}")), 10, anchor="middle", weight="bold", fill=MUTED))
-        # beds
-        beds = area.get("beds", [])
-        name = str(area.get("area", f"A{i}"))
-        for j, bed in enumerate(beds):
-            angle = mid + (j - (len(beds) - 1) / 2) * BED_STEP
-            bx, by = _pt(cx, cy, BED_R, angle)
-            x, y = bx - BED_SIZE / 2, by - BED_SIZE / 2
-            if bed is None:
-                inner = _rect(x, y, BED_SIZE, BED_SIZE, SOIL, EARTH, 3, ' stroke-dasharray="3 2"')
-                if j == 0 and area.get("scarecrow_visible"):
-                    inner += _scarecrow(bx, by + 1)
-                action = f"sow {crop} {name}" if crop and mine else ""
-            else:
-                inner = _tile(x, y, str(bed), BED_SIZE)
-                action = f"harvest {bed} {name}" if area.get("harvest") and mine else ""
-            out.append(_act(action, legal, inner) if action else inner)
-        # pasture
-        animals = area.get("pasture", [])
-        for j in range(2):
-            angle = mid + (j - 0.5) * 2 * PASTURE_STEP
-            px, py = _pt(cx, cy, PASTURE_R, angle)
-            if j < len(animals):
-                a = str(animals[j])
-                out.append(
-                    f'<circle cx="{px:.1f}" cy="{py:.1f}" r="10" fill="#ffffff" stroke="{EARTH}" stroke-width="1.5"/>'
-                )
-                out.append(_t(px, py + 4, ANIMAL_ABBR.get(a, a[:2]), 10, anchor="middle", weight="bold"))
-            else:
-                out.append(
-                    f'<circle cx="{px:.1f}" cy="{py:.1f}" r="9" fill="none" stroke="#7aa36f" stroke-dasharray="2 2"/>'
-                )
-    # the bar: between the area under k6 and the one under k0
-    if bar_area >= 0:
-        edge = bar_area * SLICE + SLICE / 2
-        x0, y0 = _pt(cx, cy, HUB_R, edge)
-        x1, y1 = _pt(cx, cy, FARM_R + 8, edge)
-        out.append(f'<path d="M{x0:.1f},{y0:.1f} L{x1:.1f},{y1:.1f}" stroke="{INK}" stroke-width="5"/>')
-        lx, ly = _pt(cx, cy, HUB_R + 15, edge)
-        out.append(_rect(lx - 13, ly - 7, 26, 14, INK, INK, 3))
-        out.append(_t(lx, ly + 4, "bar", 10, anchor="middle", weight="bold", fill="#ffffff"))
-    # the hub: turning the wheel
-    wheel = board.get("player_wheel", 0)
-    can_turn = mine and "turn-wheel" in legal
-    hub = f'<circle cx="{cx}" cy="{cy}" r="{HUB_R}" fill="{"#fff3d6" if can_turn else "#ffffff"}" stroke="#8f876f"/>'
-    if can_turn:
-        hub += _t(cx, cy - 2, "turn", 11, anchor="middle", weight="bold", fill=BLUE)
-        hub += _t(cx, cy + 10, "1 water", 9, anchor="middle", fill=MUTED)
-        out.append(_act("turn-wheel", legal, hub))
-    else:
-        hub += _t(cx, cy - 2, "turned", 10, anchor="middle", fill=MUTED)
-        hub += _t(cx, cy + 11, f"{wheel}×", 11, anchor="middle", weight="bold")
-        out.append(hub)
-    return out
-
-
-def _ring_text(cx: float, cy: float, mid: float, line1: str, line2: str) -> str:
+def _ring_text(mid: float, line1: str, line2: str) -> str:
     """Two lines along the wheel ring at angle ``mid``, upright on both halves of the wheel."""
     deg = math.degrees(mid)
     lower = 90 < deg < 270
@@ -492,91 +422,221 @@ def _ring_text(cx: float, cy: float, mid: float, line1: str, line2: str) -> str:
         if not text:
             continue
         if lower:
-            rot, r = deg + 180, r_bottom
-            x, y = cx, cy + r + 4
+            rot, y = deg + 180, CY + r_bottom + 4
         else:
-            rot, r = deg, r_top
-            x, y = cx, cy - r + 4
-        out.append(
-            _t(
-                x,
-                y,
-                text,
-                10,
-                anchor="middle",
-                weight=weight,
-                extra=f' transform="rotate({rot:.1f} {cx:.1f} {cy:.1f})"',
-            )
-        )
+            rot, y = deg, CY - r_top + 4
+        rotate = f' transform="rotate({rot:.1f} {CX:.1f} {CY:.1f})"'
+        out.append(_t(CX, y, text, 10, anchor="middle", weight=weight, extra=rotate))
     return "".join(out)
 
 
-def _info(
-    board: dict[str, Any], x0: float, y0: float, legal: set[str], mine: bool, title: str, stars: str, notes: list[str]
-) -> list[str]:
+def _farm_background() -> str:
+    """The printed board: land, the ring under the wheel, rivers between the areas, area names."""
+    out = [
+        f'<circle cx="{CX}" cy="{CY}" r="{FARM_R}" fill="#f6f0e0" stroke="#8f876f"/>',
+        f'<circle cx="{CX}" cy="{CY}" r="{RING_IN}" fill="{GRASS}" stroke="#8f876f"/>',
+    ]
+    for i in range(AREAS):
+        x0, y0 = _pt(CX, CY, HUB_R, (i - 0.5) * SLICE)
+        x1, y1 = _pt(CX, CY, RING_IN, (i - 0.5) * SLICE)
+        out.append(f'<path d="M{x0:.1f},{y0:.1f} L{x1:.1f},{y1:.1f}" stroke="{SKY}" stroke-width="4"/>')
+        nx, ny = _pt(CX, CY, 78, i * SLICE)
+        out.append(_t(nx, ny + 4, f"A{i}", 10, anchor="middle", weight="bold", fill=MUTED))
+    return "".join(out)
+
+
+FARM_BACKGROUND = _farm_background()
+
+
+@lru_cache(maxsize=256)
+def _sector_parts(label: str) -> tuple[int, str | None, tuple[str, ...], bool]:
+    """(sector number, crop sown there or None for harvest, animal heads, pacifier) from a view label
+    like ``k1 sow hay cow head`` or ``k6 harvest pacifier``."""
+    words = label.split()
+    number = int(words[0][1:]) if words and words[0][1:].isdigit() else -1
+    crop = words[2] if len(words) > 2 and words[1] == "sow" else None
+    heads = tuple(words[i - 1] for i in range(1, len(words)) if words[i] == "head")
+    return number, crop, heads, "pacifier" in words
+
+
+@lru_cache(maxsize=512)
+def _ring_cell(i: int, label: str) -> str:
+    """The player-wheel sector ``label`` lying over area position ``i``: tinted band and two lines."""
+    sector, crop, heads, pacifier = _sector_parts(label)
+    mid = i * SLICE
+    tint = GOOD_FILL.get(crop, "#d9d9d9") if crop else "#e4e4e4"
+    band = _wedge(CX, CY, RING_IN, FARM_R, mid - SLICE / 2, mid + SLICE / 2, tint, "#8f876f")
+    line1 = f"k{sector} " + (f"sow {crop}" if crop else "harvest")
+    line2 = " ".join([*(f"{h} head" for h in heads), *(["pacifier"] if pacifier else [])])
+    return band.replace("/>", ' fill-opacity="0.45"/>', 1) + _ring_text(mid, line1, line2)
+
+
+@lru_cache(maxsize=1024)
+def _bed(i: int, j: int, count: int, content: str | None, scarecrow: bool) -> str:
+    """Bed ``j`` of ``count`` in area position ``i``: a plant stack, or soil (with its scarecrow)."""
+    angle = i * SLICE + (j - (count - 1) / 2) * BED_STEP
+    bx, by = _pt(CX, CY, BED_R, angle)
+    x, y = bx - BED_SIZE / 2, by - BED_SIZE / 2
+    if content is not None:
+        return _tile(x, y, content, BED_SIZE)
+    soil = _rect(x, y, BED_SIZE, BED_SIZE, SOIL, EARTH, 3, ' stroke-dasharray="3 2"')
+    return soil + (_scarecrow(bx, by + 1) if scarecrow else "")
+
+
+@lru_cache(maxsize=256)
+def _pasture_slot(i: int, j: int, animal: str | None) -> str:
+    px, py = _pt(CX, CY, PASTURE_R, i * SLICE + (j - 0.5) * 2 * PASTURE_STEP)
+    if animal is None:
+        return f'<circle cx="{px:.1f}" cy="{py:.1f}" r="9" fill="none" stroke="#7aa36f" stroke-dasharray="2 2"/>'
+    return f'<circle cx="{px:.1f}" cy="{py:.1f}" r="10" fill="#ffffff" stroke="{EARTH}" stroke-width="1.5"/>' + _t(
+        px, py + 4, ANIMAL_ABBR.get(animal, animal[:2]), 10, anchor="middle", weight="bold"
+    )
+
+
+@lru_cache(maxsize=16)
+def _bar(i: int) -> str:
+    """The bar, on the edge after area position ``i`` (the one under k6)."""
+    edge = i * SLICE + SLICE / 2
+    x0, y0 = _pt(CX, CY, HUB_R, edge)
+    x1, y1 = _pt(CX, CY, FARM_R + 8, edge)
+    lx, ly = _pt(CX, CY, HUB_R + 15, edge)
+    return (
+        f'<path d="M{x0:.1f},{y0:.1f} L{x1:.1f},{y1:.1f}" stroke="{INK}" stroke-width="5"/>'
+        + _rect(lx - 13, ly - 7, 26, 14, INK, INK, 3)
+        + _t(lx, ly + 4, "bar", 10, anchor="middle", weight="bold", fill="#ffffff")
+    )
+
+
+@lru_cache(maxsize=64)
+def _hub(wheel: str, can_turn: bool) -> str:
+    hub = f'<circle cx="{CX}" cy="{CY}" r="{HUB_R}" fill="{"#fff3d6" if can_turn else "#ffffff"}" stroke="#8f876f"/>'
+    if can_turn:
+        hub += _t(CX, CY - 2, "turn", 11, anchor="middle", weight="bold", fill=BLUE)
+        return hub + _t(CX, CY + 10, "1 water", 9, anchor="middle", fill=MUTED)
+    hub += _t(CX, CY - 2, "turned", 10, anchor="middle", fill=MUTED)
+    return hub + _t(CX, CY + 11, f"{wheel}×", 11, anchor="middle", weight="bold")
+
+
+def _farmland(board: dict[str, Any], legal: set[str], mine: bool) -> list[str]:
+    out = [FARM_BACKGROUND]
+    bar_area = -1
+    for i, area in enumerate(board.get("areas", [])[:AREAS]):
+        label = str(area.get("sector", ""))
+        sector, crop, _, _ = _sector_parts(label)
+        if sector == 6:
+            bar_area = i
+        out.append(_ring_cell(i, label))
+        beds = area.get("beds", [])
+        name = str(area.get("area", f"A{i}"))
+        scarecrow = bool(area.get("scarecrow_visible"))
+        for j, bed in enumerate(beds):
+            content = None if bed is None else str(bed)
+            inner = _bed(i, j, len(beds), content, scarecrow and j == 0)
+            action = ""
+            if mine:
+                if content is None and crop:
+                    action = f"sow {crop} {name}"
+                elif content is not None and area.get("harvest"):
+                    action = f"harvest {content} {name}"
+            out.append(_act(action, legal, inner) if action in legal else inner)
+        animals = area.get("pasture", [])
+        out.append(_pasture_slot(i, 0, str(animals[0]) if animals else None))
+        out.append(_pasture_slot(i, 1, str(animals[1]) if len(animals) > 1 else None))
+    if bar_area >= 0:
+        out.append(_bar(bar_area))
+    can_turn = mine and "turn-wheel" in legal
+    hub = _hub(str(board.get("player_wheel", 0)), can_turn)
+    out.append(_act("turn-wheel", legal, hub) if can_turn else hub)
+    return out
+
+
+def _info_static() -> str:
+    x0, y = INFO_X, INFO_Y + 82
+    out = [_t(x0, y + 10, "Stable", 12, weight="bold"), _t(x0 + 222, y + 10, "Barn", 12, weight="bold")]
+    out.append(_t(x0, y + 90, "Products", 12, weight="bold"))
+    for i, key in enumerate(PRODUCT_KEYS):
+        out.append(_t(x0, y + 98 + i * 16 + 11, f"{PRODUCT_LABEL[key]} ×{PRODUCT_VALUE[i]}", 11))
+    return "".join(out)
+
+
+INFO_STATIC = _info_static()
+STABLE_Y = INFO_Y + 82
+TRACK_Y = STABLE_Y + 80
+
+
+@lru_cache(maxsize=64)
+def _stable_slot(i: int, animal: str, where: str | None) -> str:
+    """Stable place ``i``: the animal (``where`` None) or an empty place saying where it grazes."""
+    x, cy = INFO_X + 20 + i * 50, STABLE_Y + 36
+    if where is None:
+        cost = " ".join(f"{n}{GOOD_ABBR[GOOD_NAMES[g]]}" for g, n in enumerate(FEED_COST[i]) if n)
+        return (
+            f'<circle cx="{x:.1f}" cy="{cy:.1f}" r="18" fill="#ffffff" stroke="{EARTH}" stroke-width="1.5"/>'
+            + _t(x, cy + 4, animal, 10, anchor="middle", weight="bold")
+            + _t(x, cy + 32, cost, 9, anchor="middle", fill=MUTED)
+        )
+    return (
+        f'<circle cx="{x:.1f}" cy="{cy:.1f}" r="18" fill="none" stroke="{LINE}" stroke-dasharray="3 2"/>'
+        + _t(x, cy + 4, f"on {where}", 9, anchor="middle", fill=MUTED)
+        + _t(x, cy + 32, animal, 9, anchor="middle", fill=MUTED)
+    )
+
+
+@lru_cache(maxsize=512)
+def _barn_tile(i: int, good: str, count: str) -> str:
+    x = INFO_X + 222 + i * 49
+    return _tile(x, STABLE_Y + 20, good, 30) + _t(x + 15, STABLE_Y + 66, count, 13, anchor="middle", weight="bold")
+
+
+@lru_cache(maxsize=128)
+def _track(i: int, n: int) -> str:
+    """Product track ``i`` (0..12) with its marker on ``n``."""
+    ry = TRACK_Y + 18 + i * 16
+    cells = []
+    for k in range(TRACK_MAX + 1):
+        fill = BLUE if k == n else ("#cfe3f1" if k < n else "#ffffff")
+        cells.append(_rect(INFO_X + 76 + k * 13, ry + 1, 12, 13, fill, "#9fb6c8", 2))
+    cells.append(_t(INFO_X + 76 + 13 * 13 + 6, ry + 11, f"{n} = {n * PRODUCT_VALUE[i]}", 11, weight="bold"))
+    return "".join(cells)
+
+
+@lru_cache(maxsize=512)
+def _garden_tile(i: int, reward: str) -> str:
+    col, row = i % 2, i // 2
+    x, ty = INFO_X + 290 + col * 90, TRACK_Y + 18 + row * 16
+    shown = reward.replace("feed of choice", "any feed")
+    shown = shown if len(shown) <= 17 else shown[:16] + "…"
+    return _rect(x, ty, 87, 14, "#fbf3df", EARTH, 3) + _t(x + 3, ty + 10.5, shown, 9)
+
+
+def _info(board: dict[str, Any], legal: set[str], mine: bool, title: str, stars: str, notes: list[str]) -> list[str]:
     """Beside a farmland: title and stars, cards, stable, barn, product tracks, garden."""
-    out = [_t(x0, y0 + 18, title, 15, weight="bold", fill=BLUE if mine else INK)]
-    out.append(_t(x0 + 466, y0 + 18, stars, 13, anchor="end", weight="bold"))
-    y = y0 + 36
-    for note in notes:
-        out.append(_t(x0, y, note, 11, fill=MUTED))
-        y += 14
-    y += 4
-    # stable
-    out.append(_t(x0, y + 10, "Stable", 12, weight="bold"))
-    stable = [str(a) for a in board.get("stable", [])]
+    x0 = INFO_X
+    out = [INFO_STATIC, _t(x0, INFO_Y + 18, title, 15, weight="bold", fill=BLUE if mine else INK)]
+    out.append(_t(x0 + 466, INFO_Y + 18, stars, 13, anchor="end", weight="bold"))
+    for k, note in enumerate(notes[:3]):
+        out.append(_t(x0, INFO_Y + 36 + 14 * k, note, 11, fill=MUTED))
+    stable = {str(a) for a in board.get("stable", [])}
     where = {str(a): str(area.get("area", "")) for area in board.get("areas", []) for a in area.get("pasture", [])}
     for i, animal in enumerate(ANIMAL_NAMES):
-        x, cy = x0 + 20 + i * 50, y + 36
-        cost = " ".join(
-            f"{n}{GOOD_ABBR[GOOD_NAMES[g]]}" for g, n in enumerate(FEED_COST[ANIMAL_NAMES.index(animal)]) if n
-        )
         if animal in stable:
-            inner = f'<circle cx="{x:.1f}" cy="{cy:.1f}" r="18" fill="#ffffff" stroke="{EARTH}" stroke-width="1.5"/>'
-            inner += _t(x, cy + 4, animal, 10, anchor="middle", weight="bold")
-            inner += _t(x, cy + 32, cost, 9, anchor="middle", fill=MUTED)
-            out.append(_act(f"feed {animal}", legal, inner) if mine else inner)
+            slot = _stable_slot(i, animal, None)
+            out.append(_act(f"feed {animal}", legal, slot) if mine and f"feed {animal}" in legal else slot)
         else:
-            out.append(
-                f'<circle cx="{x:.1f}" cy="{cy:.1f}" r="18" fill="none" stroke="{LINE}" stroke-dasharray="3 2"/>'
-            )
-            out.append(_t(x, cy + 4, f"on {where.get(animal, '?')}", 9, anchor="middle", fill=MUTED))
-            out.append(_t(x, cy + 32, animal, 9, anchor="middle", fill=MUTED))
-    # barn
-    bx = x0 + 222
-    out.append(_t(bx, y + 10, "Barn", 12, weight="bold"))
+            out.append(_stable_slot(i, animal, where.get(animal, "?")))
     barn = board.get("barn", {})
     for i, good in enumerate(GOOD_NAMES):
-        x = bx + i * 49
-        inner = _tile(x, y + 20, good, 30) + _t(
-            x + 15, y + 66, str(barn.get(good, 0)), 13, anchor="middle", weight="bold"
-        )
-        out.append(_act("pay-water", legal, inner) if mine and good == "water" else inner)
-    y += 80
-    # product tracks
-    out.append(_t(x0, y + 10, "Products", 12, weight="bold"))
+        tile = _barn_tile(i, good, str(barn.get(good, 0)))
+        out.append(_act("pay-water", legal, tile) if mine and good == "water" and "pay-water" in legal else tile)
     products = board.get("products", {})
     for i, key in enumerate(PRODUCT_KEYS):
-        ry = y + 18 + i * 16
-        n = int(products.get(key, 0))
-        out.append(_t(x0, ry + 11, f"{PRODUCT_LABEL[key]} ×{PRODUCT_VALUE[i]}", 11))
-        for k in range(TRACK_MAX + 1):
-            fill = BLUE if k == n else ("#cfe3f1" if k < n else "#ffffff")
-            out.append(_rect(x0 + 76 + k * 13, ry + 1, 12, 13, fill, "#9fb6c8", 2))
-        out.append(_t(x0 + 76 + 13 * 13 + 6, ry + 11, f"{n} = {n * PRODUCT_VALUE[i]}", 11, weight="bold"))
-    # garden
-    gx = x0 + 290
+        out.append(_track(i, int(products.get(key, 0))))
     garden = board.get("garden", [])
-    out.append(_t(gx, y + 10, f"Garden ({len(garden)})", 12, weight="bold"))
+    out.append(_t(x0 + 290, TRACK_Y + 10, f"Garden ({len(garden)})", 12, weight="bold"))
     for i, b in enumerate(garden[:8]):
-        col, row = i % 2, i // 2
-        x, ty = gx + col * 90, y + 18 + row * 16
-        reward = str(b.get("reward", "")).replace("feed of choice", "any feed")
-        shown = reward if len(reward) <= 17 else reward[:16] + "…"
-        out.append(_rect(x, ty, 87, 14, "#fbf3df", EARTH, 3))
-        out.append(_t(x + 3, ty + 10.5, shown, 9))
+        out.append(_garden_tile(i, str(b.get("reward", ""))))
     if len(garden) > 8:
-        out.append(_t(gx, y + 94, f"+{len(garden) - 8} more", 10, fill=MUTED))
+        out.append(_t(x0 + 290, TRACK_Y + 94, f"+{len(garden) - 8} more", 10, fill=MUTED))
     return out
 
 
@@ -622,6 +682,10 @@ def _award_line(view: dict[str, Any], player: int | None) -> str:
     return ""
 
 
+PANEL_MINE = _rect(2, 0, W - 4, PANEL_H - 10, "#fffaf0", BLUE, 10, ' stroke-width="3"')
+PANEL_OTHER = _rect(2, 0, W - 4, PANEL_H - 10, "#ffffff", LINE, 10)
+
+
 def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> str:
     """Draw ``view`` as one ``<svg>``; elements for legal decisions carry ``data-action``."""
     allowed = set(legal)
@@ -644,26 +708,17 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
         board = boards[q]
         mine = q == player
         seat = int(board.get("seat", q))
-        parts.append(
-            _rect(
-                2,
-                y,
-                W - 4,
-                PANEL_H - 10,
-                "#fffaf0" if mine else "#ffffff",
-                BLUE if mine else LINE,
-                10,
-                ' stroke-width="3"' if mine else "",
-            )
-        )
-        parts += _farmland(board, 14 + FARM_R + 12, y + 14 + FARM_R + 2, allowed, mine)
+        parts.append(f'<g transform="translate(0 {y:.0f})">')
+        parts.append(PANEL_MINE if mine else PANEL_OTHER)
+        parts += _farmland(board, allowed, mine)
         title = f"P{seat} · you" if mine else f"P{seat}"
         if over and q in winners and len(boards) > 1:
             title += " · winner"
         elif seat in view.get("actors", []) and not over:
             title += " · to act"
         stars = f"{scored[q][0]} stars" + ("" if over else " now")
-        parts += _info(board, 340, y + 4, allowed, mine, title, stars, _seat_notes(view, seat, board))
+        parts += _info(board, allowed, mine, title, stars, _seat_notes(view, seat, board))
+        parts.append("</g>")
         y += PANEL_H
     height = y + 4
     return (
