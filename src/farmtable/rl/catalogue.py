@@ -136,7 +136,7 @@ class Spec:
 
     def observe(self, state: State[Any], player: int) -> np.ndarray:
         """The observation vector of ``player``: encoded from ``state.view(player)`` only."""
-        return np.asarray(self.encoder.encode(state.view(player), player), dtype=np.float32)
+        return self.encoder.encode(state.view(player), player)
 
     def entry(self, action: Any) -> str:
         """The catalogue entry of an action (its notation, or its key when part is implied by the state)."""

@@ -19,6 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 INF = math.inf
 
 
@@ -298,7 +300,7 @@ class Custom(Enc):
     """A value encoded by a function (for views that speak in sentences); ``width`` floats."""
 
     width: int
-    fn: Callable[[Any, Ctx], Sequence[float]]
+    fn: Callable[[Any, Ctx], Sequence[float] | np.ndarray]
     doc: str
     low: float = 0.0
     high: float = INF
@@ -312,10 +314,16 @@ class Custom(Enc):
         return [(self.low, self.high)] * self.size(players)
 
     def encode(self, value: Any, ctx: Ctx, out: list[float]) -> None:
-        block = list(self.fn(value, ctx))
+        block = self.fn(value, ctx)
         if len(block) != self.size(ctx.players):
             raise KeyError(f"custom encoder gave {len(block)} floats, not {self.size(ctx.players)}")
-        out.extend(block)
+        if isinstance(block, np.ndarray):
+            if isinstance(out, _Out):
+                out.add_array(block)
+            else:
+                out.extend(block.tolist())
+        else:
+            out.extend(block)
 
     def meaning(self) -> str:
         return self.doc
@@ -357,6 +365,30 @@ def _unknown(value: Any, values: Sequence[Any]) -> int:
     raise KeyError(f"value {value!r} is not in the encoding schema ({', '.join(map(str, values))})")
 
 
+class _Out(list[float]):
+    """The floats of an observation, plus large numpy blocks kept as arrays (a Custom encoder may
+    return one: converting tens of thousands of Python floats is what made big boards slow)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.arrays: list[tuple[int, np.ndarray]] = []
+
+    def add_array(self, block: np.ndarray) -> None:
+        self.arrays.append((len(self), block))
+
+    def result(self) -> np.ndarray:
+        if not self.arrays:
+            return np.asarray(self, dtype=np.float32)
+        parts: list[np.ndarray] = []
+        start = 0
+        for at, block in self.arrays:
+            parts.append(np.asarray(self[start:at], dtype=np.float32))
+            parts.append(block.astype(np.float32, copy=False))
+            start = at
+        parts.append(np.asarray(self[start:], dtype=np.float32))
+        return np.concatenate(parts)
+
+
 class Encoder:
     """A schema bound to a player count: ``encode(view, viewer)`` gives the fixed-length vector."""
 
@@ -366,11 +398,11 @@ class Encoder:
         self.size = schema.size(players)
         self.bounds = schema.bounds(players)
 
-    def encode(self, view: Mapping[str, Any], viewer: int) -> list[float]:
-        """The observation vector of ``view`` (which must be ``state.view(viewer)``)."""
-        out: list[float] = []
+    def encode(self, view: Mapping[str, Any], viewer: int) -> np.ndarray:
+        """The float32 observation vector of ``view`` (which must be ``state.view(viewer)``)."""
+        out = _Out()
         self.schema.encode(view, Ctx(viewer, self.players), out)
-        return out
+        return out.result()
 
     def rows(self) -> list[Row]:
         """The documentation table: index ranges and their meaning."""

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import numpy as np
+
 from farmtable.core import Result
 from farmtable.games.farmini import components as c
 from farmtable.games.farmini.farm import ORIENTED, QUARTER_INDEX
@@ -68,8 +70,8 @@ def _cell(x: int, y: int) -> int:
     return ((REACH - y) * SIDE + (x + REACH)) * CELL_WIDTH
 
 
-def _farm(value: Any, ctx: Ctx) -> list[float]:
-    out = [0.0] * (SIDE * SIDE * CELL_WIDTH)
+def _farm(value: Any, ctx: Ctx) -> np.ndarray:
+    out = np.zeros(SIDE * SIDE * CELL_WIDTH, dtype=np.float32)
     quarters_at = 1 + len(c.SIDES)
     animals_at = quarters_at + N_QUARTERS * len(c.QUARTER_CONTENTS)
     pens_at = animals_at + N_QUARTERS * len(c.KINDS)
