@@ -519,12 +519,17 @@ def _farm(
         f'pointer-events="none"/>'
     )
     parts.append(_t(x + 20, y + 26, str(p), size=12, anchor="middle", bold=True, fill="#ffffff"))
-    parts.append(_t(x + 38, y + 27, f"{star}{_seat_name(p, player)}", size=15, bold=True))
     coins = f"{money} coins"
-    if acting:
-        parts.append(_t(x + w - 12, y + 27, "▶ to act", size=14, anchor="end", bold=True, fill=BLUE))
-        parts.append(_t(x + w - 84, y + 27, coins, size=15, anchor="end", bold=True))
-    else:
+    if big:
+        parts.append(_t(x + 38, y + 27, f"{star}{_seat_name(p, player)}", size=15, bold=True))
+        if acting:
+            parts.append(_t(x + w - 12, y + 27, "▶ to act", size=14, anchor="end", bold=True, fill=BLUE))
+            parts.append(_t(x + w - 84, y + 27, coins, size=15, anchor="end", bold=True))
+        else:
+            parts.append(_t(x + w - 12, y + 27, coins, size=15, anchor="end", bold=True))
+    else:  # a narrow panel: the turn marker goes before the name
+        mark = "▶ " if acting else ""
+        parts.append(_t(x + 36, y + 27, f"{mark}{star}{_seat_name(p, player)}", size=15, bold=True))
         parts.append(_t(x + w - 12, y + 27, coins, size=15, anchor="end", bold=True))
     gy = y + 40
     if big:
