@@ -305,7 +305,9 @@ def _card(x: float, y: float, name: str, state: str, note: str = "") -> str:
     stroke = {"chosen": ORANGE, "now": ORANGE, "revealed": ORANGE, "done": "#aaaaaa"}.get(state, "#8f876f")
     ink = MUTED if state == "done" else INK
     out = _rect(x, y, 76, 58, fill, stroke, 6, ' stroke-width="2"' if state in ("chosen", "now", "revealed") else "")
-    out += f'<circle cx="{x + 14:.1f}" cy="{y + 15:.1f}" r="9" fill="{BLUE if state != "done" else "#aaaaaa"}"/>'
+    out += (
+        f'<ellipse cx="{x + 14:.1f}" cy="{y + 15:.1f}" rx="9" ry="9" fill="{BLUE if state != "done" else "#aaaaaa"}"/>'
+    )
     out += _t(x + 14, y + 19, CARD_ICON.get(name, "?"), 11, anchor="middle", weight="bold", fill="#ffffff")
     out += _t(x + 38, y + 38, CARD_LABEL.get(name, name), 12, anchor="middle", weight="bold", fill=ink)
     if note:
@@ -426,7 +428,7 @@ def _ring_text(mid: float, line1: str, line2: str) -> str:
         else:
             rot, y = deg, CY - r_top + 4
         rotate = f' transform="rotate({rot:.1f} {CX:.1f} {CY:.1f})"'
-        out.append(_t(CX, y, text, 10, anchor="middle", weight=weight, extra=rotate))
+        out.append(_t(CX, y, text, 11 if weight == "bold" else 10, anchor="middle", weight=weight, extra=rotate))
     return "".join(out)
 
 
