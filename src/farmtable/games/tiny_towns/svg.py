@@ -21,6 +21,7 @@ sheet at the end).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -98,8 +99,11 @@ def _code(name: str) -> str:
     return C.CODES.get(name, "MON" if name in C.MONUMENTS else name[:3].upper())
 
 
+SQUARE_NAMES = tuple(f"{COLUMNS[i % 4]}{i // 4 + 1}" for i in range(16))
+
+
 def _square_name(index: int) -> str:
-    return f"{COLUMNS[index % 4]}{index // 4 + 1}"
+    return SQUARE_NAMES[index]
 
 
 def _square_index(name: str) -> int:
@@ -110,6 +114,11 @@ def _square_index(name: str) -> int:
 
 def _wrap(text: str, size: float, width: float, max_lines: int = 99) -> list[str]:
     """Greedy word wrap by an estimated character width; the last line ends with … when cut."""
+    return list(_wrapped(text, size, width, max_lines))
+
+
+@lru_cache(maxsize=4096)
+def _wrapped(text: str, size: float, width: float, max_lines: int) -> tuple[str, ...]:
     limit = max(3, int(width / (size * CHAR)))
     lines: list[str] = []
     line = ""
@@ -131,7 +140,7 @@ def _wrap(text: str, size: float, width: float, max_lines: int = 99) -> list[str
         lines = lines[:max_lines]
         last = lines[-1]
         lines[-1] = (last if len(last) < limit else last[: limit - 1]) + "…"
-    return lines
+    return tuple(lines)
 
 
 class _Svg:
@@ -140,7 +149,6 @@ class _Svg:
     def __init__(self, legal: list[str]) -> None:
         self.parts: list[str] = []
         self.legal = legal
-        self.tagged: set[str] = set()
 
     def add(self, part: str) -> None:
         self.parts.append(part)
@@ -214,7 +222,6 @@ class _Svg:
         """A clickable element: one rect (the page outlines and fills it) and ``inner`` (text only)."""
         if action not in self.legal:
             return
-        self.tagged.add(action)
         tip = f"<title>{escape(action)}</title>" if title else ""
         self.parts.append(
             f"<g data-action={quoteattr(action)}>{tip}"
@@ -340,6 +347,34 @@ def _chip_fill(action: str) -> str:
     return BUTTON_FILL
 
 
+@lru_cache(maxsize=64)
+def _axes(s: float) -> str:
+    """Column letters above and row numbers left of a town drawn at the origin."""
+    svg = _Svg([])
+    label = 12 if s >= 70 else 10
+    top = label + 5
+    for c in range(4):
+        svg.text(18 + c * s + s / 2, label, COLUMNS[c], label, bold=True, color=MUTED, anchor="middle")
+    for r in range(4):
+        svg.text(7, top + r * s + s / 2 + 4, str(r + 1), label, bold=True, color=MUTED, anchor="middle")
+    return "".join(svg.parts)
+
+
+@lru_cache(maxsize=4096)
+def _still_cell(value: str, i: int, s: float, holds: bool) -> str:
+    """A square nobody can act on (most of them): drawn once per look and size, then reused."""
+    svg = _Svg([])
+    label = 12 if s >= 70 else 10
+    _cell(svg, 18 + (i % 4) * s, label + 5 + (i // 4) * s, s, value, _square_name(i), [], s >= 70, holds)
+    return "".join(svg.parts)
+
+
+@lru_cache(maxsize=512)
+def _still_town(grid: tuple[str, ...], s: float) -> str:
+    """A town's squares when nothing in it is held, hidden or clickable."""
+    return "".join(_still_cell(value, i, s, False) for i, value in enumerate(grid))
+
+
 def _town(
     svg: _Svg,
     x: float,
@@ -351,49 +386,55 @@ def _town(
     """The 4x4 town with column letters above and row numbers left; returns its bottom."""
     grid: list[str] = list(town.get("grid") or [""] * 16)
     big = s >= 70
-    label = 12 if big else 10
-    for c in range(4):
-        svg.text(x + 18 + c * s + s / 2, y + label, COLUMNS[c], label, bold=True, color=MUTED, anchor="middle")
-    top = y + label + 5
-    left = x + 18
+    top = (12 if big else 10) + 5
+    left = 18.0
+    svg.add(f'<g transform="translate({x:.1f},{y:.1f})">')
+    svg.add(_axes(s))
     factories = town.get("factories") or {}
     banks = town.get("banks") or {}
     stores = town.get("warehouses") or {}
     statue = set(town.get("cubes_on_cottages") or [])
     own = town.get("placement")
     ghost = own.split() if isinstance(own, str) else []
-    for r in range(4):
-        svg.text(x + 7, top + r * s + s / 2 + 4, str(r + 1), label, bold=True, color=MUTED, anchor="middle")
-        for c in range(4):
-            i = r * 4 + c
-            sq = _square_name(i)
-            value = grid[i] if i < len(grid) else ""
-            cx = left + c * s
-            cy = top + r * s
-            actions = (cell_actions or {}).get(i, [])
-            held = [r for r in (factories.get(sq), banks.get(sq)) if r]
-            cubes = list(stores.get(sq, []))[:3]
-            _cell(svg, cx, cy, s, value, sq, actions, big, bool(held or cubes or sq in statue))
-            if len(actions) > 1:
-                continue  # chips fill the square; the panel lists what it holds
-            small = 20.0 if big else max(9.0, s * 0.2)
-            pad = 4 if big else 3
-            hy = cy + s - small - pad if big else cy + pad
-            for res in held:
-                svg.cube(cx + s - small - pad, hy, small, res)
-            if sq in statue:  # the view does not say which resource: a plain cube
-                svg.add(
-                    f'<rect x="{cx + s - small - pad:.1f}" y="{hy:.1f}" width="{small:.1f}" height="{small:.1f}" '
-                    f'rx="{small / 6:.1f}" fill="#ffffff" stroke="{INK}"/>'
-                )
-                svg.text(cx + s - small / 2 - pad, hy + small * 0.72, "+", small * 0.8, bold=True, anchor="middle")
-            for k, res in enumerate(cubes):
-                svg.cube(cx + pad + k * (small + 2), cy + s - small - pad, small, res)
-            if ghost and ghost[0] == "place" and len(ghost) == 3 and ghost[2] == sq and not value:
-                svg.cube(cx + s * 0.25, cy + s * 0.2, s * 0.5, ghost[1], ghost=True)
-                if big:
-                    svg.text(cx + s / 2, cy + s - 8, "your pick", 10, color=MUTED, anchor="middle")
-    return top + 4 * s
+    if not (cell_actions or factories or banks or stores or statue or ghost):
+        svg.add(_still_town(tuple(str(v) for v in grid[:16]), s))  # the common case: drawn once, reused
+        svg.add("</g>")
+        return y + top + 4 * s
+    for i in range(16):
+        r, c = divmod(i, 4)
+        sq = _square_name(i)
+        value = grid[i] if i < len(grid) else ""
+        cx = left + c * s
+        cy = top + r * s
+        actions = (cell_actions or {}).get(i, [])
+        held = [v for v in (factories.get(sq), banks.get(sq)) if v]
+        cubes = list(stores.get(sq, []))[:3]
+        holds = bool(held or cubes or sq in statue)
+        if actions:
+            _cell(svg, cx, cy, s, value, sq, actions, big, holds)
+        else:
+            svg.add(_still_cell(value if isinstance(value, str) else str(value), i, s, holds))
+        if len(actions) > 1 or not (holds or ghost):
+            continue  # chips fill the square; the panel lists what it holds
+        small = 20.0 if big else max(9.0, s * 0.2)
+        pad = 4 if big else 3
+        hy = cy + s - small - pad if big else cy + pad
+        for res in held:
+            svg.cube(cx + s - small - pad, hy, small, res)
+        if sq in statue:  # the view does not say which resource: a plain cube
+            svg.add(
+                f'<rect x="{cx + s - small - pad:.1f}" y="{hy:.1f}" width="{small:.1f}" height="{small:.1f}" '
+                f'rx="{small / 6:.1f}" fill="#ffffff" stroke="{INK}"/>'
+            )
+            svg.text(cx + s - small / 2 - pad, hy + small * 0.72, "+", small * 0.8, bold=True, anchor="middle")
+        for k, res in enumerate(cubes):
+            svg.cube(cx + pad + k * (small + 2), cy + s - small - pad, small, res)
+        if ghost and ghost[0] == "place" and len(ghost) == 3 and ghost[2] == sq and not value:
+            svg.cube(cx + s * 0.25, cy + s * 0.2, s * 0.5, ghost[1], ghost=True)
+            if big:
+                svg.text(cx + s / 2, cy + s - 8, "your pick", 10, color=MUTED, anchor="middle")
+    svg.add("</g>")
+    return y + top + 4 * s
 
 
 def _cell(
@@ -628,19 +669,29 @@ def _header(svg: _Svg, view: dict[str, Any], player: int | None, legal: list[str
 
 
 def _card_row(svg: _Svg, view: dict[str, Any], legal: list[str], y: float) -> float:
-    buildings: dict[str, str] = dict(view.get("buildings") or {})
+    buildings = tuple((str(k), str(v)) for k, v in (view.get("buildings") or {}).items())
     if not buildings:
         return y
-    svg.text(MARGIN, y + 12, "Building cards in play (patterns may be rotated and mirrored)", 12, color=MUTED)
-    y += 18
+    chooses = tuple(a for a in legal if a.startswith("choose "))
+    fragment, height = _cards(buildings, chooses)
+    svg.add(f'<g transform="translate(0,{y:.1f})">{fragment}</g>')
+    return y + height
+
+
+@lru_cache(maxsize=256)
+def _cards(buildings: tuple[tuple[str, str], ...], chooses: tuple[str, ...]) -> tuple[str, float]:
+    """The building cards in play, drawn at y = 0 (the same for every seat and step: drawn once)."""
+    svg = _Svg(list(chooses))
+    svg.text(MARGIN, 12, "Building cards in play (patterns may be rotated and mirrored)", 12, color=MUTED)
+    y = 18.0
     n = len(buildings)
     gap = 8.0
     w = (WIDTH - 2 * MARGIN - gap * (n - 1)) / n
-    texts = {name: (C.BUILDINGS[name].text if name in C.BUILDINGS else "") for name in buildings}
-    h = max(_card_height(w, name, pattern, texts[name]) for name, pattern in buildings.items()) + 4
-    for k, (name, pattern) in enumerate(buildings.items()):
+    texts = {name: (C.BUILDINGS[name].text if name in C.BUILDINGS else "") for name, _ in buildings}
+    h = max(_card_height(w, name, pattern, texts[name]) for name, pattern in buildings) + 4
+    for k, (name, pattern) in enumerate(buildings):
         _draw_card(svg, MARGIN + k * (w + gap), y, w, h, name, pattern, texts[name], f"choose {name}")
-    return y + h + 12
+    return "".join(svg.parts), y + h + 12
 
 
 def _cell_actions(legal: list[str]) -> dict[int, list[str]]:
