@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 import farmtable
-from farmtable.rl import rl_game
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
 
@@ -16,6 +15,9 @@ def ready_or_skip(game_id: str) -> None:
     """Skip (with the reason) a game that is not ready or has no RL catalogue yet."""
     if not (DOCS / f"{game_id}.md").exists():
         pytest.skip(f"{game_id} is not ready: docs/games/{game_id}.md does not exist yet")
+    pytest.importorskip("numpy", reason="the rl extra is not installed")
+    from farmtable.rl import rl_game
+
     try:
         rl_game(game_id)
     except KeyError:

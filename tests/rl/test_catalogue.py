@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("numpy", reason="the rl extra is not installed")
+
 import random
 
 import numpy as np
-import pytest
 
 import farmtable
 from farmtable.rl import spec, variant_sets

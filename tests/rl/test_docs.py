@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("numpy", reason="the rl extra is not installed")
+
 from pathlib import Path
 
 from farmtable.rl.docs import render

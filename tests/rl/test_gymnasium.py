@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("numpy", reason="the rl extra is not installed")
+pytest.importorskip("gymnasium", reason="the rl extra is not installed")
+
 import warnings
 
 import gymnasium as gym
 import numpy as np
-import pytest
 from gymnasium.utils.env_checker import check_env
 
 import farmtable

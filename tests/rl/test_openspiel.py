@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("numpy", reason="the rl extra is not installed")
+pytest.importorskip("pyspiel", reason="the rl extra is not installed")
+
 import random
 
 import numpy as np
 import pyspiel
-import pytest
 from open_spiel.python.algorithms import mcts
 
 import farmtable

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("numpy", reason="the rl extra is not installed")
+pytest.importorskip("pettingzoo", reason="the rl extra is not installed")
+pytest.importorskip("gymnasium", reason="the rl extra is not installed")
+
 import warnings
 
 import numpy as np
-import pytest
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 from pettingzoo.test.seed_test import parallel_seed_test
 
