@@ -245,8 +245,8 @@ def bench_command(
 ) -> None:
     """Speed on one core: random-play decisions/s, complete games/s, ISMCTS iterations/s."""
     ids = [game_or_error(game_id).id] if game_id else farmtable.list_games()
-    table = Table(title="farmtable bench (one core, this process)")
-    for col in ("game", "players", "decisions/s", "games/s", "decisions/game", "ismcts iters/s"):
+    table = Table(title="farmtable bench (one core; rates per CPU-second of this process)")
+    for col in ("game", "players", "decisions/s", "games/s", "decisions/game", "ismcts iters/s", "wall s"):
         table.add_column(col, justify="left" if col == "game" else "right")
     for gid in ids:
         with console.status(f"measuring {gid} …"):
@@ -258,6 +258,7 @@ def bench_command(
             f"{r.games_per_s:,.1f}",
             f"{r.decisions_per_game:,.0f}",
             f"{r.ismcts_iters_per_s:,.0f}",
+            f"{r.seconds:.1f}",
         )
     console.print(table)
 
