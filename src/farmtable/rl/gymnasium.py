@@ -6,6 +6,8 @@
     obs, info = env.reset(seed=3)
     action = env.action_space.sample(info["action_mask"])
 
+Without the import, ``gym.make("farmtable.rl.gymnasium:farmtable/TinyFarms-solo-v0")`` imports it first.
+
 The observation is the float32 vector encoded from ``state.view(0)`` (index table in
 ``docs/rl.md``); the legal actions come as ``info["action_mask"]`` (int8) and from
 ``env.unwrapped.action_masks()`` (the method sb3-contrib's ``MaskablePPO`` calls).
