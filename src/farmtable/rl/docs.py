@@ -28,7 +28,7 @@ test checks that this page is up to date.
 | OpenSpiel | `pyspiel.load_game("python_farmtable_<id>", {...})` | every game |
 
 (`pettingzoo`, `gymnasium`, `openspiel` are the modules of `farmtable.rl`; importing the last two registers
-the environments and games, or let Gymnasium import it: `gym.make("farmtable.rl.gymnasium:farmtable/TinyFarms-solo-v0")`.
+the environments and games; Gymnasium can import it: `gym.make("farmtable.rl.gymnasium:farmtable/TinyFarms-solo-v0")`.
 OpenSpiel parameters: `players`, `variants` as `"a,b"`, `seed`, `reward`.)
 
 **Actions.** Each game/player-count/variant set has a fixed catalogue: every notation that can ever
