@@ -171,3 +171,21 @@ def test_a_searching_ai_thinks_in_a_worker_process(client: TestClient) -> None:
     moved = wait_for(client, table["id"], token(table, 1), lambda p: p["version"] >= 1, timeout=60)
     assert moved["version"] >= 1 and moved["notice"] is None
     assert client.app.state.hub._procs is not None  # type: ignore[attr-defined]
+
+
+def test_a_stored_state_the_game_cannot_read_is_rebuilt_from_the_log(race: None, db_url: str) -> None:
+    from sqlalchemy import text
+
+    from farmtable.server import create_app
+
+    with TestClient(create_app(db_url)) as c:
+        table = new_table(c)
+        tid, tokens = table["id"], [token(table, 0), token(table, 1)]
+        for seat, action in [(0, "add 2"), (1, "roll"), (0, "add 1")]:
+            c.post(f"/api/tables/{tid}/moves", json={"token": tokens[seat], "action": action})
+        before = get(c, tid, tokens[1])
+        with c.app.state.hub.store.engine.begin() as conn:  # type: ignore[attr-defined]
+            conn.execute(text("UPDATE tables SET state = :s WHERE id = :i"), {"s": '{"farmtable": 1}', "i": tid})
+    with TestClient(create_app(db_url)) as c:
+        after = get(c, tid, tokens[1])
+        assert after["view"] == before["view"] and after["version"] == 3 and after["actors"] == [1]

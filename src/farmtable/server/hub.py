@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 import farmtable
 import farmtable.agents
-from farmtable.core import Game, History, IllegalAction, State
+from farmtable.core import CorruptSave, Game, History, IllegalAction, State
 from farmtable.core.history import Decision
 from farmtable.server.render import render
 from farmtable.server.store import DecisionRecord, Seat, Store, TableRecord, hash_token
@@ -43,9 +43,8 @@ HEAVY_AGENTS = frozenset({"ismcts"})
 holds the interpreter lock the server's event loop needs. Light agents run in a thread pool."""
 
 
-def act_in_process(spec: str, seed: int, state_json: str, seat: int) -> str:
-    """Worker-process side of an AI decision: rebuild the state, ask the agent, return the notation."""
-    state = farmtable.load_state(state_json)
+def act_in_process(spec: str, seed: int, state: State[Any], seat: int) -> str:
+    """Worker-process side of an AI decision (the state arrives pickled): returns the notation."""
     return str(farmtable.agents.make(spec, seed=seed).act(state, seat))
 
 
@@ -153,9 +152,12 @@ class Table:
         return None
 
 
-def _effective(rows: list[DecisionRecord]) -> list[DecisionRecord]:
+R = TypeVar("R", DecisionRecord, "LogLine")
+
+
+def _effective(rows: Sequence[R]) -> list[R]:
     """The decisions that stand once every undo row has taken back the one before it."""
-    stack: list[DecisionRecord] = []
+    stack: list[R] = []
     for row in rows:
         if row.kind == "undo":
             if stack:
@@ -163,6 +165,16 @@ def _effective(rows: list[DecisionRecord]) -> list[DecisionRecord]:
         else:
             stack.append(row)
     return stack
+
+
+def replay(game: Game[Any], record: TableRecord, standing: Sequence[DecisionRecord | LogLine]) -> list[State[Any]]:
+    """Every position of a table from its start (seed, variants, options) through its standing decisions."""
+    state = game.new_game(players=record.players, seed=record.seed, variants=tuple(record.variants), **record.options)
+    states = [state.clone()]
+    for row in standing:
+        state.apply(row.player, row.notation)
+        states.append(state.clone())
+    return states
 
 
 def seat_label(seat: Seat, index: int, me: int | None) -> str:
@@ -277,8 +289,17 @@ class Hub:
                 game = farmtable.get_game(record.game)
             except KeyError as exc:
                 raise ApiError(404, f"table {table_id}: {exc.args[0]}") from None
-            history = History(game.from_json(record.state))
-            history.decisions = [Decision(r.player, r.notation, r.before, r.epoch_before) for r in _effective(rows)]
+            standing = _effective(rows)
+            try:
+                state = game.from_json(record.state)
+            except CorruptSave as exc:  # the game cannot read its own save: rebuild it from its log
+                log.error("table %s: stored state unreadable (%s); replaying its log instead", table_id, exc)
+                try:
+                    state = replay(game, record, standing)[-1]
+                except (IllegalAction, ValueError) as again:
+                    raise ApiError(500, f"table {table_id} cannot be restored: {exc}; replay: {again}") from None
+            history = History(state)
+            history.decisions = [Decision(r.player, r.notation, r.before, r.epoch_before) for r in standing]
             lines = [LogLine(r.seq, r.kind, r.player, r.notation, r.secret) for r in rows]
             table = Table(record, game, history, lines, secret_flags=[r.secret for r in _effective(rows)])
             self.tables[table_id] = table
@@ -377,7 +398,10 @@ class Hub:
         def restore() -> None:
             table.history.decisions.pop()
             table.secret_flags.pop()
-            table.history.state = table.game.from_json(decision.before)
+            try:
+                table.history.state = table.game.from_json(decision.before)
+            except CorruptSave:
+                table.history.state = replay(table.game, table.record, _effective(table.lines))[-1]
 
         await self._store_locked(table, row, restore)
         return table.version
@@ -389,13 +413,17 @@ class Hub:
             if reason:
                 raise ApiError(409, f"cannot undo: {reason}")
             last = table.history.decisions[-1]
-            after = table.state.to_json()
-            table.history.undo(seat)
+            after = table.state.clone()
+            try:
+                table.history.undo(seat)
+            except CorruptSave:  # the saved position before it is unreadable: replay up to it instead
+                table.history.state = replay(table.game, table.record, _effective(table.lines)[:-1])[-1]
+                table.history.decisions.pop()
             secret = table.secret_flags.pop()
             row = DecisionRecord(table.version + 1, "undo", seat, last.notation, secret, last.epoch_before, "")
 
             def restore() -> None:
-                table.history.state = table.game.from_json(after)
+                table.history.state = after
                 table.history.decisions.append(last)
                 table.secret_flags.append(secret)
 
@@ -463,7 +491,7 @@ class Hub:
                 if farmtable.agents.parse_spec(spec)[0] in HEAVY_AGENTS:
                     seed = (table.record.seed + 7919 * (seat + 1) + version) % SEED_LIMIT
                     action: Any = await loop.run_in_executor(
-                        self._processes(), act_in_process, spec, seed, snapshot.to_json(), seat
+                        self._processes(), act_in_process, spec, seed, snapshot, seat
                     )
                 else:
                     action = await loop.run_in_executor(self._ai, agent.act, snapshot, seat)
@@ -520,10 +548,4 @@ class Hub:
     async def replay_states(self, table: Table) -> list[State[Any]]:
         """Every state of a finished game, recomputed from its seed and new-game parameters by its log."""
         rows = await self.db(self.store.load_log, table.record.id)
-        rec = table.record
-        state = table.game.new_game(players=rec.players, seed=rec.seed, variants=tuple(rec.variants), **rec.options)
-        states = [state.clone()]
-        for row in _effective(rows):
-            state.apply(row.player, row.notation)
-            states.append(state.clone())
-        return states
+        return replay(table.game, table.record, _effective(rows))
