@@ -119,7 +119,7 @@ def arena_tables(records: list[GameRecord]) -> list[Table]:
             f"{s.score[0]:.1f} [{s.score[1]:.1f}, {s.score[2]:.1f}]",
             f"{s.place:.2f}",
         )
-    seats = Table(title=f"Seats (first-player advantage; fair share {100 / records[0].players:.0f}%)")
+    seats = Table(title=f"Seats (fair share {100 / records[0].players:.0f}%)")
     for col in ("seat", "win rate [95% CI]", "mean score"):
         seats.add_column(col, justify="right")
     scores = stats.seat_scores(records)
