@@ -9,9 +9,9 @@ import pytest
 from tests.agents import toy
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="module", autouse=True)
 def toy_game() -> Iterator[str]:
-    """Register the toy game while these tests run, then take it out of the registry again."""
+    """Register the toy game for one test module, then take it out again (other tests see only the real games)."""
     toy.register()
     yield toy.GAME_ID
     toy.unregister()
