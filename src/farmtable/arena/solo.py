@@ -87,6 +87,7 @@ def _finances_turns(r: GameRecord) -> float | None:
 
 def _within_turns(limit: int) -> Callable[[GameRecord], bool]:
     def reached(r: GameRecord) -> bool:
+        """The game reached 70 coins within ``limit`` turns."""
         turns = _finances_turns(r)
         return turns is not None and turns <= limit
 
