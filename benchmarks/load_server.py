@@ -48,10 +48,10 @@ def free_port() -> int:
         return port
 
 
-def start_server(db_url: str, port: int, ai_delay: float) -> subprocess.Popen[bytes]:
+def start_server(db_url: str, port: int, ai_delay: float, sqlite_sync: str = "NORMAL") -> subprocess.Popen[bytes]:
     """``farmtable serve`` on 127.0.0.1 in a subprocess; returns once it answers."""
     cmd = [sys.executable, "-m", "farmtable", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    cmd += ["--db", db_url, "--ai-delay", str(ai_delay)]
+    cmd += ["--db", db_url, "--ai-delay", str(ai_delay), "--sqlite-sync", sqlite_sync]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -207,6 +207,8 @@ async def run(args: argparse.Namespace, base: str, server_pid: int | None) -> di
         "human_tables": args.human_tables,
         "agent": args.agent,
         "ai_delay_s": args.ai_delay,
+        "db": "sqlite" if not args.db or args.db.startswith("sqlite") else args.db.split(":", 1)[0],
+        "load_average_1min": round(os.getloadavg()[0], 2),
         "think_s": [args.think_min, args.think_max],
         "seconds": round(elapsed, 1),
         "decisions": end_stats["decisions"] - start_stats["decisions"],
@@ -241,6 +243,7 @@ def main() -> None:
     parser.add_argument("--think-max", type=float, default=2.0, help="a person's longest think time (s)")
     parser.add_argument("--games", nargs="*", help="game ids (default: every registered game)")
     parser.add_argument("--db", help="database URL (default: a fresh SQLite file in a temporary folder)")
+    parser.add_argument("--sqlite-sync", default="NORMAL", help="NORMAL or FULL (fsync every decision)")
     parser.add_argument("--url", help="use a server already running at this http://127.0.0.1:PORT address")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the report as JSON only")
@@ -256,7 +259,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
         port = free_port()
-        proc = start_server(db, port, args.ai_delay)
+        proc = start_server(db, port, args.ai_delay, args.sqlite_sync)
         try:
             report = asyncio.run(run(args, f"http://127.0.0.1:{port}", proc.pid))
         finally:
