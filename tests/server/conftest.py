@@ -20,6 +20,8 @@ with warnings.catch_warnings():
 
 from farmtable.server import create_app
 
+__all__ = ["TestClient", "create_app", "new_table", "token"]
+
 
 @pytest.fixture
 def race(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -126,7 +126,8 @@ def test_no_payload_carries_a_hidden_value(client: TestClient, game: str) -> Non
         hub = client.app.state.hub  # type: ignore[attr-defined]
         table = hub.tables[tid]
         rows = hub.store.load_log(tid)
-        states: list[State[Any]] = client.portal.call(hub.replay_states, table)  # type: ignore[union-attr]
+        assert client.portal is not None
+        states: list[State[Any]] = client.portal.call(hub.replay_states, table)
         assert len(states) == len(rows) + 1  # no undo here: version v is states[v]
         checked = 0
         for rec in recorders:
@@ -164,7 +165,9 @@ def test_simultaneous_choices_are_logged_as_secret(client: TestClient) -> None:
 
 def test_the_toy_games_secret_stays_with_its_seat(client: TestClient) -> None:
     tid, recorders = play_recorded(client, "race", 5)
-    states = client.portal.call(client.app.state.hub.replay_states, client.app.state.hub.tables[tid])  # type: ignore[attr-defined]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    assert client.portal is not None
+    states = client.portal.call(hub.replay_states, hub.tables[tid])
     secrets = states[0].to_dict()["secrets"]
     for rec in recorders:
         for payload in rec.payloads:
