@@ -189,3 +189,16 @@ def test_a_stored_state_the_game_cannot_read_is_rebuilt_from_the_log(race: None,
     with TestClient(create_app(db_url)) as c:
         after = get(c, tid, tokens[1])
         assert after["view"] == before["view"] and after["version"] == 3 and after["actors"] == [1]
+
+
+def test_idle_tables_leave_memory_and_come_back_intact(client: TestClient) -> None:
+    table = new_table(client)
+    tid, t0 = table["id"], token(table, 0)
+    client.post(f"/api/tables/{tid}/moves", json={"token": t0, "action": "add 2"})
+    before = get(client, tid, t0)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/tables/{tid}"):
+        assert hub.sweep(0) == 0  # watched: it stays
+    time.sleep(0.05)
+    assert hub.sweep(0) >= 1 and tid not in hub.tables
+    assert get(client, tid, t0) == before

@@ -32,6 +32,9 @@ from farmtable.server.store import SQLITE_SYNC_MODES, Store
 log = logging.getLogger("farmtable.server")
 
 STATIC = Path(__file__).parent / "static"
+IDLE_SECONDS = 30 * 60
+"""A table nobody watches or uses for this long leaves memory (it stays stored and loads again on use)."""
+SWEEP_EVERY = 60
 MAX_BODY = 64_000
 """Largest request body accepted (a scoring-helper position is the biggest thing anyone sends)."""
 
@@ -133,11 +136,13 @@ def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2, sqlite_s
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url, sqlite_sync)
-        app.state.hub = Hub(store, ai_delay=ai_delay, ai_workers=ai_workers)
+        app.state.hub = hub = Hub(store, ai_delay=ai_delay, ai_workers=ai_workers)
+        sweeper = asyncio.create_task(hub.sweep_forever(IDLE_SECONDS, SWEEP_EVERY))
         try:
             yield
         finally:
-            await app.state.hub.close()
+            sweeper.cancel()
+            await hub.close()
             store.dispose()
 
     app = FastAPI(title="farmtable", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)

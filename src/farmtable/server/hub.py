@@ -15,6 +15,7 @@ import logging
 import multiprocessing
 import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -120,6 +121,7 @@ class Table:
     agents: dict[int, farmtable.agents.Agent] = field(default_factory=dict)
     ai_task: asyncio.Task[None] | None = None
     notice: str | None = None
+    last_used: float = field(default_factory=time.monotonic)
     cache: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     secret_flags: list[bool] = field(default_factory=list)
     """For each standing decision (aligned with ``history.decisions``): was it a simultaneous-step secret."""
@@ -275,6 +277,7 @@ class Hub:
         """The live table with this id, loading it from storage the first time; 404 if there is none."""
         table = self.tables.get(table_id)
         if table is not None:
+            table.last_used = time.monotonic()
             return table
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
@@ -306,6 +309,30 @@ class Hub:
             self._loading.pop(table_id, None)
         self.kick_ai(table)
         return table
+
+    def sweep(self, idle_seconds: float) -> int:
+        """Let go of tables nobody has used for ``idle_seconds`` (no watcher, no AI thinking, no decision
+        being stored); they are stored, and load again on the next request. Returns how many went."""
+        now = time.monotonic()
+        idle = [
+            tid
+            for tid, t in self.tables.items()
+            if not t.subscribers
+            and not t.lock.locked()
+            and (t.ai_task is None or t.ai_task.done())
+            and now - t.last_used > idle_seconds
+        ]
+        for tid in idle:
+            del self.tables[tid]
+        return len(idle)
+
+    async def sweep_forever(self, idle_seconds: float, every: float) -> None:
+        """Sweep idle tables out of memory every ``every`` seconds (the app runs this in the background)."""
+        while True:
+            await asyncio.sleep(every)
+            gone = self.sweep(idle_seconds)
+            if gone:
+                log.info("let go of %d idle tables (%d stay in memory)", gone, len(self.tables))
 
     # --- what a seat receives ---------------------------------------------------------------
 
@@ -441,6 +468,7 @@ class Hub:
             restore()
             raise ApiError(503, "the decision could not be saved; nothing changed, please try again") from None
         table.record.version = row.seq
+        table.last_used = time.monotonic()
         table.record.over = state.is_over()
         table.lines.append(LogLine(row.seq, row.kind, row.player, row.notation, row.secret))
         table.cache.clear()
