@@ -71,6 +71,8 @@ def test_a_phone_sized_screen_can_play(browser: Any, server: LiveServer) -> None
         if "tiny-towns" in farmtable.list_games():
             open_table_from_the_form(page, server, "tiny-towns", 2, ["you", "ai:random"])
             wait_ready(page)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, f"the Tiny Towns page is {width}px wide on a 390px screen"
             shoot(page, "phone-tiny-towns")
     finally:
         context.close()
