@@ -216,7 +216,10 @@ class Hub:
                 sub.ready.set()
         self._ai.shutdown(wait=False, cancel_futures=True)
         if self._procs is not None:
+            workers = list(getattr(self._procs, "_processes", {}).values())
             self._procs.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:  # a search in progress is of no use any more: do not leave orphans
+                worker.terminate()
         self._db.shutdown(wait=True)
 
     # --- creating and loading ------------------------------------------------------------
