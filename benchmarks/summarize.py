@@ -30,9 +30,11 @@ def main() -> int:
     print()
     print("| game | variant | agent | games | median score (p10–p90) | tier (or better): share [95% CI] |")
     print("|---|---|---|---|---|---|")
-    for (game, players, variants), recs in sorted(stats.group(records).items()):
-        if players != 1:
-            continue
+    solo_runs: dict[tuple[str, tuple[str, ...], str], list] = {}
+    for r in records:
+        if r.players == 1:
+            solo_runs.setdefault((r.game, tuple(r.variants), r.agents[0]), []).append(r)
+    for (game, variants, _), recs in sorted(solo_runs.items()):
         summary = solo.summarize(recs)
         q = solo.quantiles(summary.totals, (0.1, 0.5, 0.9))
         tiers = "; ".join(f"{name}: {rate}" for name, rate in summary.tiers)
