@@ -1074,7 +1074,7 @@ class FarmeramaState(State[str]):
                     cards = list(range(len(CARDS)))
                     source.shuffle(cards)
                     board.cards = cards[: len(board.cards)]
-        unseen = det.stack + det.removed
+        unseen = sorted(det.stack + det.removed)  # sorted: the sample must not depend on the hidden order
         source.shuffle(unseen)
         det.stack = unseen[: len(self.stack)]
         det.removed = sorted(unseen[len(self.stack) :])
@@ -1086,18 +1086,20 @@ class FarmeramaState(State[str]):
         """Solo: the unknown supply card shuffled in and the supply stack order are re-drawn,
         keeping every card the player has revealed since the shuffle."""
         shuffled_len = len(self.action_stack) - self.known_bottom
-        candidates = self.supply_stack + ([self.unknown_card] if self.unknown_card != NO_CARD else [])
+        # sorted: the sample must not depend on the hidden order of the stacks
+        candidates = sorted(self.supply_stack + ([self.unknown_card] if self.unknown_card != NO_CARD else []))
         if self.unknown_card == NO_CARD:
-            pool = list(self.stack_base)
+            pool = sorted(self.stack_base)
             for card in self.revealed_from_shuffle:
                 pool.remove(card)
             source.shuffle(pool)
             self.action_stack = self.action_stack[: self.known_bottom] + pool
+            self.supply_stack.sort()
             source.shuffle(self.supply_stack)
             return
         options = []
         for i, card in enumerate(candidates):
-            rest = [*self.stack_base, card]
+            rest = sorted([*self.stack_base, card])
             ok = True
             for seen in self.revealed_from_shuffle:
                 if seen in rest:
