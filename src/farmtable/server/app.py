@@ -35,6 +35,8 @@ STATIC = Path(__file__).parent / "static"
 IDLE_SECONDS = 30 * 60
 """A table nobody watches or uses for this long leaves memory (it stays stored and loads again on use)."""
 SWEEP_EVERY = 60
+CHECKPOINT_EVERY = 2.0
+"""Seconds between SQLite write-ahead-log checkpoints (made on a thread, off the event loop)."""
 MAX_BODY = 64_000
 """Largest request body accepted (a scoring-helper position is the biggest thing anyone sends)."""
 
@@ -137,11 +139,15 @@ def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2, sqlite_s
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url, sqlite_sync)
         app.state.hub = hub = Hub(store, ai_delay=ai_delay, ai_workers=ai_workers)
-        sweeper = asyncio.create_task(hub.sweep_forever(IDLE_SECONDS, SWEEP_EVERY))
+        background = [
+            asyncio.create_task(hub.sweep_forever(IDLE_SECONDS, SWEEP_EVERY)),
+            asyncio.create_task(hub.checkpoint_forever(CHECKPOINT_EVERY)),
+        ]
         try:
             yield
         finally:
-            sweeper.cancel()
+            for task in background:
+                task.cancel()
             await hub.close()
             store.dispose()
 

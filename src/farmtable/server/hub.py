@@ -337,6 +337,15 @@ class Hub:
             if gone:
                 log.info("let go of %d idle tables (%d stay in memory)", gone, len(self.tables))
 
+    async def checkpoint_forever(self, every: float) -> None:
+        """Checkpoint SQLite's write-ahead log on a thread every ``every`` seconds (see Store.checkpoint)."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await asyncio.to_thread(self.store.checkpoint)
+            except Exception:  # a busy database: the next round will do it
+                log.exception("checkpoint failed")
+
     # --- what a seat receives ---------------------------------------------------------------
 
     def payload(self, table: Table, seat: int | None) -> dict[str, Any]:

@@ -191,6 +191,9 @@ def make_engine(url: str, sqlite_sync: str = "NORMAL") -> Engine:
             cursor = dbapi_conn.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute(f"PRAGMA synchronous={sqlite_sync.upper()}")
+            # No checkpoints inside a commit (they write and sync the whole WAL back into the database,
+            # stalling whoever commits): the server runs them on a thread instead (Store.checkpoint).
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
@@ -277,6 +280,14 @@ class Store:
                     "created_at": now,
                 },
             )
+
+    def checkpoint(self) -> None:
+        """Copy the SQLite write-ahead log back into the database file (PASSIVE: never blocks writers).
+
+        Called on a thread every few seconds by the server; a no-op for other databases."""
+        if self.engine.dialect.name == "sqlite" and self.engine.url.database not in (None, "", ":memory:"):
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def count_tables(self) -> int:
         """How many tables are stored."""
