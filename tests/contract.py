@@ -120,7 +120,11 @@ def check_contract(
         check_refusals(state)
         mid: dict[str, Any] = {}
 
-        def on_step(s: State[Any], i: int, mid: dict[str, Any] = mid) -> None:
+        def on_step(s: State[Any], i: int, mid: dict[str, Any] = mid, every_step: bool = g == 0) -> None:
+            if every_step:
+                # every position of the first game survives a save and load exactly
+                saved = s.to_json()
+                assert game.from_json(saved).to_json() == saved, f"position {i} does not survive save and load"
             if i in VIEW_CHECK_STEPS:
                 check_views(s, secrets, random.Random(i))
                 check_refusals(s)

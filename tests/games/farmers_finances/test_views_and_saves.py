@@ -133,3 +133,18 @@ def test_render_text_is_plain_and_shows_the_board() -> None:
     over.apply(1, "sell bread 1")
     over.apply(1, "move 2")
     assert "Winner: player 1" in over.render_text(None)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_every_position_survives_save_and_load(players: int) -> None:
+    """Regression: a forced empty-market reroll that rolled a 6 left a save that would not load."""
+    import random
+
+    for seed in range(12):
+        state = GAME.new_game(players=players, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            saved = state.to_json()
+            assert GAME.from_json(saved).to_json() == saved
+            player = rng.choice(state.actors())
+            state.apply(player, rng.choice(state.legal_actions(player)))

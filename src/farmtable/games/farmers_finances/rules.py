@@ -504,6 +504,7 @@ class FarmersFinancesState(State[str]):
         """Change Market: "reroll. If you roll a 1-5 place the dice on the row with the same value ...
         If you roll a 6 you can choose the new market-value freely."
         """
+        self.forced_reroll = False  # the reroll the empty-market rule asked for is being made now
         roll = self._roll_die()
         if roll == c.FREE_CHOICE_FACE:
             self.phase, self.after_pick = PICK, AFTER_PICK_END_TURN
