@@ -104,11 +104,22 @@ def describe_ranking(result: Result, names: list[str]) -> str:
     return ("Shared win: " if len(winners) > 1 else "Winner: ") + ", ".join(winners)
 
 
-def print_result(result: Result, names: list[str]) -> None:
-    """Print the score sheet, the ranking and the details a game adds (solo rank, turns, ...)."""
-    console.print(score_table(result, names))
+def _detail_text(value: Any) -> str | None:
+    """A detail as one readable line, or None for structured values the score sheet already shows."""
+    if isinstance(value, str | int | float):
+        return str(value)
+    if isinstance(value, list | tuple) and all(isinstance(v, str | int | float) for v in value):
+        return ", ".join(map(str, value))
+    return None
+
+
+def print_result(result: Result, names: list[str], final: bool = True) -> None:
+    """Print the score sheet, the ranking (only once the game is over) and the game's simple details."""
+    console.print(score_table(result, names, "Score sheet" if final else "Score as it stands"))
     line = describe_ranking(result, names)
-    if line:
+    if line and final:
         console.print(f"[bold]{line}[/bold]")
     for key, value in result.details.items():
-        console.print(f"{key.replace('_', ' ')}: {value}")
+        text = _detail_text(value)
+        if text is not None:
+            console.print(f"{key.replace('_', ' ')}: {text}", markup=False)

@@ -167,16 +167,14 @@ def score_command(
     if file is None:
         state = load_game_file(Path(target))
         result = state.result()
-        note = "" if state.is_over() else "The game is not over: this is the score as it stands."
+        final = state.is_over()
         players = state.players
     else:
         game = game_or_error(target)
         result = game.score_text(read_text(file))
-        note = ""
+        final = True
         players = len(result.totals)
     if as_json:
         console.print(json.dumps(result.to_dict(), indent=2), markup=False, soft_wrap=True)
         return
-    if note:
-        console.print(note)
-    print_result(result, player_names(players))
+    print_result(result, player_names(players), final)
