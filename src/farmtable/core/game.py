@@ -124,10 +124,16 @@ class State(ABC, Generic[ActionT]):
         return f"'{shorten(text)}' is not a legal move now; legal moves: {shown}{more}"
 
     def check_action(self, player: int, action: ActionT) -> None:
-        """Raise :class:`IllegalAction` naming the broken rule unless ``action`` is legal now."""
-        legal = self.legal_actions(player)
-        if action not in legal:
-            raise IllegalAction(self.explain_illegal(player, str(action), legal))
+        """Raise :class:`IllegalAction` naming the broken rule (:meth:`why_illegal`) unless ``action`` is legal."""
+        if action not in self.legal_actions(player):
+            raise IllegalAction(self.why_illegal(player, action))
+
+    def why_illegal(self, player: int, action: ActionT) -> str:
+        """The rule ``action`` breaks, in player words (called only for an action that is not legal now).
+
+        The default lists the legal moves; games override it to name the rule.
+        """
+        return self.explain_illegal(player, str(action), self.legal_actions(player))
 
     def heuristic(self, player: int) -> float:
         """How good the position looks for ``player`` (used by the greedy agent; higher is better).

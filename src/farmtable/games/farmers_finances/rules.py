@@ -333,16 +333,7 @@ class FarmersFinancesState(State[str]):
             raise IllegalAction(f"'{shorten(text)}' is not Farmers Finances notation; {NOTATION_HELP}")
         return canonical(decoded)
 
-    def check_action(self, player: int, action: str) -> None:
-        """Accept exactly the legal actions; otherwise name the rule the action breaks."""
-        if self.phase != OVER and player == self.current:
-            if self._legal is None:
-                self._legal = self._compute_legal()
-            if action in self._legal:
-                return
-        raise IllegalAction(self.why_illegal(player, action))
-
-    def why_illegal(self, player: int, action: object) -> str:
+    def why_illegal(self, player: int, action: str) -> str:
         """The rule an action breaks, in player words (for an action that is not legal now)."""
         if self.phase == OVER:
             return "the game is over: no more moves"

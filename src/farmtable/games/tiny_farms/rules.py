@@ -411,16 +411,7 @@ class TinyFarmsState(State[str]):
             raise IllegalAction(f"'{shorten(text)}' is not Tiny Farms notation; {NOTATION_HELP}")
         return action
 
-    def check_action(self, player: int, action: str) -> None:
-        """Accept exactly the legal actions; otherwise raise IllegalAction naming the broken rule."""
-        if player == self.current and self.phase != OVER:
-            if self._legal is None:
-                self._legal = self._generate_legal()
-            if action in self._legal:
-                return
-        raise IllegalAction(self.why_illegal(player, action))
-
-    def why_illegal(self, player: int, action: object) -> str:
+    def why_illegal(self, player: int, action: str) -> str:
         """The rule an action that is not legal now breaks, in player words."""
         if self.phase == OVER:
             return "the game is over: no more moves"
