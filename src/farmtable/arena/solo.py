@@ -106,7 +106,7 @@ def tiers(game: str, variants: Iterable[str]) -> list[Tier]:
         return [Tier(f"{name} ({low}+)" if low > -10_000 else name, _score_at_least(low)) for low, name in _TINY_TOWNS]
     if game == "tiny-farms":
         # Tiny Farms rulebook, solo mode: you play against Farmer Emma; difficulty is the variant.
-        label = ", ".join(variants) or "default difficulty"
+        label = ", ".join(variants) or "default difficulty, easy"  # the game's details say 'easy' then
         return [Tier(f"beat Farmer Emma ({label})", _tiny_farms_win)]
     if game == "farmers-finances":
         # Farmers Finances rulebook, solo: earn 70 coins in as few turns as possible.
