@@ -48,7 +48,7 @@ def test_spec_strings() -> None:
         "ismcts:iters=x",
         "ismcts:rollout=smart",
         "ismcts:time=-1",
-        "ismcts:depth=3",
+        "ismcts:depth=-3",
         "greedy:iters=3",
         "nobody",
     ],
