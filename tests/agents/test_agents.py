@@ -17,7 +17,7 @@ GAMES = game_ids()
 @pytest.mark.parametrize("spec", AGENTS)
 def test_agent_plays_a_full_game_and_repeats_with_its_seed(game_id: str, spec: str) -> None:
     if "rollout=greedy" in spec and game_id != toy.GAME_ID:
-        pytest.skip("greedy rollouts are slow: checked on the toy game and in the arena runs")
+        pytest.skip("greedy rollouts are slow on the real games: checked on the toy game")
     n = players_for(game_id)
     specs = [spec] + ["random"] * (n - 1)
     log, totals = play(game_id, specs, seed=3)
@@ -49,6 +49,7 @@ def test_spec_strings() -> None:
         "ismcts:rollout=smart",
         "ismcts:time=-1",
         "ismcts:depth=-3",
+        "ismcts:prior=-1",
         "greedy:iters=3",
         "nobody",
     ],
