@@ -24,8 +24,9 @@ Parameters (spec string ``ismcts:iters=400,rollout=greedy``): ``iters`` iteratio
 decision (default 200) or ``time`` seconds per decision; ``c`` the UCT exploration
 constant (default 0.7); ``rollout`` ``random`` (default) or ``greedy``; ``depth`` the
 number of rollout decisions before the game's heuristic judges the position (0, the
-default: play every rollout to the end). A rollout cut short rewards the player(s)
-the heuristic rates best, as if they had won; ``prior`` the weight of the greedy
+default: play every rollout to the end). A rollout cut short rewards each player with
+its heuristic, scaled to [0, 1] by the lowest and highest values seen in this search;
+``prior`` the weight of the greedy
 agent's one-step evaluation of the root moves (default 1; 0 turns it off): the root
 expands its best-looking moves first and adds ``prior * value / (visits + 1)`` to their
 UCB score (progressive bias), so a small budget plays at least about as well as greedy
