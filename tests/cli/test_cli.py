@@ -131,3 +131,13 @@ def test_play_resumes_from_a_save(
     monkeypatch.setattr("sys.stdin", io.StringIO("board\nquit\n"))
     code, out = run(capsys, "play", "--load", str(save), "--seat", "1=human")
     assert code == 0 and '"pile": 4' in out
+
+
+def test_hint_in_play_shows_what_ismcts_would_play(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint 60\nquit\n"))
+    code, out = run(capsys, "play", "race", "--seat", "1=random", "--seed", "2", "--save", str(tmp_path / "h.json"))
+    assert code == 0
+    hinted = [line.removeprefix("You>").split("(")[0].strip() for line in out.splitlines() if "est. win" in line]
+    assert sorted(hinted) == ["add 1", "add 2", "roll"]

@@ -23,7 +23,10 @@ def _slug(text: str) -> str:
 
 
 def _plt() -> Any:
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        raise ImportError("the report's plots need matplotlib: pip install 'farmtable[arena]'") from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     except typer.TyperException as exc:
         console.print(f"error: {exc.format_message()}", markup=False, highlight=False, soft_wrap=True)
         return 2
-    except (CliError, ValueError, KeyError, OSError) as exc:
+    except (CliError, ValueError, KeyError, OSError, ImportError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         console.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
         return 1

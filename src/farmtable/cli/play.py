@@ -27,13 +27,15 @@ from farmtable.cli.files import parse_options
 from farmtable.core import History, State
 
 HUMAN = "human"
-DEFAULT_OPPONENT = "random"
-"""The agent that takes the seats nobody named (the agents issue raises it to a stronger one)."""
+DEFAULT_OPPONENT = "ismcts:iters=200,depth=5"
+"""The agent that takes the seats nobody named: ISMCTS, which beats greedy in every game (benchmarks/README.md)."""
+HINT_ITERATIONS = 1000
 SHOWN_MOVES = 40
 
 HELP = """Type the number of a move, or its notation. Commands:
   moves       list the legal moves again
   board       show the board again
+  hint [N]    what ISMCTS would play here (N iterations, default 1000)
   undo        take back your last decision (only your own, before anyone
               else decides, and never past a roll or a revealed card)
   save FILE   save the game           load FILE   load a saved game
@@ -140,6 +142,8 @@ class TerminalGame:
                 self._list_moves(player)
             elif word == "board":
                 console.print(self.state.render_text(player), markup=False)
+            elif word == "hint":
+                self._hint(player, int(rest) if rest.strip().isdigit() else HINT_ITERATIONS)
             elif word == "undo":
                 self._undo(player)
                 return True
@@ -164,6 +168,17 @@ class TerminalGame:
                     continue
                 self._autosave()
                 return True
+
+    def _hint(self, player: int, iterations: int) -> None:
+        from farmtable.arena import hint
+
+        advice = hint(self.state, player, iters=iterations)
+        if advice.iterations == 0:
+            console.print(f"  only one legal move: {advice.best.notation}", markup=False)
+            return
+        measure = "score" if advice.solo else "est. win"
+        for move in advice.moves[:5]:
+            console.print(f"  {move.notation}  ({move.visits} visits, {measure} {100 * move.value:.0f}%)", markup=False)
 
     def _undo(self, player: int) -> None:
         try:
