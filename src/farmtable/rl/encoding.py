@@ -155,28 +155,6 @@ class Counts(Enc):
 
 
 @dataclass(frozen=True)
-class Seat(Enc):
-    """A seat number as a one-hot over seats relative to the observer (``self``, ``+1`` ...)."""
-
-    doc: str = ""
-
-    def size(self, players: int) -> int:
-        return players
-
-    def bounds(self, players: int) -> list[tuple[float, float]]:
-        return [(0.0, 1.0)] * players
-
-    def encode(self, value: Any, ctx: Ctx, out: list[float]) -> None:
-        block = [0.0] * ctx.players
-        if value is not None:
-            block[(int(value) - ctx.viewer) % ctx.players] = 1.0
-        out.extend(block)
-
-    def meaning(self) -> str:
-        return (self.doc + ": " if self.doc else "") + "one-hot seat relative to the observer (self, +1, ...)"
-
-
-@dataclass(frozen=True)
 class SeatSet(Enc):
     """A list of seat numbers as a 0/1 per seat, relative to the observer."""
 
@@ -196,6 +174,17 @@ class SeatSet(Enc):
 
     def meaning(self) -> str:
         return (self.doc + ": " if self.doc else "") + "0/1 per seat relative to the observer (self, +1, ...)"
+
+
+@dataclass(frozen=True)
+class Seat(SeatSet):
+    """A seat number as a one-hot over seats relative to the observer (``self``, ``+1`` ...)."""
+
+    def encode(self, value: Any, ctx: Ctx, out: list[float]) -> None:
+        super().encode([] if value is None else [value], ctx, out)
+
+    def meaning(self) -> str:
+        return (self.doc + ": " if self.doc else "") + "one-hot seat relative to the observer (self, +1, ...)"
 
 
 @dataclass(frozen=True)
