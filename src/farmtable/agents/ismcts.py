@@ -17,8 +17,9 @@ How the contract's features map onto the tree:
   actor) and the others below it. Their choices stay hidden until the step resolves;
   the planning player treats the others as moving after it (a standard simplification).
 - **Rewards**: with several players, a win is 1 (shared wins split), else 0, each
-  player maximizing its own; a solo game is scored by its total, scaled to [0, 1] by
-  the lowest and highest totals seen in this search.
+  player maximizing its own; a solo game is scored by ``Result.solo_score`` (the total, or
+  the game's own objective such as fewest turns), scaled to [0, 1] by the lowest and highest
+  seen in this search.
 
 Parameters (spec string ``ismcts:iters=400,rollout=greedy``): ``iters`` iterations per
 decision (default 200) or ``time`` seconds per decision; ``c`` the UCT exploration
@@ -274,7 +275,7 @@ class IsmctsAgent(Agent):
     def _rewards(world: State[Any], solo: bool, bounds: list[float]) -> list[float]:
         result = world.result()
         if solo:
-            total = float(result.totals[0])
+            total = float(result.solo_score)
             bounds[0] = min(bounds[0], total)
             bounds[1] = max(bounds[1], total)
             span = bounds[1] - bounds[0]

@@ -15,13 +15,21 @@ class Result:
     per scoring rule (its values add up to the total unless a line says otherwise);
     ``ranking`` lists groups of players best first, players in one group being tied after
     every tie-break the rulebook gives; ``details`` carries what a game adds (a solo rank,
-    the turn count to beat, the tie-break values used).
+    the turn count to beat, the tie-break values used). ``objective`` is set by a solo game
+    whose rulebook judges something other than the total (Farmers Finances solo: the fewest
+    turns to 70 coins, so ``-turns``).
     """
 
     totals: list[int]
     breakdown: list[dict[str, int]]
     ranking: list[list[int]]
     details: dict[str, Any] = field(default_factory=dict)
+    objective: int | None = None
+
+    @property
+    def solo_score(self) -> int:
+        """What a solo player tries to raise: the game's ``objective`` if it sets one, else the total."""
+        return self.totals[0] if self.objective is None else self.objective
 
     @property
     def winners(self) -> list[int]:
@@ -36,6 +44,7 @@ class Result:
             "ranking": [list(g) for g in self.ranking],
             "winners": self.winners,
             "details": dict(self.details),
+            "objective": self.objective,
         }
 
 

@@ -155,3 +155,27 @@ def test_solo_has_no_market_change_step() -> None:
         state.apply(0, "move 2")
     state.apply(0, "bake 1")
     assert state.phase == "action" and state.turn == 2
+
+
+def test_solo_result_objective_is_fewer_turns_and_the_heuristic_counts_turns() -> None:
+    """Solo Game End: "try to beat this number" (the turns): agents must aim at fewer turns, not more money."""
+    import random
+
+    from farmtable.games.farmers_finances.rules import GAME as FF
+
+    state = FF.new_game(players=1, seed=4)
+    rng = random.Random(4)
+    while not state.is_over():
+        state.apply(0, rng.choice(state.legal_actions(0)))
+    result = state.result()
+    assert result.objective == -result.details["turns"] and result.solo_score == -result.details["turns"]
+    later = state.clone()
+    later.turn += 1
+    assert later.heuristic(0) < state.heuristic(0)
+
+
+def test_a_multiplayer_result_has_no_objective() -> None:
+    from farmtable.games.farmers_finances.rules import GAME as FF
+
+    result = FF.new_game(players=2, seed=1).result()
+    assert result.objective is None and result.solo_score == result.totals[0]

@@ -74,6 +74,9 @@ PICKS: Final[list[str]] = [PICK_ROW[row] for row in c.MARKET_ROWS]
 HEURISTIC_WIN_BONUS: Final = 1000.0
 """How much a won game outweighs any money difference in :meth:`FarmersFinancesState.heuristic`."""
 
+SOLO_TURN_COST: Final = (c.GOAL_MONEY - c.START_MONEY) / 20
+"""Solo heuristic: coins a turn must earn on average to reach the goal in 20 turns (a good solo result)."""
+
 Decoded = tuple[str, str, int]
 """An action read into (kind, sort or "", number or 0)."""
 
@@ -569,7 +572,9 @@ class FarmersFinancesState(State[str]):
             return self.money[p] + hand[W] * wheat + hand[B] * c.BREAD_PRICE + hand[A] * c.base_value(ANIMAL)
 
         if self.solo:
-            return worth(0) + (HEURISTIC_WIN_BONUS if self.phase == OVER else 0.0)
+            # Solo is judged by the turns to 70 coins: every turn spent costs what a turn must earn on average.
+            spent = SOLO_TURN_COST * self.turn
+            return worth(0) - spent + (HEURISTIC_WIN_BONUS if self.phase == OVER else 0.0)
         mine = worth(player) - max(worth(q) for q in range(self.players) if q != player)
         if self.phase == OVER:
             mine += HEURISTIC_WIN_BONUS if player in self.result().winners else -HEURISTIC_WIN_BONUS

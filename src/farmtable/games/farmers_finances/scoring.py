@@ -47,7 +47,8 @@ def score_sheet(
     if solo_turns is not None:
         details["turns"] = solo_turns
         details["goal_reached"] = totals[0] >= GOAL_MONEY
-        return Result(totals, breakdown, [[0]], details)
+        # Solo Game End: "try to beat this number" -- fewer turns is better, whatever the money.
+        return Result(totals, breakdown, [[0]], details, objective=-solo_turns)
     # Rulebook "Game End": most money wins; tied players compare money plus their cards sold at
     # base value; still tied = a shared win. The same keys order the places below first (DA-FF6).
     details["tie_break_values"] = tie_values
