@@ -26,6 +26,29 @@ The pen holds (0,0)/NE (farm corn), (1,0)/NW (C1's corn), (0,1)/SE (C3's corn) a
 (1,1)/SW (C7's corn): 4 cornfields.
 """
 
+NESTED_PENS = """
+farm at 0,0
+D1 at 1,0 rot 90
+D2 at 2,0 rot 90
+C2 at 3,0 rot 270
+D3 at 0,1 rot 0
+C3 at 1,1 rot 0
+C4 at 2,1 rot 270
+D4 at 3,1 rot 0
+D5 at 0,2 rot 0
+C5 at 1,2 rot 90
+C6 at 2,2 rot 180
+D6 at 3,2 rot 0
+C7 at 0,3 rot 90
+D7 at 1,3 rot 90
+D8 at 2,3 rot 90
+C8 at 3,3 rot 180
+"""
+"""4 x 4 cards: the centre corner is fenced all round (an inner pen, animal cell (2,2)/SW) and the
+eight corners around it form one ring-shaped pen (animal cells at (0,1)/NE, (1,0)/NE, (1,2)/NW,
+(2,1)/NE, (3,0)/NW).
+"""
+
 PEN_2X2_WITH_ANIMAL_CELL = """
 farm at 0,0
 C2 at 1,0 rot 270

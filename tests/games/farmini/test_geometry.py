@@ -10,7 +10,7 @@ from farmtable.games.farmini.farm import (
     Farm,
     canonical_rotation,
 )
-from tests.games.farmini.builders import PEN_2X2, PEN_2X2_WITH_ANIMAL_CELL, farm
+from tests.games.farmini.builders import NESTED_PENS, PEN_2X2, PEN_2X2_WITH_ANIMAL_CELL, farm
 
 N, E, S, W = 0, 1, 2, 3
 NE, SE, SW, NW = 0, 1, 2, 3
@@ -190,25 +190,7 @@ def test_fence_between_two_corners_makes_two_pens() -> None:
 def test_nested_pens_a_ring_pen_around_an_inner_pen() -> None:
     # 4 x 4 cards: the centre corner is fenced all round (inner pen, 4 quarters) and the
     # eight corners around it form one ring-shaped pen (8 corners x 4 quarters = 32).
-    text = """
-    farm at 0,0
-    D1 at 1,0 rot 90
-    D2 at 2,0 rot 90
-    C2 at 3,0 rot 270
-    D3 at 0,1 rot 0
-    C3 at 1,1 rot 0
-    C4 at 2,1 rot 270
-    D4 at 3,1 rot 0
-    D5 at 0,2 rot 0
-    C5 at 1,2 rot 90
-    C6 at 2,2 rot 180
-    D6 at 3,2 rot 0
-    C7 at 0,3 rot 90
-    D7 at 1,3 rot 90
-    D8 at 2,3 rot 90
-    C8 at 3,3 rot 180
-    """
-    f = farm(text)
+    f = farm(NESTED_PENS)
     pens = sorted(f.pens(), key=lambda p: len(p.cells))
     assert [len(p.cells) for p in pens] == [4, 32]
     inner = set(pens[0].cells)

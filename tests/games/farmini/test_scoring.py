@@ -10,7 +10,7 @@ import pytest
 from farmtable.core import BadInput
 from farmtable.games.farmini.rules import GAME
 from farmtable.games.farmini.scoring import ScoringRules, score_sheet, solo_achievement, solo_table
-from tests.games.farmini.builders import PEN_2X2, PEN_2X2_WITH_ANIMAL_CELL, farm, make_state
+from tests.games.farmini.builders import NESTED_PENS, PEN_2X2, PEN_2X2_WITH_ANIMAL_CELL, farm, make_state
 
 NORMAL = ScoringRules()
 SECOND = ScoringRules(second_variant=True)
@@ -18,27 +18,6 @@ PER_CELL = ScoringRules(penalty_per_empty_cell=True)
 
 TWO_CELL_PEN = "farm at 0,0\nC2 at 1,0 rot 270\nC6 at 0,1 rot 90\nC7 at 1,1 rot 180\n"
 """A 2 x 2 pen holding two cornfields ((0,0)/NE, (1,1)/SW) and two animal cells ((1,0)/NW, (0,1)/SE)."""
-
-NESTED = """
-farm at 0,0
-D1 at 1,0 rot 90
-D2 at 2,0 rot 90
-C2 at 3,0 rot 270
-D3 at 0,1 rot 0
-C3 at 1,1 rot 0
-C4 at 2,1 rot 270
-D4 at 3,1 rot 0
-D5 at 0,2 rot 0
-C5 at 1,2 rot 90
-C6 at 2,2 rot 180
-D6 at 3,2 rot 0
-C7 at 0,3 rot 90
-D7 at 1,3 rot 90
-D8 at 2,3 rot 90
-C8 at 3,3 rot 180
-"""
-"""A ring pen (animal cells at (0,1)/NE, (1,0)/NE, (1,2)/NW, (2,1)/NE, (3,0)/NW) around an inner
-pen (animal cell (2,2)/SW). See test_geometry for the fence layout."""
 
 
 def total(text: str, rules: ScoringRules = NORMAL) -> int:
@@ -88,7 +67,7 @@ def test_per_empty_cell_reading_counts_every_empty_animal_cell() -> None:
 
 def test_second_variant_rulebook_example_pens_worth_6_and_2() -> None:
     # Rulebook illustration: a pen of one kind with 3 animals is worth 6, with 1 animal 2.
-    text = NESTED + "pig at 0,1/NE\npig at 1,0/NE\npig at 1,2/NW\ngoat at 2,2/SW"
+    text = NESTED_PENS + "pig at 0,1/NE\npig at 1,0/NE\npig at 1,2/NW\ngoat at 2,2/SW"
     second = score_sheet(farm(text), SECOND)
     # ring: 3 pigs doubled = 6; inner: 1 goat doubled = 2; corn eaten in both;
     # the ring pen still has 2 empty cells: -1.
