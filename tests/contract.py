@@ -136,6 +136,7 @@ def check_contract(
         log = play_random(state, rng, on_step)
         check_result(state)
         final = state.to_json()
+        assert game.from_json(final).to_json() == final, "the final position does not survive save and load"
         for p in [None, *range(players)]:
             json.dumps(state.view(p))
 

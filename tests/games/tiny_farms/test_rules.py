@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -351,3 +352,32 @@ def test_rulebook_milk_examples(die: int, change: int, end: int) -> None:
         state.apply(0, "milk +1" if change > 0 else "milk -1")
     state.apply(0, f"die {die} red")
     assert state.red == end and state.milk[0] == 3 - abs(change)
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_a_finished_game_reloads_from_its_own_save(players: int) -> None:
+    """Regression (issue 12, M3): a finished game's save loads as it is, without replaying the log."""
+    game = TinyFarmsState.game
+    state = game.new_game(players=players, seed=11)
+    rng = random.Random(5)
+    while not state.is_over():
+        player = state.actors()[0]
+        state.apply(player, rng.choice(state.legal_actions(player)))
+    saved = state.to_json()
+    again = game.from_json(saved)
+    assert again.to_json() == saved
+    assert again.result() == state.result()
+
+
+def test_a_finished_save_from_before_the_fix_still_loads() -> None:
+    """Saves written before the fix kept the last turn's index on a finished game; they still load."""
+    game = TinyFarmsState.game
+    state = game.new_game(players=2, seed=3)
+    rng = random.Random(1)
+    while not state.is_over():
+        player = state.actors()[0]
+        state.apply(player, rng.choice(state.legal_actions(player)))
+    envelope = json.loads(state.to_json())
+    envelope["state"]["turn_index"] = 2  # what the old code left behind
+    again = game.from_json(json.dumps(envelope))
+    assert again.to_json() == state.to_json()

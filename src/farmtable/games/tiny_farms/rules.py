@@ -259,6 +259,7 @@ class TinyFarmsState(State[str]):
             self.phase = OVER
             self.current = -1
             self.order = []
+            self.turn_index = 0
             return
         self.round += 1
         if not self.solo:
@@ -784,7 +785,11 @@ class TinyFarmsGame(Game[TinyFarmsState]):
         expected = sorted([0, c.EMMA] if state.solo else range(players))
         if state.phase != OVER and sorted(state.order) != expected:
             raise ValueError("'order' must list every player once (and Emma, solo)")
-        state.turn_index = _int(data, "turn_index", 0, len(state.order))
+        # A finished game has no order left; saves made before 2026-11 kept the last turn's index.
+        turns = len(state.order) if state.phase != OVER else len(expected)
+        state.turn_index = _int(data, "turn_index", 0, turns)
+        if state.phase == OVER:
+            state.turn_index = 0
         state.current = _int(data, "current", -1, players - 1)
         state.modifier = _int(data, "modifier", -c.START_MILK, c.START_MILK)
         state.pending = _int_list(data, "pending", min(c.ANIMALS), max(c.ANIMALS))
