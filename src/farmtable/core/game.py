@@ -146,6 +146,18 @@ class State(ABC, Generic[ActionT]):
             return float(totals[0])
         return float(totals[player] - max(t for q, t in enumerate(totals) if q != player))
 
+    def evaluate(self) -> list[float]:
+        """Each player's expected final objective from here: what a search judges a position by.
+
+        On the scale of the final result (``Result.totals``; a solo game: ``Result.solo_score``), so
+        a position cut short and a finished game can be compared. The default is the result as it
+        stands; games override it with an estimate of the rest of the game (``evaluation.py``).
+        """
+        result = self.result()
+        if self.players == 1:
+            return [float(result.solo_score)]
+        return [float(t) for t in result.totals]
+
     def render_text(self, player: int | None = None) -> str:
         """The board as text for the terminal, as ``player`` sees it."""
         return json.dumps(self.view(player), indent=2, sort_keys=True)

@@ -61,7 +61,6 @@ from farmtable.games.farmerama.components import (
     SOLO_SUPPLY_STACK,
     SOLO_WATER_SUPPLY,
     SOW,
-    STABLE_VALUE,
     STACK_HEIGHT,
     STARTING_BARN,
     TILES_PER_GOOD,
@@ -961,27 +960,16 @@ class FarmeramaState(State[str]):
         return score([b.score_input() for b in self.boards], extra)
 
     def heuristic(self, player: int) -> float:
-        """Stars now, plus the coming product of every animal on a pasture (more the nearer it is to
-        the pacifier), a little for an animal whose feed is ready, and a little for water. Weights
-        were picked by greedy-against-random trials (greedy wins 45 of 60 two-player games)."""
+        """How good the position looks for ``player`` (greedy agent, search cut-offs); see ``evaluation.py``."""
+        from farmtable.games.farmerama.evaluation import heuristic
 
-        def value(p: int) -> float:
-            b = self.boards[p]
-            total = float(sum(score([b.score_input()]).totals))
-            for animal, where in enumerate(b.pasture):
-                head = HEAD_SECTOR[animal]
-                if where != IN_STABLE:
-                    progress = (sector_of_area(b.wheel, where) - head) / (PACIFIER_SECTOR - head)
-                    share = HEURISTIC_PRODUCT_BASE + (1 - HEURISTIC_PRODUCT_BASE) * progress
-                    total += PRODUCT_VALUE[animal] * share - STABLE_VALUE[animal]
-                elif all(have >= need for have, need in zip(b.barn, FEED_COST[animal], strict=True)):
-                    total += HEURISTIC_FEED_READY
-            return total + HEURISTIC_WATER * b.barn[WATER]
+        return heuristic(self, player)
 
-        mine = value(player)
-        if self.players == 1:
-            return mine
-        return mine - max(value(q) for q in range(self.players) if q != player)
+    def evaluate(self) -> list[float]:
+        """Each player's expected final objective from here (search leaves); see ``evaluation.py``."""
+        from farmtable.games.farmerama.evaluation import evaluate
+
+        return evaluate(self)
 
     def info_epoch(self) -> int:
         """Moves on with every reveal: cards resolved, a lot drawn, a tile or solo card turned up."""

@@ -564,21 +564,16 @@ class FarmersFinancesState(State[str]):
         return score_sheet(self.money, self.hands, solo_turns=self.turn if self.solo else None, turn=self.turn)
 
     def heuristic(self, player: int) -> float:
-        """Money plus the cards at an estimated worth, minus the best opponent's; a won game counts big."""
+        """How good the position looks for ``player`` (greedy agent, search cut-offs); see ``evaluation.py``."""
+        from farmtable.games.farmers_finances.evaluation import heuristic
 
-        def worth(p: int) -> float:
-            hand = self.hands[p]
-            wheat = max(self.sell_price(WHEAT), c.BREAD_PRICE - 1)  # wheat can become bread next turn
-            return self.money[p] + hand[W] * wheat + hand[B] * c.BREAD_PRICE + hand[A] * c.base_value(ANIMAL)
+        return heuristic(self, player)
 
-        if self.solo:
-            # Solo is judged by the turns to 70 coins: every turn spent costs what a turn must earn on average.
-            spent = SOLO_TURN_COST * self.turn
-            return worth(0) - spent + (HEURISTIC_WIN_BONUS if self.phase == OVER else 0.0)
-        mine = worth(player) - max(worth(q) for q in range(self.players) if q != player)
-        if self.phase == OVER:
-            mine += HEURISTIC_WIN_BONUS if player in self.result().winners else -HEURISTIC_WIN_BONUS
-        return mine
+    def evaluate(self) -> list[float]:
+        """Each player's expected final objective from here (search leaves); see ``evaluation.py``."""
+        from farmtable.games.farmers_finances.evaluation import evaluate
+
+        return evaluate(self)
 
     def view(self, player: int | None) -> dict[str, Any]:
         """What everyone sees: all of it with 2–4 players; solo, only the top card of each pile."""

@@ -499,18 +499,16 @@ class FarminiState(State[Action]):
         return score_farms(self.farms, self.rules, {"turns": self.turn, "over": self.is_over()})
 
     def heuristic(self, player: int) -> float:
-        """How good ``player``'s position looks (for the greedy agent): higher is better.
+        """How good the position looks for ``player`` (greedy agent, search cut-offs); see ``evaluation.py``."""
+        from farmtable.games.farmini.evaluation import heuristic
 
-        Per farm: the score as it stands, plus a little for animals safe in pens, minus a
-        little for exposed ones (a wolf may come), plus a little for cornfields in open
-        regions without animals (a pen may still close around them). The card the player
-        to act has taken counts with its best placement, so that ``take N`` is judged by
-        what the card can do. Several players: own value minus the best opponent's.
-        """
-        mine = self._player_value(player)
-        if self.players == SOLO_PLAYERS:
-            return mine
-        return mine - max(self._player_value(q) for q in range(self.players) if q != player)
+        return heuristic(self, player)
+
+    def evaluate(self) -> list[float]:
+        """Each player's expected final objective from here (search leaves); see ``evaluation.py``."""
+        from farmtable.games.farmini.evaluation import evaluate
+
+        return evaluate(self)
 
     def _player_value(self, player: int) -> float:
         farm = self.farms[player]

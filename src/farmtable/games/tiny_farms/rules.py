@@ -537,14 +537,16 @@ class TinyFarmsState(State[str]):
         return result
 
     def heuristic(self, player: int) -> float:
-        """Score as it stands against the best rival (Emma when solo), plus a little for open pig/sheep pairs."""
-        result = self.result()
-        mine = float(result.totals[player])
-        if self.solo:
-            rival = float(result.details["emma_total"])
-        else:
-            rival = float(max(t for q, t in enumerate(result.totals) if q != player))
-        return mine - rival + OPEN_SPACE_WEIGHT * self._open_space_bonus(player)
+        """How good the position looks for ``player`` (greedy agent, search cut-offs); see ``evaluation.py``."""
+        from farmtable.games.tiny_farms.evaluation import heuristic
+
+        return heuristic(self, player)
+
+    def evaluate(self) -> list[float]:
+        """Each player's expected final objective from here (search leaves); see ``evaluation.py``."""
+        from farmtable.games.tiny_farms.evaluation import evaluate
+
+        return evaluate(self)
 
     def _open_space_bonus(self, player: int) -> int:
         """Pigs and sheep next to an empty space may still grow into sets; count them."""

@@ -281,4 +281,5 @@ def score_solo(board: Sequence[int], milk: int, emma_filled: Sequence[int], diff
         "unused_milk": [milk],
         "horse_counts": [you_horses, emma_horses],
     }
-    return Result([total], [sheet], [[0]], details)
+    # The solo game is won by beating Emma, so a solo player's objective is the margin over her.
+    return Result([total], [sheet], [[0]], details, objective=total - emma_total)

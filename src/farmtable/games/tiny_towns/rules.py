@@ -942,24 +942,16 @@ class TinyTownsState(State[Action]):
         return result
 
     def heuristic(self, player: int) -> float:
-        """Score lead, plus a little for each building and for each building the cubes could make now.
+        """How good the position looks for ``player`` (greedy agent, search cut-offs); see ``evaluation.py``."""
+        from farmtable.games.tiny_towns.evaluation import heuristic
 
-        A placement still hidden (the others have not all placed) is counted as if made, so a
-        one-step lookahead can tell placements apart.
-        """
-        totals = self.result().totals
-        town = self.towns[player]
-        probe = town
-        choice = town.choice
-        if choice is not None and choice.verb == PLACE and not town.grid[choice.target]:
-            probe = town.copy()
-            probe.grid[choice.target] = choice.what
-        buildable = {a.what for a in self._builds_of(probe)}
-        buildings = sum(1 for v in town.grid if is_building(v))
-        mine = totals[player] + HEURISTIC_PER_BUILDING * buildings + HEURISTIC_PER_BUILDABLE * len(buildable)
-        if self.players == 1:
-            return float(mine)
-        return float(mine - max(t for q, t in enumerate(totals) if q != player))
+        return heuristic(self, player)
+
+    def evaluate(self) -> list[float]:
+        """Each player's expected final objective from here (search leaves); see ``evaluation.py``."""
+        from farmtable.games.tiny_towns.evaluation import evaluate
+
+        return evaluate(self)
 
     def view(self, player: int | None) -> dict[str, Any]:
         """What ``player`` sees: every town's board, and only their own secrets."""

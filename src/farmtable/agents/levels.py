@@ -1,0 +1,57 @@
+"""Named AI levels: what a person picks as an opponent (Easy, Normal, Hard, Expert).
+
+Each level is an agent spec with a bounded budget, the same in the web, the terminal and the
+docs. Researchers keep the raw specs (``farmtable arena --agents ismcts:iters=800``); a server
+offers only the levels (see :func:`level_spec`).
+
+>>> level_spec("normal") == LEVELS["normal"].spec
+True
+>>> level_spec("Expert") == LEVELS["expert"].spec
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+
+@dataclass(frozen=True)
+class Level:
+    """One named opponent strength: its agent spec and a line a player can read."""
+
+    name: str
+    title: str
+    spec: str
+    description: str
+
+
+LEVELS: Final[dict[str, Level]] = {
+    level.name: level
+    for level in (
+        Level("easy", "Easy", "greedy", "plays the move that looks best right now"),
+        Level("normal", "Normal", "ismcts:iters=200,depth=5", "searches a little ahead (about 0.1 s a move)"),
+        Level("hard", "Hard", "ismcts:iters=800", "searches further ahead (about 0.5 s a move)"),
+        Level("expert", "Expert", "ismcts:time=1.0", "the strongest player, about 1 s a move"),
+    )
+}
+"""Weakest first. The specs are tuned in benchmarks/AI.md; each level beats the one below."""
+
+DEFAULT_LEVEL: Final = "normal"
+"""The opponent a person gets without choosing (web and terminal alike)."""
+
+HINT_LEVEL: Final = "expert"
+"""The level ``farmtable hint`` and the web's hint ask."""
+
+
+def level_spec(name: str) -> str:
+    """The agent spec of a level named ``name`` (any case); ``ValueError`` lists the levels otherwise."""
+    key = name.strip().lower()
+    if key not in LEVELS:
+        raise ValueError(f"no AI level '{name}'; the levels are: {', '.join(LEVELS)}")
+    return LEVELS[key].spec
+
+
+def is_level(name: str) -> bool:
+    """True when ``name`` names a level rather than a raw agent spec."""
+    return name.strip().lower() in LEVELS
