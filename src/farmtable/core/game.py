@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
@@ -23,7 +22,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from farmtable.core.errors import BadInput, CorruptSave, IllegalAction
 from farmtable.core.notation import normalize, shorten
 from farmtable.core.result import Result
-from farmtable.core.rng import Rng
+from farmtable.core.rng import Rng, unpredictable_seed
 
 FORMAT_KEY = "farmtable"
 """Top-level key of every saved game; its value is the game's format version."""
@@ -210,7 +209,10 @@ class Game(ABC, Generic[StateT]):
     def new_game(
         self, players: int = 2, seed: int | None = None, variants: Iterable[str] = (), **options: Any
     ) -> StateT:
-        """Start a game. ``seed=None`` draws a random seed; the same seed gives the same game.
+        """Start a game. The same seed gives the same game; ``seed=None`` draws 128 secret random bits.
+
+        A seed below 2**64 runs the fast reproducible generator (tests, studies); ``None`` or a
+        larger seed a keyed one whose deals cannot be recomputed from what players see.
 
         Raises ``ValueError`` saying why for a player count the game does not take, an
         unknown variant, or a combination of variants and players the rules do not allow.
@@ -228,7 +230,7 @@ class Game(ABC, Generic[StateT]):
             raise ValueError(f"a variant is named twice: {', '.join(chosen)}")
         self.check_players_and_variants(players, tuple(sorted(chosen)))
         if seed is None:
-            seed = int.from_bytes(os.urandom(6), "little")
+            seed = unpredictable_seed()
         return self._new(players, int(seed), tuple(sorted(chosen)), options)
 
     @abstractmethod

@@ -27,6 +27,7 @@ from farmtable.core.errors import IllegalAction
 from farmtable.core.game import Game, State, as_rng
 from farmtable.core.notation import normalize, shorten
 from farmtable.core.result import Result
+from farmtable.core.rng import MAX_STATE as MAX_RNG_STATE
 from farmtable.core.rng import Rng
 from farmtable.games.farmerama.components import (
     ACTION_WHEEL,
@@ -1252,7 +1253,7 @@ def state_from_dict(data: dict[str, Any]) -> FarmeramaState:
         raise ValueError("'simultaneous' must be true or false (and false in the solo game)")
     if not isinstance(profi, bool) or (profi and players == 1):
         raise ValueError("'profi' must be true or false (and false in the solo game)")
-    rng_state = _int(data, "rng", 0, (1 << 64) - 1)
+    rng_state = _int(data, "rng", 0, MAX_RNG_STATE)
     state = FarmeramaState(players, profi, Rng(rng_state))
     state.simultaneous = simultaneous
     animals_block = data["animals_block_wheel"]

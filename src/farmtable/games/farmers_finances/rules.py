@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Final
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
 from farmtable.core.checks import flag, whole_number
 from farmtable.core.notation import normalize, shorten
+from farmtable.core.rng import MAX_STATE as MAX_RNG_STATE
 from farmtable.games.farmers_finances import components as c
 from farmtable.games.farmers_finances.helper import HELPER_FORMAT, score_text
 from farmtable.games.farmers_finances.scoring import cards_at_base_value, score_sheet
@@ -691,7 +692,7 @@ class FarmersFinancesState(State[str]):
         if list(variants) != sorted(set(variants)):
             raise ValueError("'variants' must be sorted and without repeats")
         GAME.check_players_and_variants(players, variants)
-        rng_state = _int(data, "rng", 0, (1 << 64) - 1)
+        rng_state = _int(data, "rng", 0, MAX_RNG_STATE)
         state = cls(players, variants, Rng(rng_state))
         state.row = _int(data, "row", c.MARKET_ROWS[0], c.MARKET_ROWS[-1])
         state.last_roll = _int(data, "last_roll", 0, c.DIE_SIDES)

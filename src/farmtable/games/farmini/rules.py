@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Final, NamedTuple
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
 from farmtable.core.checks import whole_number
 from farmtable.core.notation import normalize, shorten
+from farmtable.core.rng import MAX_STATE as MAX_RNG_STATE
 from farmtable.games.farmini.components import (
     ALL_CARDS,
     ANIMAL_CARDS,
@@ -632,7 +633,7 @@ class FarminiState(State[Action]):
         if variants != sorted(set(variants)):
             raise ValueError("variants must be sorted and distinct")
         GAME.check_players_and_variants(players, tuple(variants))
-        rng_state = _int(data["rng"], "rng", 0, (1 << 64) - 1)
+        rng_state = _int(data["rng"], "rng", 0, MAX_RNG_STATE)
         state = cls(players, tuple(variants), Rng(rng_state))
         state.epoch = _int(data["epoch"], "epoch", 0, len(ALL_CARDS))
         state.turn = _int(data["turn"], "turn", 0, len(ALL_CARDS))

@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Final
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
 from farmtable.core.checks import whole_number, whole_numbers
 from farmtable.core.notation import normalize, shorten
+from farmtable.core.rng import MAX_STATE as MAX_RNG_STATE
 from farmtable.games.tiny_farms import components as c
 from farmtable.games.tiny_farms import helper, scoring
 
@@ -689,7 +690,7 @@ def difficulty_of(variants: Sequence[str]) -> str:
 
 
 MAX_SAVED_NUMBER: Final = (1 << 64) - 1
-"""Largest counter or RNG state a save may hold (the RNG is 64-bit)."""
+"""Largest counter a save may hold."""
 
 
 def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
@@ -760,7 +761,7 @@ class TinyFarmsGame(Game[TinyFarmsState]):
         state.solo = players == 1
         state.difficulty = difficulty_of(variants) if state.solo else ""
         state.advanced = "emma-advanced" in variants
-        state.rng = Rng(_int(data, "rng", 0, MAX_SAVED_NUMBER))
+        state.rng = Rng(_int(data, "rng", 0, MAX_RNG_STATE))
         state.epoch = _int(data, "epoch", 1, MAX_SAVED_NUMBER)
         state.rounds = c.SOLO_ROUNDS if state.solo else c.ROUNDS
         state.round = _int(data, "round", 1, state.rounds)

@@ -26,6 +26,7 @@ from typing import Any, ClassVar, NamedTuple
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
 from farmtable.core.checks import expect, names, whole_number
 from farmtable.core.notation import normalize, shorten
+from farmtable.core.rng import MAX_STATE as MAX_RNG_STATE
 from farmtable.games.tiny_towns import components as C
 from farmtable.games.tiny_towns.helper import HELPER_FORMAT, score_text
 from farmtable.games.tiny_towns.patterns import (
@@ -1220,7 +1221,7 @@ def state_from_dict(game_cls: type[TinyTownsState], data: dict[str, Any]) -> Tin
     _expect(list(variants) == sorted(set(variants)), "variants must be sorted and distinct")
     buildings = tuple(_str_list(data["buildings"], "buildings", C.BUILDINGS))
     check_building_set(buildings, players, variants)
-    rng_state = _int(data["rng"], "rng", 0, (1 << 64) - 1)
+    rng_state = _int(data["rng"], "rng", 0, MAX_RNG_STATE)
     state = game_cls(players, variants, buildings, Rng(rng_state))
     _expect(data["phase"] in PHASES, f"unknown phase {data['phase']!r}")
     state.phase = data["phase"]
