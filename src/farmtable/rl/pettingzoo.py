@@ -171,7 +171,7 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
             return
         seat = self.agent_seat[agent]
         legal = self._legal(seat)
-        chosen = legal.get(action) if isinstance(action, int | np.integer) else None
+        chosen = legal.get(action) if isinstance(action, int | np.integer) else None  # type: ignore[arg-type]
         if chosen is None:
             raise ValueError(f"{agent}: action {action!r} is not legal now (see the action mask)")
         self._apply(seat, chosen)
@@ -252,7 +252,7 @@ class FarmtableCheckedAEC(FarmtableAEC):
             return
         assert isinstance(action, int | np.integer) and 0 <= action < self._num_actions, "action is not in action space"
         seat = self.agent_seat[agent]
-        chosen = self._legal(seat).get(action)
+        chosen = self._legal(seat).get(action)  # type: ignore[arg-type]  (numpy ints hash as ints)
         if chosen is not None:
             self._apply(seat, chosen)
             if self.state.is_over():
