@@ -123,7 +123,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
                 v[end_at] = 1.0
             if s.forced_reroll:
                 v[reroll_at] = 1.0
-        pack(out, 0, *v)  # type: ignore[arg-type]  (a float32 array is a writable buffer)
+        pack(out, 0, *v)  # type: ignore[arg-type]  # a float32 array is a writable buffer
 
     return encode
 

@@ -252,7 +252,7 @@ class FarmtableCheckedAEC(FarmtableAEC):
             return
         assert isinstance(action, int | np.integer) and 0 <= action < self._num_actions, "action is not in action space"
         seat = self.agent_seat[agent]
-        chosen = self._legal(seat).get(action)  # type: ignore[arg-type]  (numpy ints hash as ints)
+        chosen = self._legal(seat).get(action)  # type: ignore[arg-type]  # numpy ints hash as ints
         if chosen is not None:
             self._apply(seat, chosen)
             if self.state.is_over():
