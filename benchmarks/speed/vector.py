@@ -46,6 +46,22 @@ def vector_rate(players: int, batch: int, first_seed: int) -> float:
     return float(out["decisions"].sum()) / (time.process_time() - start)
 
 
+def env_rate(players: int, batch: int, steps: int, seed: int) -> float:
+    """Decisions per CPU second through ``FarmersFinancesVectorEnv`` (observations, masks, rewards, autoreset)."""
+    from farmtable.rl.vector import FarmersFinancesVectorEnv
+
+    envs = FarmersFinancesVectorEnv(batch, players=players)
+    _, infos = envs.reset(seed=seed)
+    policy = np.arange(batch, dtype=np.uint64) + np.uint64(seed)
+    start = time.process_time()
+    decisions = 0
+    for _ in range(steps):
+        mask = infos["action_mask"].astype(bool)
+        decisions += int(mask.any(axis=1).sum())
+        _, _, _, _, infos = envs.step(v.pick_random(policy, mask))
+    return decisions / (time.process_time() - start)
+
+
 def main() -> None:
     """Print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -53,14 +69,18 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--engine-games", type=int, default=300)
     parser.add_argument("--batch", type=int, nargs="*", default=[1024, 16384])
+    parser.add_argument("--env-batch", type=int, default=4096)
+    parser.add_argument("--env-steps", type=int, default=200)
     args = parser.parse_args()
     engine: list[float] = []
     batches: dict[int, list[float]] = {b: [] for b in args.batch}
+    env_rates: list[float] = []
     vector_rate(args.players, 64, 0)  # warm-up
     for r in range(args.rounds):
         engine.append(engine_rate(args.players, args.engine_games, r * args.engine_games))
         for b in args.batch:
             batches[b].append(vector_rate(args.players, b, r * b))
+        env_rates.append(env_rate(args.players, args.env_batch, args.env_steps, r))
     print(f"Farmers Finances, {args.players} players, random play, decisions per CPU second, {args.rounds} rounds\n")
     print("| simulator | decisions/s [95% CI] | × engine (paired by round) |")
     print("|---|---:|---:|")
@@ -68,6 +88,11 @@ def main() -> None:
     for b, rates in batches.items():
         pairs = list(zip(rates, engine, strict=True))
         print(f"| numpy batch {b:,} | {fmt(median_ci(rates))} | {fmt(ratio_ci(pairs), '.1f')} |")
+    pairs = list(zip(env_rates, engine, strict=True))
+    print(
+        f"| rl.vector env, {args.env_batch:,} games (obs + masks + rewards) | {fmt(median_ci(env_rates))} "
+        f"| {fmt(ratio_ci(pairs), '.1f')} |"
+    )
 
 
 if __name__ == "__main__":
