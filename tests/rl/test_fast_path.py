@@ -103,3 +103,20 @@ def test_checked_env_keeps_the_wrapper_rules() -> None:
     for _agent in e.agent_iter():
         e.step(None)
     assert e.agents == []
+
+
+def test_openspiel_observing_does_not_change_the_next_games() -> None:
+    """pyspiel's generic observation path built a new initial state per call, drawing a game seed."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import farmtable.rl.openspiel  # noqa: F401  (registers the games)
+
+    watched = pyspiel.load_game("python_farmtable_farmers_finances", {"seed": 3})
+    plain = pyspiel.load_game("python_farmtable_farmers_finances", {"seed": 3})
+    first = watched.new_initial_state()
+    for _ in range(3):
+        first.observation_tensor(0)
+        first.observation_string(1)
+    plain.new_initial_state()
+    assert str(watched.new_initial_state()) == str(plain.new_initial_state())
+    sp = spec("farmers-finances", 2)
+    assert np.array_equal(np.asarray(first.observation_tensor(), np.float32), sp.observe(first.inner, 0))

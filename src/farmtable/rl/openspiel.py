@@ -150,6 +150,28 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         self.inner.apply(player, self._held.legal(self.spec, player)[int(action)])
         self._held.moved()
 
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation (default: the player to act): the encoded view, as floats.
+
+        Answered here rather than by pyspiel's generic path, which builds a throw-away *new initial
+        state* on every call to size the tensor: that cost a whole game set-up per observation and
+        drew a seed from the game's seed sequence, so observing changed which games came next.
+        """
+        seat = self.current_player() if player is None else int(player)
+        if not 0 <= seat < self.spec.players:
+            raise ValueError(f"observation_tensor: no player {seat} (players 0..{self.spec.players - 1})")
+        values: list[float] = self.spec.observe(self.inner, seat).tolist()
+        return values
+
+    def observation_string(self, player: int | None = None) -> str:
+        """``player``'s view as canonical JSON (default: the player to act)."""
+        import json
+
+        seat = self.current_player() if player is None else int(player)
+        if not 0 <= seat < self.spec.players:
+            raise ValueError(f"observation_string: no player {seat} (players 0..{self.spec.players - 1})")
+        return json.dumps(self.inner.view(seat), sort_keys=True, separators=(",", ":"))
+
     def _action_to_string(self, player: int, action: int) -> str:
         return self.spec.actions[int(action)]
 
