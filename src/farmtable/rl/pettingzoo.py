@@ -42,6 +42,8 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from farmtable.rl.catalogue import REWARDS, Spec, spec
 
+_INT_TYPES = (int, np.integer)
+"""What an action index may be (built once: ``int | np.integer`` in a hot path builds a union each call)."""
 ILLEGAL_REWARD = -1.0
 """The reward of a seat whose illegal action ends the episode."""
 _SEED_BOUND = 2**62
@@ -171,7 +173,7 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
             return
         seat = self.agent_seat[agent]
         legal = self._legal(seat)
-        chosen = legal.get(action) if isinstance(action, int | np.integer) else None  # type: ignore[arg-type]
+        chosen = legal.get(action) if isinstance(action, _INT_TYPES) else None  # type: ignore[arg-type]
         if chosen is None:
             raise ValueError(f"{agent}: action {action!r} is not legal now (see the action mask)")
         self._apply(seat, chosen)
@@ -250,7 +252,7 @@ class FarmtableCheckedAEC(FarmtableAEC):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert isinstance(action, int | np.integer) and 0 <= action < self._num_actions, "action is not in action space"
+        assert isinstance(action, _INT_TYPES) and 0 <= action < self._num_actions, "action is not in action space"
         seat = self.agent_seat[agent]
         chosen = self._legal(seat).get(action)  # type: ignore[arg-type]  # numpy ints hash as ints
         if chosen is not None:
