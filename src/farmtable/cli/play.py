@@ -8,7 +8,6 @@ from typing import Annotated, Any
 import typer
 
 import farmtable
-import farmtable.agents
 from farmtable.cli.common import (
     CliError,
     OptionOpt,
@@ -54,6 +53,8 @@ def parse_seats(players: int, seats: list[str]) -> dict[int, str]:
             raise CliError(f"--seat {number}: this game has seats 0 to {players - 1}")
         spec = spec.strip()
         if spec != HUMAN:
+            import farmtable.agents
+
             farmtable.agents.make(spec)  # refuse an unknown agent now, not mid-game
         chosen[number] = spec
     for p in range(players):
@@ -65,6 +66,8 @@ class TerminalGame:
     """One game at the terminal: people type, agents answer, every decision autosaved."""
 
     def __init__(self, state: State[Any], seats: dict[int, str], save_path: Path, seed: int | None) -> None:
+        import farmtable.agents
+
         self.history = History(state)
         self.seats = seats
         self.save_path = save_path

@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 
 import farmtable
-import farmtable.agents
-from farmtable.arena import BACKENDS, GameRecord, ResultStore, hint, run_jobs, schedule, solo, stats
-from farmtable.arena.bench import bench_game
-from farmtable.arena.jobs import Job
 from farmtable.cli.common import (
     CliError,
     GameArg,
@@ -26,6 +20,12 @@ from farmtable.cli.common import (
     load_game_file,
 )
 from farmtable.cli.files import parse_options
+
+if TYPE_CHECKING:  # the arena pulls in SQLAlchemy, numpy and rich tables: imported when a command runs
+    from rich.table import Table
+
+    from farmtable.arena import GameRecord
+    from farmtable.arena.jobs import Job
 
 WorkersOpt = Annotated[int, typer.Option("--workers", "-w", help="Worker processes (or Ray CPUs).")]
 BackendOpt = Annotated[str, typer.Option(help="Where games run: local (processes) or ray.")]
@@ -50,6 +50,8 @@ def split_agents(text: str) -> list[str]:
 
 
 def _check_agents(specs: list[str]) -> None:
+    import farmtable.agents
+
     for spec in specs:
         try:
             farmtable.agents.make(spec)
@@ -66,6 +68,17 @@ def _run_with_progress(
     jobs: list[Job], db: Path | None, workers: int, backend: str, address: str | None, label: str
 ) -> list[GameRecord]:
     """Run the jobs with a progress bar (ETA included); returns every record of these jobs, stored or new."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from farmtable.arena import BACKENDS, ResultStore, run_jobs
+
     if backend not in BACKENDS:
         raise CliError(f"no backend '{backend}'; the backends are: {', '.join(BACKENDS)}")
     if workers < 1:
@@ -108,6 +121,10 @@ def _run_with_progress(
 
 def arena_tables(records: list[GameRecord]) -> list[Table]:
     """The arena's summary as rich tables: agents, seats, ratings."""
+    from rich.table import Table
+
+    from farmtable.arena import stats
+
     agents = Table(title="Agents (win rate counts a shared win as a split share; 95% CIs)")
     for col in ("agent", "seats", "win rate [95% CI]", "mean score [95% CI]", "mean place"):
         agents.add_column(col, justify="left" if col == "agent" else "right")
@@ -165,6 +182,8 @@ def arena_command(
     variants = tuple(variant or ())
     options = parse_options(option or [])
     _check_setup(game_id, players, variants, options)
+    from farmtable.arena import schedule, stats
+
     jobs = schedule(game_id, specs, games, players, variants, seed, options)
     records = _run_with_progress(jobs, db, workers, backend, address, f"{game_id} arena")
     for table in arena_tables(records):
@@ -196,6 +215,10 @@ def solo_command(
     variants = tuple(variant or ())
     options = parse_options(option or [])
     _check_setup(game_id, 1, variants, options)
+    from rich.table import Table
+
+    from farmtable.arena import schedule, solo, stats
+
     jobs = schedule(game_id, [agent], games, 1, variants, seed, options)
     records = _run_with_progress(jobs, db, workers, backend, address, f"{game_id} solo")
     summary = solo.summarize(records)
@@ -244,6 +267,10 @@ def bench_command(
     players: Annotated[int | None, typer.Option("--players", "-n", help="Players (default 2, or the minimum).")] = None,
 ) -> None:
     """Speed on one core: random-play decisions/s, complete games/s, ISMCTS iterations/s."""
+    from rich.table import Table
+
+    from farmtable.arena.bench import bench_game
+
     ids = [game_or_error(game_id).id] if game_id else farmtable.list_games()
     table = Table(title="farmtable bench (one core; rates per CPU-second of this process)")
     for col in ("game", "players", "decisions/s", "games/s", "decisions/game", "ismcts iters/s", "wall s"):
@@ -273,6 +300,10 @@ def hint_command(
     seed: Annotated[int, typer.Option(help="Search seed (same seed, same advice).")] = 0,
 ) -> None:
     """What ISMCTS would play in a saved position, with its estimated win rate per move."""
+    from rich.table import Table
+
+    from farmtable.arena import hint
+
     state = load_game_file(file)
     advice = hint(state, as_player, iters=iters, time=time, seed=seed)
     label = "scaled score" if advice.solo else "est. win rate"

@@ -13,10 +13,11 @@ canonical notation (a plain string is fine, or a frozen dataclass with ``__str__
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 from farmtable.core.errors import BadInput, CorruptSave, IllegalAction
@@ -31,6 +32,57 @@ ActionT = TypeVar("ActionT")
 StateT = TypeVar("StateT", bound="State[Any]")
 
 _LEGAL_LIST_LIMIT = 12
+
+
+_memo: tuple[Any, int, tuple[Any, ...]] | None = None
+"""The legal list handed out last: (its state, its player, the actions).
+
+``apply`` accepts an action object *from that very list* (the same object, for the same unchanged
+state) without parsing and checking it again: it is legal by construction. The memo is forgotten
+whenever a state changes (``_do``, wrapped by :meth:`State.__init_subclass__`), so it never outlives
+the position it was computed for. One memo for the process (not one per state) keeps states'
+``vars()`` untouched; a miss only means the full check runs. It holds at most one state alive.
+"""
+
+
+def _remembering(legal_actions: Callable[[Any, int], list[Any]]) -> Callable[[Any, int], list[Any]]:
+    """Wrap a game's ``legal_actions`` so the list it returns is remembered for :meth:`State.apply`."""
+
+    @functools.wraps(legal_actions)
+    def remembered(self: Any, player: int) -> list[Any]:
+        global _memo
+        legal = legal_actions(self, player)
+        _memo = (self, player, tuple(legal))  # a copy: the caller may change the list it gets
+        return legal
+
+    return remembered
+
+
+def _forgetting(do: Callable[[Any, int, Any], None]) -> Callable[[Any, int, Any], None]:
+    """Wrap a game's ``_do`` so any change of a state forgets the remembered legal list (after the
+    change: ``_do`` may itself ask for legal actions of a position it is still changing)."""
+
+    @functools.wraps(do)
+    def forgetting(self: Any, player: int, action: Any) -> None:
+        global _memo
+        try:
+            do(self, player, action)
+        finally:
+            _memo = None
+
+    return forgetting
+
+
+def _from_memo(state: Any, player: Any, action: Any) -> bool:
+    """True if ``action`` is the very object the last ``legal_actions(player)`` of ``state`` listed."""
+    memo = _memo
+    if memo is None or memo[0] is not state or memo[1] != player or type(player) is not int:
+        return False
+    legal = memo[2]
+    try:
+        return legal[legal.index(action)] is action  # index() finds it by identity first, in C
+    except ValueError:
+        return False
 
 
 def as_rng(source: Rng | random.Random | int | None) -> Rng:
@@ -52,6 +104,15 @@ class State(ABC, Generic[ActionT]):
 
     game: ClassVar[Game[Any]]
     players: int
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Wrap each game's own ``legal_actions`` and ``_do`` for the fast path of :meth:`apply`."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__
+        if "legal_actions" in own and not hasattr(own["legal_actions"], "__wrapped__"):
+            cls.legal_actions = _remembering(own["legal_actions"])  # type: ignore[method-assign,assignment]
+        if "_do" in own and not hasattr(own["_do"], "__wrapped__"):
+            cls._do = _forgetting(own["_do"])  # type: ignore[method-assign,assignment]
 
     # --- the contract -------------------------------------------------------------
 
@@ -173,7 +234,14 @@ class State(ABC, Generic[ActionT]):
         Raises :class:`IllegalAction` with a readable reason, and then the state is
         exactly as it was, when the game is over, the player is not to act, the notation
         cannot be read, or the rules do not allow the action.
+
+        An action object taken from the list ``legal_actions(player)`` just returned for this
+        unchanged state is legal by construction: it goes straight to ``_do``, without being parsed
+        or checked again (see ``_memo``). Anything else, equal objects included, is checked in full.
         """
+        if _from_memo(self, player, action):
+            self._do(player, action)  # type: ignore[arg-type]
+            return
         if self.is_over():
             raise IllegalAction("the game is over: no more moves")
         actors = self.actors()

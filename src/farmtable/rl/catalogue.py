@@ -19,6 +19,13 @@ Rewards, shared by every adapter:
   own solo outcome (win +1 / tie 0 / loss −1 where the solo rules have one).
 
 Both are paid once, at the end of the game.
+
+Speed (issue 16): a game module may also give a *fast encoder* (``RLGame.fast``): a function that
+writes the observation straight from the state into a preallocated float32 array, reading only
+what ``view(p)`` shows. ``tests/rl/test_fast_path.py`` proves it equal to the view-based encoding on
+random positions of every player count, and the hidden-information test runs on it. The catalogue
+index of each action object is cached (``Spec.legal``), and masks can be written into a
+preallocated array (``Spec.mask_into``).
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ from farmtable.rl.encoding import Encoder, Fields, Row
 
 REWARDS = ("score", "win")
 """The reward modes every adapter takes."""
+MASK_CACHE_SIZE = 50_000
+"""How many distinct legal sets a spec keeps masks for (a few MB at most); later ones are built each time."""
 
 RL_MODULES: dict[str, str] = {
     "farmers-finances": "farmtable.rl.farmers_finances",
@@ -74,6 +83,13 @@ class RLGame:
     key: Callable[[str], str] | None = None
     """Maps a notation to its catalogue entry when part of it is implied by the state (Farmini: the card
     being placed is the one just taken); ``None``: the notation itself."""
+    fast: Callable[[Spec], FastEncode] | None = None
+    """Builds the fast encoder of a spec (writes ``observe``'s vector straight from the state); ``None``:
+    the view-based encoder only."""
+
+
+FastEncode = Callable[[State[Any], int, np.ndarray], None]
+"""Writes the observation of a seat into a float32 array of the spec's size (every entry)."""
 
 
 def rl_game(game_id: str) -> RLGame:
@@ -116,6 +132,13 @@ class Spec:
     encoder: Encoder
     low: np.ndarray = field(repr=False)
     high: np.ndarray = field(repr=False)
+    fast: FastEncode | None = field(default=None, repr=False)
+    """The game's fast encoder for this spec, if it has one (see :attr:`RLGame.fast`)."""
+    _entries: dict[Any, int] = field(default_factory=dict, repr=False)
+    """Cache: action object -> catalogue index (actions are hashable and their notation is fixed)."""
+    _masks: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict, repr=False)
+    _legal_sets: dict[tuple[Any, ...], tuple[dict[int, Any], np.ndarray]] = field(default_factory=dict, repr=False)
+    """Cache: legal index set -> its read-only mask (at most ``MASK_CACHE_SIZE`` sets)."""
 
     @property
     def num_actions(self) -> int:
@@ -135,7 +158,23 @@ class Spec:
         return state
 
     def observe(self, state: State[Any], player: int) -> np.ndarray:
-        """The observation vector of ``player``: encoded from ``state.view(player)`` only."""
+        """The observation vector of ``player``: what ``state.view(player)`` shows, encoded."""
+        if self.fast is None:
+            return self.encoder.encode(state.view(player), player)
+        out = np.empty(self.encoder.size, dtype=np.float32)
+        self.fast(state, player, out)
+        return out
+
+    def observe_into(self, state: State[Any], player: int, out: np.ndarray) -> None:
+        """Write ``player``'s observation into ``out`` (float32, ``obs_size`` long)."""
+        if self.fast is None:
+            out[:] = self.encoder.encode(state.view(player), player)
+        else:
+            self.fast(state, player, out)
+
+    def observe_view(self, state: State[Any], player: int) -> np.ndarray:
+        """The observation encoded from ``state.view(player)`` by the schema (the reference the fast
+        encoder is tested against)."""
         return self.encoder.encode(state.view(player), player)
 
     def entry(self, action: Any) -> str:
@@ -144,26 +183,70 @@ class Spec:
 
     def legal(self, state: State[Any], player: int) -> dict[int, Any]:
         """``{catalogue index: action object}`` for ``player``'s legal actions now."""
-        out: dict[int, Any] = {}
-        for action in state.legal_actions(player):
-            notation = self.entry(action)
-            try:
-                i = self.index[notation]
-                if i in out:
-                    raise KeyError(notation)
+        return self.legal_of(state.legal_actions(player))
+
+    def legal_of(self, legal: list[Any]) -> dict[int, Any]:
+        """``{catalogue index: action object}`` of a list of legal actions."""
+        entries = self._entries
+        try:
+            out = dict(zip(map(entries.__getitem__, legal), legal, strict=True))
+        except KeyError:
+            out = {}
+            for action in legal:
+                i = entries.get(action)
+                if i is None:
+                    i = entries[action] = self._lookup(action)
                 out[i] = action
-            except KeyError:
-                raise KeyError(
-                    f"{self.game_id}: legal action {notation!r} is not in the RL catalogue (or twice) "
-                    f"(players={self.players}, variants={self.variants})"
-                ) from None
+        if len(out) != len(legal):
+            raise KeyError(f"{self.game_id}: two legal actions share a catalogue entry: {legal}")
         return out
 
+    def legal_and_mask(self, state: State[Any], player: int) -> tuple[dict[int, Any], np.ndarray]:
+        """:meth:`legal` and its read-only mask together, cached by the legal list itself.
+
+        The same list of legal actions (equal actions in the same order) always gives the same
+        catalogue indices, so both are looked up in one dict (at most ``MASK_CACHE_SIZE`` lists).
+        The returned dict is shared: do not change it.
+        """
+        legal = state.legal_actions(player)
+        key = tuple(legal)
+        known = self._legal_sets.get(key)
+        if known is None:
+            indexed = self.legal_of(legal)
+            known = (indexed, self.mask_of(indexed))
+            if len(self._legal_sets) < MASK_CACHE_SIZE:
+                self._legal_sets[key] = known
+        return known
+
+    def _lookup(self, action: Any) -> int:
+        notation = self.entry(action)
+        try:
+            return self.index[notation]
+        except KeyError:
+            raise KeyError(
+                f"{self.game_id}: legal action {notation!r} is not in the RL catalogue "
+                f"(players={self.players}, variants={self.variants})"
+            ) from None
+
     def mask(self, state: State[Any], player: int) -> np.ndarray:
-        """The 0/1 ``int8`` action mask of ``player`` (all zeros when not to act)."""
-        mask = np.zeros(self.num_actions, dtype=np.int8)
-        for i in self.legal(state, player):
-            mask[i] = 1
+        """The 0/1 ``int8`` action mask of ``player`` (all zeros when not to act); read-only (see :meth:`mask_of`)."""
+        return self.mask_of(self.legal(state, player))
+
+    def mask_of(self, legal: dict[int, Any]) -> np.ndarray:
+        """The 0/1 ``int8`` mask of the catalogue indices in ``legal``.
+
+        Masks are cached by their set of indices and handed out *read-only* (``writeable=False``):
+        the same legal set gives the same array, which no one can change, so storing it (a replay
+        buffer) is safe; copy it to edit it.
+        """
+        key = tuple(legal)
+        mask = self._masks.get(key)
+        if mask is None:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+            mask[list(key)] = 1
+            mask.flags.writeable = False
+            if len(self._masks) < MASK_CACHE_SIZE:
+                self._masks[key] = mask
         return mask
 
     def rewards(self, state: State[Any], mode: str) -> list[float]:
@@ -207,7 +290,10 @@ def _spec(game_id: str, players: int, variants: tuple[str, ...]) -> Spec:
     encoder = Encoder(rl.schema(players, variants), players)
     low = np.array([b[0] for b in encoder.bounds], dtype=np.float32)
     high = np.array([b[1] for b in encoder.bounds], dtype=np.float32)
-    return Spec(game_id, players, variants, rl, actions, index, encoder, low, high)
+    sp = Spec(game_id, players, variants, rl, actions, index, encoder, low, high)
+    if rl.fast is not None:
+        sp.fast = rl.fast(sp)
+    return sp
 
 
 def spec(game_id: str, players: int = 2, variants: Sequence[str] = ()) -> Spec:

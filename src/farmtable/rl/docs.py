@@ -51,7 +51,7 @@ the others' (zero-sum); solo, the game's solo measure (below). `reward="win"`: w
 last, ties shared; solo, the game's solo outcome. Gymnasium adds `reward="dense"`: the change of the
 solo score after every decision (the episode's rewards add up to the final solo score minus the
 starting one). An illegal action ends the episode at −1 (PettingZoo's `TerminateIllegalWrapper`
-convention; the raw AEC env raises `ValueError`).
+convention, built into `env()`; the raw AEC env raises `ValueError`).
 
 **Simultaneous steps** (Farmerama's card choice, Tiny Towns' resource placement). AEC: the actors
 decide one after another (lowest seat first); each choice goes into the game at once, which keeps it
@@ -78,6 +78,23 @@ on the true state would foresee future dice: search on `state.resample_from_info
 mean turns to 70 coins on 200 held-out seeds from 26.0 (random legal play) to 19.0; the learning
 curve is `examples/farmers_finances_solo_curve.png`. `openspiel_mcts.py`: OpenSpiel's `MCTSBot` (30
 simulations, on determinized states) against random play in Farmers Finances won 5 of 6 games.
+
+**Speed** (`benchmarks/RL.md`; `python -m farmtable.rl.bench` measures every adapter against the
+bare contract in CPU time, one sampler for every column). `env()` has the checks of PettingZoo's
+`OrderEnforcingWrapper`, `AssertOutOfBoundsWrapper` and `TerminateIllegalWrapper` built into one
+class (`FarmtableCheckedAEC`) instead of three wrapper layers. The catalogue index of each action,
+each legal set and its mask are cached; **masks are shared read-only arrays** in PettingZoo and
+OpenSpiel (copy one to edit it; Gymnasium's `info["action_mask"]` is a fresh copy). A game may give
+a *fast encoder* that writes the vector straight from the state (Farmers Finances has one); a test
+proves it equal to the view-based encoding on random positions of every player count and variant,
+and the hidden-information tests run on it.
+
+**Vector environments** (`farmtable.rl.vector`). `FarmersFinancesVectorEnv(num_envs, players=2..4,
+reward=)` steps thousands of games per call on the batched numpy simulator
+(`games/farmers_finances/vector.py`, checked move by move against the engine): the `gymnasium.vector`
+API with `NEXT_STEP` autoreset, observations in the layout below for the seat to act
+(`infos["to_act"]`, self-play), `infos["action_mask"]`, the final reward to the seat that made the
+last decision and every seat's in `infos["final_rewards"]`. Standard rules only (no solo, no variant).
 
 **Known limits.** Farmini's farms are seen and played in a window `|x|, |y| <= 12` around the farm
 card (see its section): a farm stretched further raises `KeyError` naming the move. Tiny Towns'

@@ -64,11 +64,8 @@ class FarmtableSoloEnv(gym.Env[np.ndarray, np.int64]):
         self._mask_now = np.zeros(self.spec_.num_actions, dtype=np.int8)
 
     def _info(self) -> dict[str, Any]:
-        self._legal_now = self.spec_.legal(self.state, 0)
-        mask = np.zeros(self.spec_.num_actions, dtype=np.int8)
-        mask[list(self._legal_now)] = 1
-        self._mask_now = mask
-        return {"action_mask": mask}
+        self._legal_now, self._mask_now = self.spec_.legal_and_mask(self.state, 0)
+        return {"action_mask": self._mask_now.copy()}  # Gymnasium wants fresh info data each call
 
     def _solo_score_now(self) -> float:
         return float(self.spec_.rl.solo_score(self.state.result()))

@@ -143,11 +143,34 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         return int(self.inner.actors()[0])
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self.spec.legal(self.inner, player))
+        return sorted(self._held.legal(self.spec, player))
 
     def _apply_action(self, action: int) -> None:
         player = self.inner.actors()[0]
-        self.inner.apply(player, self.spec.legal(self.inner, player)[int(action)])
+        self.inner.apply(player, self._held.legal(self.spec, player)[int(action)])
+        self._held.moved()
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation (default: the player to act): the encoded view, as floats.
+
+        Answered here rather than by pyspiel's generic path, which builds a throw-away *new initial
+        state* on every call to size the tensor: that cost a whole game set-up per observation and
+        drew a seed from the game's seed sequence, so observing changed which games came next.
+        """
+        seat = self.current_player() if player is None else int(player)
+        if not 0 <= seat < self.spec.players:
+            raise ValueError(f"observation_tensor: no player {seat} (players 0..{self.spec.players - 1})")
+        values: list[float] = self.spec.observe(self.inner, seat).tolist()
+        return values
+
+    def observation_string(self, player: int | None = None) -> str:
+        """``player``'s view as canonical JSON (default: the player to act)."""
+        import json
+
+        seat = self.current_player() if player is None else int(player)
+        if not 0 <= seat < self.spec.players:
+            raise ValueError(f"observation_string: no player {seat} (players 0..{self.spec.players - 1})")
+        return json.dumps(self.inner.view(seat), sort_keys=True, separators=(",", ":"))
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.spec.actions[int(action)]
@@ -178,6 +201,19 @@ class _Held:
 
     def __init__(self, state: Any) -> None:
         self.state = state
+        self._legal: dict[int, dict[int, Any]] = {}
+
+    def legal(self, sp: Spec, player: int) -> dict[int, Any]:
+        """``{catalogue index: action}`` of ``player`` (cached until the next move: OpenSpiel asks for the
+        legal actions, then applies one of them)."""
+        known = self._legal.get(player)
+        if known is None:
+            known = self._legal[player] = sp.legal_and_mask(self.state, player)[0]
+        return known
+
+    def moved(self) -> None:
+        """Forget the cached legal actions (the state changed)."""
+        self._legal = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         return _Held(self.state.clone())
@@ -193,7 +229,7 @@ class FarmtableObserver:
 
     def set_from(self, state: FarmtableState, player: int) -> None:
         """Fill ``tensor`` from ``player``'s view."""
-        self.tensor[:] = self.spec.observe(state.inner, player)
+        self.spec.observe_into(state.inner, player, self.tensor)
 
     def string_from(self, state: FarmtableState, player: int) -> str:
         """``player``'s view as canonical JSON."""

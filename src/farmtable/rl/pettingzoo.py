@@ -21,7 +21,13 @@ never sees an earlier one's choice.
 Parallel: every actor of the current step sends its action in the same ``step``; seats that are
 not to act send anything (it is ignored) and see an all-zero mask. An illegal action ends the
 episode, the offender getting ``illegal_reward`` (PettingZoo's usual convention); ``env()``
-does the same through PettingZoo's ``TerminateIllegalWrapper``.
+does the same.
+
+Speed (issue 16): ``env()`` gives the checks of PettingZoo's usual wrappers (``OrderEnforcingWrapper``,
+``AssertOutOfBoundsWrapper``, ``TerminateIllegalWrapper``) written into one class,
+:class:`FarmtableCheckedAEC`, instead of three wrapper layers whose attribute forwarding cost more
+than the game itself. Observations come from the game's fast encoder; masks are cached read-only
+arrays (see :meth:`farmtable.rl.catalogue.Spec.mask_of`); both are built at most once per seat and move.
 """
 
 from __future__ import annotations
@@ -32,10 +38,12 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from farmtable.rl.catalogue import REWARDS, Spec, spec
 
+_INT_TYPES = (int, np.integer)
+"""What an action index may be (built once: ``int | np.integer`` in a hot path builds a union each call)."""
 ILLEGAL_REWARD = -1.0
 """The reward of a seat whose illegal action ends the episode."""
 _SEED_BOUND = 2**62
@@ -77,33 +85,36 @@ class _Common:
         self.action_spaces = {a: act for a in self.possible_agents}
         self._seed_rng = np.random.default_rng()
         self.state: Any = None
+        self._legal_cache: dict[int, tuple[dict[int, Any], np.ndarray]] = {}
+        self._obs_cache: dict[int, dict[str, np.ndarray]] = {}
 
     def _new_state(self, seed: int | None) -> None:
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
         self.state = self.spec.new_game(int(self._seed_rng.integers(_SEED_BOUND)))
-        self._cache: dict[tuple[str, int], Any] = {}
+        self._legal_cache = {}
+        self._obs_cache = {}
 
     def _legal(self, seat: int) -> dict[int, Any]:
         """``{index: action}`` of ``seat`` now (cached until the next move)."""
-        key = ("legal", seat)
-        if key not in self._cache:
-            self._cache[key] = self.spec.legal(self.state, seat)
-        legal: dict[int, Any] = self._cache[key]
-        return legal
+        known = self._legal_cache.get(seat)
+        if known is None:
+            known = self._legal_cache[seat] = self.spec.legal_and_mask(self.state, seat)
+        return known[0]
 
     def _apply(self, seat: int, action: Any) -> None:
         self.state.apply(seat, action)
-        self._cache.clear()
+        self._legal_cache = {}
+        self._obs_cache = {}
 
     def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
-        """The observation dict of ``seat`` (cached until the next move: wrappers observe twice per step)."""
-        key = ("obs", seat)
-        if key not in self._cache:
-            mask = np.zeros(self.spec.num_actions, dtype=np.int8)
-            mask[list(self._legal(seat))] = 1
-            self._cache[key] = {"observation": self.spec.observe(self.state, seat), "action_mask": mask}
-        obs: dict[str, np.ndarray] = self._cache[key]
+        """The observation dict of ``seat`` (cached until the next move: loops often observe twice per step)."""
+        obs = self._obs_cache.get(seat)
+        if obs is None:
+            known = self._legal_cache.get(seat)
+            if known is None:
+                known = self._legal_cache[seat] = self.spec.legal_and_mask(self.state, seat)
+            obs = self._obs_cache[seat] = {"observation": self.spec.observe(self.state, seat), "action_mask": known[1]}
         return obs
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -137,6 +148,7 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         self._setup(game_id, players, variants, reward)
         self.metadata = {"render_modes": ["ansi"], "name": _name(game_id), "is_parallelizable": True}
         self.render_mode = render_mode
+        self._names = list(self.possible_agents)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; the same ``seed`` gives the same game."""
@@ -147,7 +159,7 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = _agent(self.state.actors()[0])
+        self.agent_selection = self._names[self.state.actors()[0]]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation: its view encoded, and its action mask."""
@@ -161,23 +173,103 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
             return
         seat = self.agent_seat[agent]
         legal = self._legal(seat)
-        if action is None or int(action) not in legal:
+        chosen = legal.get(action) if isinstance(action, _INT_TYPES) else None  # type: ignore[arg-type]
+        if chosen is None:
             raise ValueError(f"{agent}: action {action!r} is not legal now (see the action mask)")
-        self._apply(seat, legal[int(action)])
+        self._apply(seat, chosen)
+        if self.state.is_over():
+            self._finish(agent)
+        else:
+            self.agent_selection = self._names[self.state.actors()[0]]
+
+    def _finish(self, agent: str) -> None:
+        """The game is over after ``agent``'s move: pay the final rewards, every agent is done.
+
+        Rewards are paid once, at the end: until then every reward and running total is 0, so the
+        steps before need not touch them.
+        """
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards[agent] = 0.0
-        if self.state.is_over():
-            final = self.spec.rewards(self.state, self.reward_mode)
-            for a in self.agents:
-                self.rewards[a] = final[self.agent_seat[a]]
-                self.terminations[a] = True
-            self.agent_selection = self.agents[0]
-        else:
-            self.agent_selection = _agent(self.state.actors()[0])
+        final = self.spec.rewards(self.state, self.reward_mode)
+        for a in self.agents:
+            self.rewards[a] = final[self.agent_seat[a]]
+            self.terminations[a] = True
+        self.agent_selection = self.agents[0]
         self._accumulate_rewards()
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+class FarmtableCheckedAEC(FarmtableAEC):
+    """The AEC environment with PettingZoo's ``OrderEnforcingWrapper``, ``AssertOutOfBoundsWrapper`` and
+    ``TerminateIllegalWrapper`` checks built in (one object: no per-attribute forwarding).
+
+    - ``step``/``observe``/``render`` before ``reset`` are errors; ``step`` once every agent is done warns;
+    - an action that is not ``None``-for-a-done-agent and not in the action space fails an assertion;
+    - an action the mask forbids ends the game: the offender gets ``illegal_reward`` (−1), the others 0.
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        players: int = 2,
+        variants: Sequence[str] = (),
+        reward: str = "score",
+        render_mode: str | None = None,
+        illegal_reward: float = ILLEGAL_REWARD,
+    ) -> None:
+        super().__init__(game_id, players, variants, reward, render_mode)
+        self.illegal_reward = illegal_reward
+        self._has_reset = False
+        self._num_actions = self.spec.num_actions
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; the same ``seed`` gives the same game."""
+        self._has_reset = True
+        super().reset(seed=seed, options=options)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation (an error before ``reset``)."""
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self._observe_seat(self.agent_seat[agent])
+
+    def render(self) -> str | None:
+        """The board as text (an error before ``reset``)."""
+        if not self._has_reset:
+            EnvLogger.error_render_before_reset()
+        return super().render()
+
+    def step(self, action: Any) -> None:
+        """Play ``action``; an action the mask forbids ends the game at ``illegal_reward`` for the mover."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert isinstance(action, _INT_TYPES) and 0 <= action < self._num_actions, "action is not in action space"
+        seat = self.agent_seat[agent]
+        chosen = self._legal(seat).get(action)  # type: ignore[arg-type]  # numpy ints hash as ints
+        if chosen is not None:
+            self._apply(seat, chosen)
+            if self.state.is_over():
+                self._finish(agent)
+            else:
+                self.agent_selection = self._names[self.state.actors()[0]]
+            return
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = float(self.illegal_reward)
+        self._accumulate_rewards()
+        self._deads_step_first()
 
 
 class FarmtableParallel(_Common, ParallelEnv):  # type: ignore[misc]
@@ -248,11 +340,9 @@ def raw_env(
 def env(
     game_id: str, players: int = 2, variants: Sequence[str] = (), reward: str = "score", render_mode: str | None = None
 ) -> AECEnv:
-    """The AEC environment, wrapped as PettingZoo's classic games are (an illegal action ends the game at −1)."""
-    wrapped: AECEnv = raw_env(game_id, players, variants, reward, render_mode)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_REWARD)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """The AEC environment with the checks of PettingZoo's classic games (an illegal action ends the game
+    at −1; an action outside the space or a step before ``reset`` is an error): :class:`FarmtableCheckedAEC`."""
+    return FarmtableCheckedAEC(game_id, players, variants, reward, render_mode)
 
 
 def parallel_env(

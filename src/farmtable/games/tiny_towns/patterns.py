@@ -177,6 +177,34 @@ def placement_index(pattern: str) -> dict[str, tuple[tuple[FastPlacement, ...], 
     return {r: tuple(tuple(lst) for lst in lists) for r, lists in index.items()}
 
 
+PACK_SHIFT = SQUARES
+"""Bits per resource in a packed need mask: resource ``i`` of ``RESOURCES`` sits at bits ``16 i ..``."""
+
+PackedPlacement = tuple[int, int, tuple[int, ...]]
+"""(packed need mask, squares mask, squares in notation order)."""
+
+
+def pack_needs(per_resource: tuple[int, ...] | list[int]) -> int:
+    """Five square masks (``RESOURCES`` order) as one integer, each in its own 16-bit field."""
+    packed = 0
+    for i, need in enumerate(per_resource):
+        packed |= (need & ALL_SQUARES_MASK) << (PACK_SHIFT * i)
+    return packed
+
+
+@cache
+def packed_index(pattern: str) -> dict[str, tuple[tuple[PackedPlacement, ...], ...]]:
+    """:func:`placement_index` with each placement's five resource masks packed into one integer.
+
+    A placement fits when ``packed & forbidden == 0``, ``forbidden`` packing the squares that cannot
+    give each resource: one AND instead of five ANDs and four ORs in the hottest loop of random play.
+    """
+    return {
+        resource: tuple(tuple((pack_needs(e[1:6]), e[0], e[6]) for e in lst) for lst in lists)
+        for resource, lists in placement_index(pattern).items()
+    }
+
+
 def describe_pattern(pattern: str) -> str:
     """A pattern in words for error messages: ``"wheat, brick and glass"``."""
     names = [res for _, _, res in parse_pattern(pattern)]

@@ -34,7 +34,8 @@ from farmtable.games.tiny_towns.patterns import (
     SQUARE_NAMES,
     describe_pattern,
     name_order,
-    placement_index,
+    pack_needs,
+    packed_index,
 )
 from farmtable.games.tiny_towns.scoring import (
     READING_MANDRAS_AROUND,
@@ -520,8 +521,8 @@ class TinyTownsState(State[Action]):
         cubes = have["wood"] | have["wheat"] | have["brick"] | have["glass"] | have["stone"]
         if not cubes:
             return []
-        # Squares that cannot give each resource (a Trading Post gives any).
-        no_wood, no_wheat, no_brick, no_glass, no_stone = (~(have[r] | wild) for r in C.RESOURCES)
+        # Squares that cannot give each resource (a Trading Post gives any), packed like the placements.
+        forbidden = pack_needs([~(have[r] | wild) for r in C.RESOURCES])
         supply = {r: (have[r] | wild).bit_count() for r in C.RESOURCES}
         names = list(self.buildings)
         if town.monument and not town.built:
@@ -529,7 +530,7 @@ class TinyTownsState(State[Action]):
         anywhere = town.has("Obelisk of the Crescent")
         options: list[Action] = []
         for name in names:
-            index = placement_index(self.pattern_of(name))
+            index = packed_index(self.pattern_of(name))
             # Start from the squares that can give the pattern's scarcest resource.
             start = min(index, key=supply.__getitem__)
             from_squares = have[start] | wild
@@ -538,14 +539,8 @@ class TinyTownsState(State[Action]):
             while from_squares:
                 low = from_squares & -from_squares
                 from_squares ^= low
-                for mask, wood, wheat, brick, glass, stone, squares in index[start][low.bit_length() - 1]:
-                    if (
-                        (wood & no_wood)
-                        | (wheat & no_wheat)
-                        | (brick & no_brick)
-                        | (glass & no_glass)
-                        | (stone & no_stone)
-                    ):
+                for needs, mask, squares in index[start][low.bit_length() - 1]:
+                    if needs & forbidden:
                         continue
                     real = mask & cubes
                     if not real or mask in seen:  # a real resource is needed; one action per square set

@@ -1,0 +1,56 @@
+"""Shared helpers of the issue-16 speed benchmarks: main's snapshot, CPU timing, intervals.
+
+Every benchmark here runs *side by side in one run*: the code of this checkout and a snapshot of
+another commit (``--base``, default ``/tmp/farmtable-base/src``, made with
+``git -C /work/main archive HEAD src | tar -x -C /tmp/farmtable-base``), alternating rounds so a
+change of machine load hits both alike, and reports CPU seconds (``time.process_time`` or the
+children's rusage), never wall time.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+HERE_SRC = Path(__file__).resolve().parents[2] / "src"
+DEFAULT_BASE = Path("/tmp/farmtable-base/src")
+
+
+def ensure_base(base: Path, commit: str = "HEAD", repo: Path = Path("/work/main")) -> Path:
+    """Export ``commit``'s ``src`` of ``repo`` to ``base``'s parent unless it is there already."""
+    if not (base / "farmtable" / "__init__.py").exists():
+        base.parent.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(repo), "archive", commit, "src"], check=True, capture_output=True)
+        subprocess.run(["tar", "-x", "-C", str(base.parent)], input=archive.stdout, check=True)
+    return base
+
+
+def median_ci(values: list[float]) -> tuple[float, float, float]:
+    """The median and a distribution-free ~95% interval for it (binomial order statistics)."""
+    xs = sorted(values)
+    n = len(xs)
+    med = statistics.median(xs)
+    if n < 6:
+        return med, xs[0], xs[-1]
+    half = 1.96 * math.sqrt(n) / 2
+    lo = max(0, math.floor(n / 2 - half) - 1)
+    hi = min(n - 1, math.ceil(n / 2 + half))
+    return med, xs[lo], xs[hi]
+
+
+def ratio_ci(pairs: list[tuple[float, float]]) -> tuple[float, float, float]:
+    """Median of the paired ratios a/b (same round, same seeds) with its ~95% interval."""
+    return median_ci([a / b for a, b in pairs if b > 0])
+
+
+def fmt(ci: tuple[float, float, float], spec: str = ",.0f") -> str:
+    """``value [low, high]``."""
+    return f"{ci[0]:{spec}} [{ci[1]:{spec}}, {ci[2]:{spec}}]"
+
+
+def python() -> str:
+    """The interpreter running the benchmark (the project's venv)."""
+    return sys.executable

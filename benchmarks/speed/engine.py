@@ -1,0 +1,96 @@
+"""Engine speed (issue 16, target 5): random play, this checkout against a base commit, side by side.
+
+    nice -n 10 .venv/bin/python benchmarks/speed/engine.py --rounds 6 --seconds 1.5
+    nice -n 10 .venv/bin/python benchmarks/speed/engine.py --games farmers-finances --rounds 10
+
+Each round starts one worker process per side (``this`` = ``src/`` of this checkout, ``base`` = the
+snapshot in ``--base``, see ``common.py``), alternating which side goes first; each worker plays
+whole random 2-player games with the same seeds (game ``i`` = deal ``i``, ``random.Random(i)`` picks
+uniformly among ``legal_actions``; every move through ``apply``, every check kept) for ``--seconds``
+of its own CPU time (``time.process_time``) and reports decisions and games. The ratio this/base is
+taken per round (same seeds, same load), and its median and ~95% interval printed.
+Targets: Farmers Finances games/s >= 1.8x the base; every game >= 100k decisions/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from common import DEFAULT_BASE, HERE_SRC, ensure_base, fmt, median_ci, ratio_ci
+
+GAMES = ("farmers-finances", "tiny-farms", "farmerama", "tiny-towns", "farmini")
+
+WORKER = r"""
+import json, random, sys, time
+import farmtable
+game_id, seconds = sys.argv[1], float(sys.argv[2])
+game = farmtable.get_game(game_id)
+players = 2
+def play(seed):
+    rng = random.Random(seed)
+    state = game.new_game(players=players, seed=seed)
+    n = 0
+    while not state.is_over():
+        player = state.actors()[0]
+        legal = state.legal_actions(player)
+        state.apply(player, legal[rng.randrange(len(legal))])
+        n += 1
+    return n
+play(10**6)  # warm-up
+start = time.process_time()
+games = decisions = 0
+while games == 0 or time.process_time() - start < seconds:
+    decisions += play(games)
+    games += 1
+cpu = time.process_time() - start
+print(json.dumps({"games": games, "decisions": decisions, "cpu": cpu}))
+"""
+
+
+def run(src: Path, game_id: str, seconds: float) -> dict[str, float]:
+    """One worker process on ``src``: its games, decisions and CPU seconds."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    out = subprocess.run(
+        [sys.executable, "-c", WORKER, game_id, str(seconds)], env=env, capture_output=True, text=True, check=True
+    )
+    data: dict[str, float] = json.loads(out.stdout)
+    return data
+
+
+def main() -> None:
+    """Print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--seconds", type=float, default=1.5)
+    parser.add_argument("--games", nargs="*", default=list(GAMES))
+    parser.add_argument("--base", type=Path, default=DEFAULT_BASE)
+    args = parser.parse_args()
+    base = ensure_base(args.base)
+    print(f"random 2-player play, CPU time, {args.rounds} alternating rounds of {args.seconds} s per side\n")
+    print("| game | base decisions/s | this decisions/s | base games/s | this games/s | this/base (paired) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for game_id in args.games:
+        rates: dict[str, list[tuple[float, float]]] = {"base": [], "this": []}
+        for r in range(args.rounds):
+            order = [("base", base), ("this", HERE_SRC)]
+            for label, src in order if r % 2 == 0 else order[::-1]:
+                d = run(src, game_id, args.seconds)
+                rates[label].append((d["decisions"] / d["cpu"], d["games"] / d["cpu"]))
+        pairs = [(t[1], b[1]) for t, b in zip(rates["this"], rates["base"], strict=True)]
+        cells = [
+            fmt(median_ci([x[0] for x in rates["base"]])),
+            fmt(median_ci([x[0] for x in rates["this"]])),
+            fmt(median_ci([x[1] for x in rates["base"]]), ",.1f"),
+            fmt(median_ci([x[1] for x in rates["this"]]), ",.1f"),
+            fmt(ratio_ci(pairs), ".2f"),
+        ]
+        print(f"| {game_id} | " + " | ".join(cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,176 @@
+"""Vector environments on the batched simulators: many games per ``step``, ``gymnasium.vector`` style.
+
+    from farmtable.rl.vector import FarmersFinancesVectorEnv
+    envs = FarmersFinancesVectorEnv(num_envs=4096, players=2)
+    obs, infos = envs.reset(seed=0)
+    actions = pick_from(infos["action_mask"])        # any masked policy
+    obs, rewards, terminated, truncated, infos = envs.step(actions)
+
+One environment = one game; each ``step`` plays one decision in every game, for whoever is to act
+(self-play: the policy plays every seat; ``infos["to_act"]`` says which seat the observation and
+mask belong to). The observation is exactly ``spec(game, players).observe(state, to_act)`` (same
+layout as the PettingZoo/Gymnasium adapters, ``docs/rl.md``), computed for the whole batch at once;
+``infos["action_mask"]`` is the ``(num_envs, actions)`` int8 mask. Rewards are paid at the end, to
+the seat that made the last decision (``reward="score"``: its total minus the mean of the others';
+``"win"``: the shared ``win`` reward of :mod:`farmtable.rl.catalogue`); a seat that wants its own
+final reward reads ``infos["final_rewards"]`` (``(num_envs, players)``, filled when a game ends).
+Finished games restart on the next ``step`` (Gymnasium's ``NEXT_STEP`` autoreset: the action sent
+for them then is ignored). An action the mask forbids raises ``ValueError`` naming the games.
+
+The simulator (``games/farmers_finances/vector.py``) plays the engine's rules; the deal of game
+``i`` after ``reset(seed=s)`` is ``new_game(players, seed=game_seeds[i])``, with ``game_seeds`` the
+attribute of the same name (so any game can be replayed in the engine).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from farmtable.games.farmers_finances import components as c
+from farmtable.games.farmers_finances import vector as sim
+from farmtable.games.farmers_finances.scoring import cards_at_base_value
+from farmtable.rl.catalogue import REWARDS, spec
+
+_SEED_BOUND = 2**63
+
+
+class FarmersFinancesVectorEnv(VectorEnv):
+    """``num_envs`` games of Farmers Finances (2–4 players, standard rules) stepped together."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012  (gymnasium reads the class attribute)
+
+    def __init__(self, num_envs: int, players: int = 2, reward: str = "score") -> None:
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a whole number >= 1, not {num_envs!r}")
+        sim.check_setup(players)
+        self.num_envs = num_envs
+        self.players = players
+        self.reward_mode = reward
+        self.tables = sim.Tables(players)
+        self.rl_spec = spec("farmers-finances", players)
+        if list(self.rl_spec.actions) != self.tables.names:
+            raise RuntimeError("the simulator's catalogue differs from the RL catalogue")
+        self.single_observation_space = spaces.Box(low=self.rl_spec.low, high=self.rl_spec.high, dtype=np.float32)
+        self.single_action_space = spaces.Discrete(self.rl_spec.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._layout()
+        self._seeds = np.random.default_rng()
+        self.game_seeds = np.zeros(num_envs, dtype=np.uint64)
+        self.state: dict[str, np.ndarray] = {}
+        self._restart = np.zeros(num_envs, dtype=bool)
+        self._mask = np.zeros((num_envs, self.rl_spec.num_actions), dtype=bool)
+
+    def _layout(self) -> None:
+        at = {row.name: row.start for row in self.rl_spec.rows()}
+        self._at = at
+        prices = np.zeros((len(c.MARKET_ROWS) + 1, 5), dtype=np.float32)
+        prices[1:, 0:2] = sim.BUY_COST[1:]
+        prices[1:, 2:5] = sim.SELL_PRICE[1:]
+        self._prices = prices
+
+    # --- the Gymnasium API ---------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """New games in every environment; the same ``seed`` gives the same games."""
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        self.game_seeds = self._seeds.integers(0, _SEED_BOUND, size=self.num_envs, dtype=np.uint64)
+        self.state = sim.new_games(self.players, self.game_seeds)
+        self._restart[:] = False
+        return self._observe(), self._infos(np.zeros((self.num_envs, self.players)))
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One decision in every game (games that ended last step restart instead)."""
+        chosen = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        restart = self._restart.copy()
+        playing = ~restart
+        n = self.rl_spec.num_actions
+        bad = playing & ((chosen < 0) | (chosen >= n))
+        bad[playing & ~bad] = ~self._mask[np.flatnonzero(playing & ~bad), chosen[playing & ~bad]]
+        if bad.any():
+            games = np.flatnonzero(bad)
+            raise ValueError(
+                f"illegal actions in games {games[:10].tolist()}{' …' if len(games) > 10 else ''}: "
+                "see infos['action_mask']"
+            )
+        mover = self.state["current"].copy()
+        sim.step(self.state, self.tables, np.where(playing, chosen, 0))
+        ended = playing & (self.state["phase"] == sim.OVER)
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        final = np.zeros((self.num_envs, self.players), dtype=np.float64)
+        if ended.any():
+            final[ended] = self._final_rewards(np.flatnonzero(ended))
+            rewards[ended] = final[ended, mover[ended]]
+        if restart.any():
+            lanes = np.flatnonzero(restart)
+            fresh = self._seeds.integers(0, _SEED_BOUND, size=len(lanes), dtype=np.uint64)
+            self.game_seeds[lanes] = fresh
+            new = sim.new_games(self.players, fresh)
+            for key, value in new.items():
+                self.state[key][lanes] = value
+        self._restart = ended
+        obs = self._observe()
+        return obs, rewards, ended.copy(), np.zeros(self.num_envs, dtype=bool), self._infos(final)
+
+    # --- observations, masks, rewards ------------------------------------------------------------
+
+    def _observe(self) -> np.ndarray:
+        """The batch of observations of each game's player to act (the spec's layout, vectorised)."""
+        st, at, p = self.state, self._at, self.players
+        b = self.num_envs
+        lanes = np.arange(b)
+        obs = np.zeros((b, self.rl_spec.obs_size), dtype=np.float32)
+        obs[lanes, at["phase"] + st["phase"]] = 1.0
+        obs[:, at["turn"]] = st["turn"]
+        obs[lanes, at["row"] + st["row"] - 1] = 1.0
+        rolled = st["last_roll"] > 0
+        obs[lanes[rolled], at["last_roll"] + st["last_roll"][rolled] - 1] = 1.0
+        obs[:, at["buy_prices.wheat"] : at["buy_prices.wheat"] + 5] = self._prices[st["row"]]
+        viewer = st["current"]
+        seats = (viewer[:, None] + np.arange(p)[None, :]) % p  # (B, P): self, +1, ...
+        obs[:, at["money[self]"] : at["money[self]"] + p] = st["money"][lanes[:, None], seats]
+        farms = st["hands"][lanes[:, None], seats]  # (B, P, 3)
+        obs[:, at["farms[self].wheat"] : at["farms[self].wheat"] + 3 * p] = farms.reshape(b, 3 * p)
+        obs[:, at["market.wheat"] : at["market.wheat"] + 2] = st["market"]
+        obs[:, at["end_triggered"]] = st["end_triggered"]
+        obs[:, at["must_reroll"]] = st["forced_reroll"]
+        return obs
+
+    def _infos(self, final: np.ndarray) -> dict[str, Any]:
+        self._mask = sim.legal_mask(self.state, self.tables)
+        return {
+            "action_mask": self._mask.astype(np.int8),
+            "to_act": self.state["current"].copy(),
+            "final_rewards": final,
+        }
+
+    def _final_rewards(self, lanes: np.ndarray) -> np.ndarray:
+        """Per-seat rewards of the finished games ``lanes`` (``catalogue.final_rewards``, vectorised)."""
+        money = self.state["money"][lanes].astype(np.float64)
+        p = self.players
+        if self.reward_mode == "score":
+            total = money.sum(axis=1, keepdims=True)
+            out: np.ndarray = money - (total - money) / (p - 1)
+            return out
+        # the tie rule: money, then the farm's cards at base value (scoring.score_sheet)
+        base = np.array([cards_at_base_value(one) for one in ([1, 0, 0], [0, 1, 0], [0, 0, 1])], dtype=np.float64)
+        tie = self.state["hands"][lanes] @ base
+        key = money * 1e6 + tie
+        below = (key[:, None, :] < key[:, :, None]).sum(axis=2)
+        above = (key[:, None, :] > key[:, :, None]).sum(axis=2)
+        out = (below - above) / (p - 1)
+        return out
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, ``(num_envs, actions)`` booleans (for masked policies)."""
+        return self._mask.copy()

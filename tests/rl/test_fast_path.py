@@ -1,0 +1,122 @@
+"""The RL fast path (issue 16) says exactly what the view-based path says.
+
+- each fast encoder writes the vector the schema encodes from ``view(p)``, on random positions of
+  every player count and variant set (the hidden-information tests in ``test_catalogue.py`` run
+  on ``Spec.observe``, which is the fast encoder where a game has one);
+- cached legal sets and masks agree with the legal actions, and the shared masks are read-only;
+- ``env()`` keeps the checks of PettingZoo's wrappers without the wrappers.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+pytest.importorskip("numpy", reason="the rl extra is not installed")
+pytest.importorskip("pettingzoo", reason="the rl extra is not installed")
+
+import numpy as np
+
+import farmtable
+from farmtable.rl.catalogue import rl_game, spec, variant_sets
+from farmtable.rl.pettingzoo import env
+from tests.rl.conftest import all_games, ready_or_skip
+
+
+def _fast_games() -> list[str]:
+    out = []
+    for game_id in all_games():
+        try:
+            if rl_game(game_id).fast is not None:
+                out.append(game_id)
+        except KeyError:
+            continue
+    return out
+
+
+@pytest.mark.parametrize("game_id", _fast_games())
+def test_fast_encoder_equals_the_view_encoding(game_id: str) -> None:
+    ready_or_skip(game_id)
+    game = farmtable.get_game(game_id)
+    checked = 0
+    for players in range(game.min_players, game.max_players + 1):
+        for variants in variant_sets(game_id, players):
+            sp = spec(game_id, players, variants)
+            assert sp.fast is not None
+            for seed in range(4):
+                state = sp.new_game(seed)
+                rng = random.Random(seed)
+                out = np.full(sp.obs_size, np.nan, dtype=np.float32)  # every entry must be written
+                while True:
+                    for p in range(players):
+                        expected = sp.observe_view(state, p)
+                        sp.observe_into(state, p, out)
+                        assert np.array_equal(out, expected), (players, variants, p, state.to_json())
+                        assert np.array_equal(sp.observe(state, p), expected)
+                        checked += 1
+                    if state.is_over():
+                        break
+                    player = state.actors()[0]
+                    state.apply(player, rng.choice(state.legal_actions(player)))
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("game_id", all_games())
+def test_cached_legal_sets_and_masks_match_the_legal_actions(game_id: str) -> None:
+    ready_or_skip(game_id)
+    players = max(2, farmtable.get_game(game_id).min_players)
+    sp = spec(game_id, players)
+    state = sp.new_game(5)
+    rng = random.Random(5)
+    for _ in range(80):
+        if state.is_over():
+            break
+        for p in range(players):
+            legal, mask = sp.legal_and_mask(state, p)
+            actions = state.legal_actions(p)
+            assert sorted(map(str, legal.values())) == sorted(map(str, actions))
+            assert all(sp.actions[i] == sp.entry(a) for i, a in legal.items())
+            assert np.array_equal(np.flatnonzero(mask), sorted(legal))
+            assert not mask.flags.writeable
+            with pytest.raises(ValueError):
+                mask[0] = 1
+        player = state.actors()[0]
+        state.apply(player, rng.choice(state.legal_actions(player)))
+
+
+def test_checked_env_keeps_the_wrapper_rules() -> None:
+    e = env("farmers-finances", 2)
+    with pytest.raises(Exception, match="reset"):
+        e.step(0)
+    e.reset(seed=1)
+    with pytest.raises(AssertionError, match="action space"):
+        e.step(10_000)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e.step(illegal)
+    assert e.rewards["player_0"] == -1.0 and e.rewards["player_1"] == 0.0
+    assert all(e.terminations.values())
+    for _agent in e.agent_iter():
+        e.step(None)
+    assert e.agents == []
+
+
+def test_openspiel_observing_does_not_change_the_next_games() -> None:
+    """pyspiel's generic observation path built a new initial state per call, drawing a game seed."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import farmtable.rl.openspiel  # noqa: F401  (registers the games)
+
+    watched = pyspiel.load_game("python_farmtable_farmers_finances", {"seed": 3})
+    plain = pyspiel.load_game("python_farmtable_farmers_finances", {"seed": 3})
+    first = watched.new_initial_state()
+    for _ in range(3):
+        first.observation_tensor(0)
+        first.observation_string(1)
+    plain.new_initial_state()
+    assert str(watched.new_initial_state()) == str(plain.new_initial_state())
+    sp = spec("farmers-finances", 2)
+    assert np.array_equal(np.asarray(first.observation_tensor(), np.float32), sp.observe(first.inner, 0))
