@@ -125,3 +125,13 @@ def test_the_solver_refuses_a_multiplayer_game_and_a_finished_one() -> None:
         state.apply(0, table.best_action(state))
     with pytest.raises(ValueError, match="over"):
         table.best_action(state)
+
+
+def test_the_best_share_within_n_turns_bounds_the_expected_turns_policy() -> None:
+    table = solver.solution()
+    shares = [solver.best_share_within(turns) for turns in (14, 15, 20)]
+    assert shares == sorted(shares)
+    for turns, best in zip((14, 15, 20), shares, strict=True):
+        assert table.share_within(turns) <= best + 1e-12
+    with pytest.raises(ValueError, match="at least 1"):
+        solver.best_share_within(0)

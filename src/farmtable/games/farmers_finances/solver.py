@@ -443,3 +443,28 @@ def _start(index: dict[Config, int]) -> list[tuple[float, int, int]]:
 def solution_for(state: FarmersFinancesState) -> SoloSolution:
     """The solution of the solo variant ``state`` is played with."""
     return solution(SOLO_SIX_CHOOSE in state.variants)
+
+
+@functools.cache
+def best_share_within(turns: int) -> float:
+    """The highest probability any policy has of reaching 70 by turn ``turns`` (plain solo rules).
+
+    A different question from the fewest expected turns: a finite-horizon value iteration of
+    "finish within k more turns" (k = 0 … turns - 1), maximised action by action. It bounds
+    what any agent (of the belief model) can score on a "within N turns" target.
+    """
+    if turns < 1:
+        raise ValueError(f"turns must be at least 1, got {turns}")
+    model = _build(False)
+    states = model.legal.shape[0]
+    won_now = 1.0 - np.asarray(model.choice.sum(axis=1)).ravel()  # the action itself reaches 70
+    six_won = 1.0 - np.asarray(model.six.sum(axis=1)).ravel()  # a rolled 6's sale reaches 70
+    illegal = ~model.legal
+    within = np.zeros(states)  # finish within k more turns; k = -1: impossible
+    for k in range(turns):
+        after = model.roll.dot(within) + (model.six.dot(within) + six_won) / c.DIE_SIDES if k else np.zeros(states)
+        q = (won_now + model.choice.dot(after)).reshape(states, model.slots)
+        q[illegal] = -np.inf
+        within = q.max(axis=1)
+    index = {config: i for i, config in enumerate(configs())}
+    return float(sum(p * within[_flat(i, row, c.START_MONEY)] for p, i, row in _start(index)))
