@@ -39,9 +39,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-import numpy as np
-import numpy.typing as npt
-from scipy import sparse
+try:
+    import numpy as np
+    import numpy.typing as npt
+    from scipy import sparse
+except ImportError as missing:  # pragma: no cover - depends on the installation
+    raise ImportError(
+        "the Farmers Finances solver (the solo AI's evaluation) needs numpy and scipy: pip install numpy scipy"
+    ) from missing
 
 from farmtable.games.farmers_finances import components as c
 from farmtable.games.farmers_finances.rules import (
