@@ -1,0 +1,115 @@
+"""The Tiny Farms evaluation: exact at the end, better than the score as it stands, sensible on hand-built farms."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from farmtable.agents.greedy import greedy_choice
+from farmtable.games.tiny_farms import evaluation
+from farmtable.games.tiny_farms.rules import TinyFarmsState
+from tests.games.tiny_farms.builder import board, new, position
+
+DIFFICULTIES = ("emma-easy", "emma-medium", "emma-hard", "emma-epic")
+
+
+def play_to_end(state: TinyFarmsState, seed: int, stop_round: int | None = None) -> TinyFarmsState:
+    """Greedy play (on the evaluation) to the end, or until ``stop_round`` begins."""
+    rng = random.Random(seed)
+    while not state.is_over() and (stop_round is None or state.round < stop_round):
+        (player,) = state.actors()
+        state.apply(player, state.legal_actions(player)[greedy_choice(state, player, rng)])
+    return state
+
+
+@pytest.mark.parametrize("variants", [(d,) for d in DIFFICULTIES])
+def test_a_finished_solo_game_evaluates_to_its_margin(variants: tuple[str, ...]) -> None:
+    state = play_to_end(new(1, seed=5, variants=variants), seed=5)
+    result = state.result()
+    assert state.evaluate() == [float(result.objective)]
+    assert result.objective == result.totals[0] - result.details["emma_total"]
+    assert state.heuristic(0) == state.evaluate()[0]
+
+
+def test_a_finished_two_player_game_evaluates_to_its_totals() -> None:
+    state = play_to_end(new(2, seed=8), seed=8)
+    assert state.evaluate() == [float(t) for t in state.result().totals]
+    estimate = state.evaluate()
+    assert state.heuristic(0) == estimate[0] - estimate[1]
+
+
+def test_the_estimate_beats_the_score_as_it_stands_on_unseen_games() -> None:
+    """Mid-game (round 4) estimates are closer to the final objective than the objective as it stands."""
+    errors_estimate = errors_now = 0.0
+    games = [(1, (d,)) for d in DIFFICULTIES] * 2 + [(2, ())] * 4
+    for k, (players, variants) in enumerate(games):
+        seed = 900_000 + k
+        middle = play_to_end(new(players, seed=seed, variants=variants), seed=seed, stop_round=4)
+        estimate, now = middle.evaluate(), evaluation.objective_now(middle)
+        final = evaluation.objective_now(play_to_end(middle.clone(), seed=seed))
+        errors_estimate += sum((e - f) ** 2 for e, f in zip(estimate, final, strict=True))
+        errors_now += sum((n - f) ** 2 for n, f in zip(now, final, strict=True))
+    assert errors_estimate < errors_now / 2
+
+
+LATE = 9  # round 9 of 10: little game left, the sets on the board must count
+
+
+def two_player(red_rows: str, **fields: object) -> TinyFarmsState:
+    """A 2-player position late in the game; player 0's board given, player 1's empty."""
+    return position(2, seed=3, boards=[board(red_rows), board()], round=LATE, **fields)
+
+
+def test_a_sheep_triple_beats_three_scattered_sheep() -> None:
+    triple = two_player("S S S . | . . . .\n. . . . | . . . .\n. . . . | . . . .\n. . . . | . . . .")
+    scattered = two_player("S . S . | . . . .\n. . . . | . . . .\nS . . . | . . . .\n. . . . | . . . .")
+    assert triple.evaluate()[0] > scattered.evaluate()[0]
+    assert triple.heuristic(0) > scattered.heuristic(0)
+
+
+def test_paired_pigs_beat_single_pigs_and_calves_by_cows_beat_calves_alone() -> None:
+    paired = two_player("P P . . | . . . .\nC cc . . | . . . .\n. . . . | . . . .\n. . . . | . . . .")
+    apart = two_player("P . . P | . . . .\nC . . cc | . . . .\n. . . . | . . . .\n. . . . | . . . .")
+    assert paired.evaluate()[0] > apart.evaluate()[0]
+
+
+def test_a_balanced_board_beats_the_same_animals_in_one_farm() -> None:
+    balanced = two_player("Ch Ch . . | Ch Ch . .\n. . . . | . . . .\n. . . . | . . . .\n. . . . | . . . .")
+    lopsided = two_player("Ch Ch Ch Ch | . . . .\n. . . . | . . . .\n. . . . | . . . .\n. . . . | . . . .")
+    assert balanced.evaluate()[0] > lopsided.evaluate()[0]
+
+
+def test_solo_more_circles_for_emma_means_a_smaller_margin() -> None:
+    mine = board("S S S . | P P . .\n. . . . | . . . .\n. . . . | . . . .\n. . . . | . . . .")
+    few = position(1, seed=2, boards=[mine], round=6, emma_filled=[2, 1, 1, 1, 0, 0, 0])
+    many = position(1, seed=2, boards=[list(mine)], round=6, emma_filled=[4, 3, 2, 2, 1, 2, 1])
+    assert few.evaluate()[0] > many.evaluate()[0]
+
+
+def test_features_name_every_weight_and_fade_at_the_end() -> None:
+    state = new(1, seed=4, variants=("emma-hard",))
+    (feats,) = evaluation.features(state)
+    assert set(feats) == set(evaluation.SOLO_FEATURES) == set(evaluation.weights()["solo"])
+    state2 = new(2, seed=4)
+    assert all(set(f) == set(evaluation.PLAYER_FEATURES) for f in evaluation.features(state2))
+    finished = play_to_end(new(1, seed=6), seed=6)
+    (end,) = evaluation.features(finished)
+    assert all(value == 0.0 for value in end.values())
+
+
+def test_a_weights_file_missing_a_feature_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = json.loads(evaluation.WEIGHTS_FILE.read_text(encoding="utf-8"))
+    del data["solo"]["weights"]["milk"]
+    broken = tmp_path / "weights.json"
+    broken.write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setattr(evaluation, "WEIGHTS_FILE", broken)
+    evaluation.weights.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="'solo' model must weigh exactly"):
+            evaluation.weights()
+    finally:
+        monkeypatch.undo()
+        evaluation.weights.cache_clear()
