@@ -85,10 +85,15 @@ def fit(data: Data, ridge: float = 1.0, holdout: float = 0.2) -> tuple[np.ndarra
     test = data.game >= int(n_games * (1 - holdout))
 
     def solve(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        k = x.shape[1]
-        a = x.T @ x + ridge * np.eye(k)
-        a[0, 0] -= ridge  # no ridge on the bias
-        return np.linalg.solve(a, x.T @ y)
+        # ridge on standardised columns (not the bias, column 0), growing with the rows, so that
+        # features that move together in self-play cannot take huge opposite weights
+        scale = x.std(axis=0)
+        scale[scale == 0] = 1.0
+        scale[0] = 1.0
+        z = x / scale
+        penalty = ridge * len(y) / 1000 * np.eye(x.shape[1])
+        penalty[0, 0] = 0.0
+        return np.linalg.solve(z.T @ z + penalty, z.T @ y) / scale
 
     w_train = solve(data.x[~test], data.y[~test])
     pred = data.x[test] @ w_train
