@@ -2,7 +2,8 @@
 
 Each round plays epsilon-greedy self-play games with the current weights (solo and 2 players),
 records every player's features at every decision and the final score minus the score then,
-fits both models by numpy least squares and writes the weights; the next round plays with them.
+fits both models by numpy least squares on the positions of all rounds so far and writes the
+weights; the next round plays with them.
 
     cd /work/wt/ai-eval-fm-fr && PYTHONPATH=src nice -n 10 /work/main/.venv/bin/python \
         benchmarks/fit/farmerama.py --rounds 3 --solo-games 200 --multi-games 100 --seed 1
@@ -16,9 +17,31 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fm_fr_common import cpu, fit, play, write_weights
+from fm_fr_common import Data, cpu, fit, merge, play, write_weights
 
 from farmtable.games.farmerama import evaluation
+
+SIGNS = {
+    # the rules say which way these push (0 or absent: free)
+    "game_left": 1,
+    "pasture_gain": 1,
+    "pasture_gain_x_progress": 1,
+    "pasture_turns_needed": -1,
+    "feed_ready_value": 1,
+    "feed_coverage_value": 1,
+    "feed_coverage_value_x_left": 1,
+    "water_useful": 1,
+    "water_useful_x_left": 1,
+    "water_short": -1,
+    "empty_beds_x_left": 1,
+    "harvestable": 1,
+    "can_turn_wheel": 1,
+    "sow_left": 1,
+    "harvest_left": 1,
+    "water_left": 1,
+    "tokens": 1,
+}
+"""Sign bounds of the weights (see ``fm_fr_common.fit``)."""
 
 WEIGHTS = Path(evaluation.__file__).with_name(evaluation.WEIGHTS_FILE)
 
@@ -33,6 +56,7 @@ def main() -> None:
     parser.add_argument("--ridge", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    seen: dict[str, list[Data]] = {evaluation.SOLO_MODEL: [], evaluation.MULTI_MODEL: []}
     for r in range(args.rounds):
         start = cpu()
         models = {}
@@ -55,7 +79,8 @@ def main() -> None:
                 evaluation.features,
                 evaluation._score_now,
             )
-            w, stats = fit(data, args.ridge)
+            seen[name].append(data)  # every round's positions are kept: the fit does not swing
+            w, stats = fit(merge(seen[name]), args.ridge, signs=[SIGNS.get(f, 0) for f in evaluation.FEATURES])
             models[name] = w
             meta[name] = stats
             print(f"round {r + 1} {name}: {stats}", flush=True)

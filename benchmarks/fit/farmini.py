@@ -2,7 +2,8 @@
 
 Each round plays epsilon-greedy self-play games with the current weights (solo and 2 players),
 records every player's features at every decision and the final score minus the score then,
-fits both models by numpy least squares and writes the weights; the next round plays with them.
+fits both models by numpy least squares on the positions of all rounds so far and writes the
+weights; the next round plays with them.
 
     cd /work/wt/ai-eval-fm-fr && PYTHONPATH=src nice -n 10 /work/main/.venv/bin/python \
         benchmarks/fit/farmini.py --rounds 3 --solo-games 300 --multi-games 150 --seed 1
@@ -16,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fm_fr_common import cpu, fit, play, write_weights
+from fm_fr_common import Data, cpu, fit, merge, play, write_weights
 
 from farmtable.games.farmini import evaluation
 
@@ -33,6 +34,7 @@ def main() -> None:
     parser.add_argument("--ridge", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    seen: dict[str, list[Data]] = {evaluation.SOLO_MODEL: [], evaluation.MULTI_MODEL: []}
     for r in range(args.rounds):
         start = cpu()
         models = {}
@@ -55,7 +57,8 @@ def main() -> None:
                 evaluation.features,
                 evaluation._score_now,
             )
-            w, stats = fit(data, args.ridge)
+            seen[name].append(data)  # every round's positions are kept: the fit does not swing
+            w, stats = fit(merge(seen[name]), args.ridge)
             models[name] = w
             meta[name] = stats
             print(f"round {r + 1} {name}: {stats}", flush=True)

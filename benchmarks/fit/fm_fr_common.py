@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy.optimize import lsq_linear
 
 import farmtable
 from farmtable.agents.greedy import greedy_choice
@@ -79,8 +80,27 @@ def play(
     return Data(np.array(rows, dtype=float), np.array(targets, dtype=float), np.array(groups))
 
 
-def fit(data: Data, ridge: float = 1.0, holdout: float = 0.2) -> tuple[np.ndarray, dict[str, float]]:
-    """Least-squares weights on all rows, plus R^2 and mean absolute error on held-out games."""
+def merge(parts: Sequence[Data]) -> Data:
+    """One data set from several rounds (game numbers kept apart, later rounds after earlier ones)."""
+    xs, ys, gs = [], [], []
+    offset = 0
+    for part in parts:
+        xs.append(part.x)
+        ys.append(part.y)
+        gs.append(part.game + offset)
+        offset += int(part.game.max()) + 1
+    return Data(np.concatenate(xs), np.concatenate(ys), np.concatenate(gs))
+
+
+def fit(
+    data: Data, ridge: float = 1.0, holdout: float = 0.2, signs: Sequence[int] | None = None
+) -> tuple[np.ndarray, dict[str, float]]:
+    """Least-squares weights on all rows, plus R^2 and mean absolute error on held-out games.
+
+    ``signs`` (one per feature: +1, -1 or 0 for free) bounds the sign of each weight: the game's
+    rules say which way a feature must push (an animal nearer the pacifier is never worth less),
+    while self-play data, where features move together, may say otherwise.
+    """
     n_games = int(data.game.max()) + 1
     test = data.game >= int(n_games * (1 - holdout))
 
@@ -93,7 +113,15 @@ def fit(data: Data, ridge: float = 1.0, holdout: float = 0.2) -> tuple[np.ndarra
         z = x / scale
         penalty = ridge * len(y) / 1000 * np.eye(x.shape[1])
         penalty[0, 0] = 0.0
-        return np.linalg.solve(z.T @ z + penalty, z.T @ y) / scale
+        if signs is None:
+            return np.linalg.solve(z.T @ z + penalty, z.T @ y) / scale
+        lower = np.array([0.0 if s > 0 else -np.inf for s in signs])
+        upper = np.array([0.0 if s < 0 else np.inf for s in signs])
+        # the normal equations as a small bounded least-squares problem (k x k, fast)
+        gram = z.T @ z + penalty
+        root = np.linalg.cholesky(gram)
+        rhs = np.linalg.solve(root, z.T @ y)
+        return np.asarray(lsq_linear(root.T, rhs, bounds=(lower, upper)).x) / scale
 
     w_train = solve(data.x[~test], data.y[~test])
     pred = data.x[test] @ w_train

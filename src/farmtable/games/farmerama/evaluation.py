@@ -63,15 +63,14 @@ FEATURES: Final = (
     "pasture_gain",
     "pasture_gain_x_progress",
     "pasture_turns_needed",
-    "stable_product_value",
-    "stable_product_value_x_left",
     "feed_ready_value",
     "feed_coverage_value",
     "feed_coverage_value_x_left",
     "feed_in_barn",
     "feed_in_barn_x_left",
-    "water",
-    "water_x_left",
+    "water_useful",
+    "water_useful_x_left",
+    "water_spare",
     "water_short",
     "empty_beds_x_left",
     "harvestable",
@@ -80,7 +79,6 @@ FEATURES: Final = (
     "harvest_left",
     "water_left",
     "tokens",
-    "supply_water",
 )
 """The feature names, in the order of the weight vectors in ``weights.json``."""
 
@@ -147,7 +145,7 @@ def features(state: FarmeramaState, player: int) -> list[float]:
     wheel = board.wheel
 
     pasture_gain = gain_progress = turns_needed = 0.0
-    stable_value = feed_ready = coverage_value = 0.0
+    feed_ready = coverage_value = 0.0
     for animal in range(len(ANIMALS)):
         where = board.pasture[animal]
         product = PRODUCT_VALUE[animal] if board.products[animal] < PRODUCT_TRACK_MAX else 0
@@ -163,7 +161,6 @@ def features(state: FarmeramaState, player: int) -> list[float]:
         cost = FEED_COST[animal]
         need = sum(cost)
         have = sum(min(barn[g], n) for g, n in enumerate(cost))
-        stable_value += product
         coverage_value += product * have / max(1, need)
         if have == need:
             room = board.pasture_load(area_of_sector(wheel, head)) < PASTURE_CAPACITY
@@ -193,15 +190,14 @@ def features(state: FarmeramaState, player: int) -> list[float]:
         pasture_gain,
         gain_progress,
         turns_needed,
-        stable_value,
-        stable_value * left,
         feed_ready,
         coverage_value,
         coverage_value * left,
         feed,
         feed * left,
-        water,
-        water * left,
+        min(water, turns_needed),
+        min(water, turns_needed) * left,
+        max(0.0, water - turns_needed),
         max(0.0, turns_needed - water),
         empty_beds * left / BED_COUNT,
         float(harvestable),
@@ -210,7 +206,6 @@ def features(state: FarmeramaState, player: int) -> list[float]:
         harvest_left,
         water_left,
         float(state.tokens if state.solo else 0),
-        float(state.supply[WATER]) if state.solo else 0.0,
     ]
 
 
