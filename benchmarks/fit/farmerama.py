@@ -6,7 +6,7 @@ fits both models by numpy least squares on the positions of all rounds so far an
 weights; the next round plays with them.
 
     cd /work/wt/ai-eval-fm-fr && PYTHONPATH=src nice -n 10 /work/main/.venv/bin/python \
-        benchmarks/fit/farmerama.py --rounds 3 --solo-games 200 --multi-games 100 --seed 1
+        benchmarks/fit/farmerama.py --rounds 4 --solo-games 120 --multi-games 50 --epsilon 0.25 --seed 3
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ SIGNS = {
     "feed_coverage_value_x_left": 1,
     "water_useful": 1,
     "water_useful_x_left": 1,
+    "water_spare": 1,  # water never hurts: it need not be spent
     "water_short": -1,
     "empty_beds_x_left": 1,
     "harvestable": 1,
@@ -55,6 +56,11 @@ def main() -> None:
     parser.add_argument("--epsilon", type=float, default=0.1)
     parser.add_argument("--ridge", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--signs",
+        action="store_true",
+        help="bound the weight signs by SIGNS (sound marginal values, but greedy played worse; see the docs)",
+    )
     args = parser.parse_args()
     seen: dict[str, list[Data]] = {evaluation.SOLO_MODEL: [], evaluation.MULTI_MODEL: []}
     for r in range(args.rounds):
@@ -80,7 +86,8 @@ def main() -> None:
                 evaluation._score_now,
             )
             seen[name].append(data)  # every round's positions are kept: the fit does not swing
-            w, stats = fit(merge(seen[name]), args.ridge, signs=[SIGNS.get(f, 0) for f in evaluation.FEATURES])
+            signs = [SIGNS.get(f, 0) for f in evaluation.FEATURES] if args.signs else None
+            w, stats = fit(merge(seen[name]), args.ridge, signs=signs)
             models[name] = w
             meta[name] = stats
             print(f"round {r + 1} {name}: {stats}", flush=True)
