@@ -1,59 +1,244 @@
 """How good a position is: the evaluation that the greedy agent and the search use.
 
-``heuristic(state, player)`` rates the position for one player (higher is better; the greedy
-agent's one-step lookahead). ``evaluate(state)`` estimates every player's final objective from
-here, on the scale of the final result (``Result.totals``; solo: ``Result.solo_score``), so a
-search can judge a cut-off position and a finished game alike.
+``evaluate(state)`` estimates every player's final stars from the position, on the scale of the
+final result (``Result.totals``; solo: ``Result.solo_score``), so a search can judge a cut-off
+position and a finished game alike. ``heuristic(state, player)`` is derived from it (solo: the
+estimate itself; several players: own estimate minus the best opponent's).
+
+The estimate is ``stars now + w . features``: a linear model over cheap features of each board
+that say what the rest of the game can still bring -- the product pipeline (animals on the
+wheel, the stars their product adds over their stable value and how many wheel turns they still
+need), the feed economy (feed in the barn, how much of each stabled animal's feed is ready, empty
+beds to sow, stacks ready to harvest), water (it turns the wheel) and the actions left this turn,
+several of them also scaled by the share of the game still to play. Every number comes from
+``components.py`` and the scoring function (nothing is copied), and the weights are data:
+``weights.json`` beside this module, fitted by ``benchmarks/fit/farmerama.py`` (numpy least
+squares on self-play positions; see ``docs/games/farmerama-ai.md``).
+
+Only what every player can see is used: the face-down buildings and the solo stacks count only
+by their size, never by their order or content.
 """
 
 from __future__ import annotations
 
+import json
+from functools import cache
+from importlib import resources
+from typing import Final
+
 from farmtable.games.farmerama.components import (
+    ANIMALS,
+    BED_COUNT,
+    BEDS_OF_AREA,
     FEED_COST,
+    FEEDS,
+    HARVEST,
     HEAD_SECTOR,
     PACIFIER_SECTOR,
+    PASTURE_CAPACITY,
+    PRODUCT_TRACK_MAX,
     PRODUCT_VALUE,
+    SECTOR_IS_HARVEST,
+    SEED_STORE,
+    SOLO_TURNS,
+    SOW,
     STABLE_VALUE,
     WATER,
+    WATER_CARD,
 )
 from farmtable.games.farmerama.rules import (
-    HEURISTIC_FEED_READY,
-    HEURISTIC_PRODUCT_BASE,
-    HEURISTIC_WATER,
+    ACT,
+    EMPTY_BED,
     IN_STABLE,
+    Board,
     FarmeramaState,
+    area_of_sector,
     sector_of_area,
 )
-from farmtable.games.farmerama.scoring import score
+from farmtable.games.farmerama.scoring import score_sheet
+
+FEATURES: Final = (
+    "bias",
+    "game_left",
+    "pasture_gain",
+    "pasture_gain_x_progress",
+    "pasture_turns_needed",
+    "feed_ready_value",
+    "feed_coverage_value",
+    "feed_coverage_value_x_left",
+    "feed_in_barn",
+    "feed_in_barn_x_left",
+    "water_useful",
+    "water_useful_x_left",
+    "water_spare",
+    "water_short",
+    "empty_beds_x_left",
+    "harvestable",
+    "can_turn_wheel",
+    "sow_left",
+    "harvest_left",
+    "water_left",
+    "tokens",
+)
+"""The feature names, in the order of the weight vectors in ``weights.json``."""
+
+SOLO_MODEL: Final = "solo"
+MULTI_MODEL: Final = "multi"
+WEIGHTS_FILE: Final = "weights.json"
+
+_MAX_FEED_COST: Final = max(sum(cost) for cost in FEED_COST)
+_FEED_GOODS: Final = tuple(FEEDS)
 
 
-def heuristic(state: FarmeramaState, player: int) -> float:
-    """Stars now, plus the coming product of every animal on a pasture (more the nearer it is to
-    the pacifier), a little for an animal whose feed is ready, and a little for water. Weights
-    were picked by greedy-against-random trials (greedy wins 45 of 60 two-player games)."""
+@cache
+def weights() -> dict[str, tuple[float, ...]]:
+    """The fitted weight vectors per model (``solo``, ``multi``), read once from ``weights.json``.
 
-    def value(p: int) -> float:
-        b = state.boards[p]
-        total = float(sum(score([b.score_input()]).totals))
-        for animal, where in enumerate(b.pasture):
-            head = HEAD_SECTOR[animal]
-            if where != IN_STABLE:
-                progress = (sector_of_area(b.wheel, where) - head) / (PACIFIER_SECTOR - head)
-                share = HEURISTIC_PRODUCT_BASE + (1 - HEURISTIC_PRODUCT_BASE) * progress
-                total += PRODUCT_VALUE[animal] * share - STABLE_VALUE[animal]
-            elif all(have >= need for have, need in zip(b.barn, FEED_COST[animal], strict=True)):
-                total += HEURISTIC_FEED_READY
-        return total + HEURISTIC_WATER * b.barn[WATER]
+    Raises ``ValueError`` naming the problem when the file does not match :data:`FEATURES`.
+    """
+    text = resources.files("farmtable.games.farmerama").joinpath(WEIGHTS_FILE).read_text(encoding="utf-8")
+    return parse_weights(text)
 
-    mine = value(player)
-    if state.players == 1:
-        return mine
-    return mine - max(value(q) for q in range(state.players) if q != player)
+
+def parse_weights(text: str) -> dict[str, tuple[float, ...]]:
+    """Read a ``weights.json`` text: its feature list must be :data:`FEATURES` (ValueError otherwise)."""
+    data = json.loads(text)
+    if not isinstance(data, dict) or data.get("features") != list(FEATURES):
+        raise ValueError(
+            "farmerama weights.json lists other features than evaluation.FEATURES: "
+            "refit with benchmarks/fit/farmerama.py"
+        )
+    models: dict[str, tuple[float, ...]] = {}
+    for name in (SOLO_MODEL, MULTI_MODEL):
+        vector = data.get(name)
+        if not isinstance(vector, list) or len(vector) != len(FEATURES):
+            raise ValueError(f"farmerama weights.json: '{name}' must be a list of {len(FEATURES)} numbers")
+        models[name] = tuple(float(v) for v in vector)
+    return models
+
+
+def game_left(state: FarmeramaState) -> float:
+    """Share of the game still to play, 1 at the start and 0 at the end (public facts only).
+
+    Solo: turns left of the solo game's fixed number. Several players: the game ends when the
+    ornamental buildings run out, so the buildings still face up or face down in the stack
+    (their count only) over the buildings in play at the start.
+    """
+    if state.is_over():
+        return 0.0
+    if state.solo:
+        return max(0, SOLO_TURNS - state.turn + 1) / SOLO_TURNS
+    in_play = len(state.stack) + len(state.display)
+    at_start = in_play + sum(len(b.garden) for b in state.boards)
+    return in_play / max(1, at_start)
+
+
+def _stars_now(board: Board) -> float:
+    return float(sum(score_sheet(board.score_input()).values()))
+
+
+def features(state: FarmeramaState, player: int) -> list[float]:
+    """The feature vector of ``player``'s board (same order as :data:`FEATURES`); cheap, no lookahead."""
+    board = state.boards[player]
+    left = game_left(state)
+    barn = board.barn
+    wheel = board.wheel
+
+    pasture_gain = gain_progress = turns_needed = 0.0
+    feed_ready = coverage_value = 0.0
+    for animal in range(len(ANIMALS)):
+        where = board.pasture[animal]
+        product = PRODUCT_VALUE[animal] if board.products[animal] < PRODUCT_TRACK_MAX else 0
+        head = HEAD_SECTOR[animal]
+        if where != IN_STABLE:
+            gain = product - STABLE_VALUE[animal]
+            sector = sector_of_area(wheel, where)
+            progress = (sector - head) / max(1, PACIFIER_SECTOR - head)
+            pasture_gain += gain
+            gain_progress += gain * progress
+            turns_needed += PACIFIER_SECTOR - sector
+            continue
+        cost = FEED_COST[animal]
+        need = sum(cost)
+        have = sum(min(barn[g], n) for g, n in enumerate(cost))
+        coverage_value += product * have / max(1, need)
+        if have == need:
+            room = board.pasture_load(area_of_sector(wheel, head)) < PASTURE_CAPACITY
+            feed_ready += product if room else product / 2
+
+    feed = float(sum(barn[g] for g in _FEED_GOODS))
+    water = float(barn[WATER])
+    empty_beds = sum(1 for crop in board.beds if crop == EMPTY_BED)
+    harvestable = 0
+    for area, beds in enumerate(BEDS_OF_AREA):
+        if SECTOR_IS_HARVEST[sector_of_area(wheel, area)]:
+            harvestable += sum(1 for bed in beds if board.beds[bed] != EMPTY_BED)
+    can_turn = 1.0 if state._can_turn_wheel(board) else 0.0
+
+    sow_left = harvest_left = water_left = 0.0
+    if state.phase == ACT:
+        if board.current in (SOW, SEED_STORE):
+            sow_left = float(board.remaining)
+        elif board.current == HARVEST:
+            harvest_left = float(board.remaining)
+        elif board.current == WATER_CARD:
+            water_left = float(board.remaining)
+
+    return [
+        1.0,
+        left,
+        pasture_gain,
+        gain_progress,
+        turns_needed,
+        feed_ready,
+        coverage_value,
+        coverage_value * left,
+        feed,
+        feed * left,
+        min(water, turns_needed),
+        min(water, turns_needed) * left,
+        max(0.0, water - turns_needed),
+        max(0.0, turns_needed - water),
+        empty_beds * left / BED_COUNT,
+        float(harvestable),
+        can_turn,
+        sow_left,
+        harvest_left,
+        water_left,
+        float(state.tokens if state.solo else 0),
+    ]
+
+
+def _score_now(state: FarmeramaState, player: int) -> float:
+    return _stars_now(state.boards[player])
+
+
+def estimate(state: FarmeramaState, player: int) -> float:
+    """``player``'s expected final stars: the stars now plus the fitted value of the features."""
+    stars = _score_now(state, player)
+    if state.is_over():
+        return stars
+    model = weights()[SOLO_MODEL if state.solo else MULTI_MODEL]
+    return stars + sum(w * f for w, f in zip(model, features(state, player), strict=True))
 
 
 def evaluate(state: FarmeramaState) -> list[float]:
-    """Each player's final objective as it stands (a placeholder until a real estimate is fitted)."""
-    result = state.result()
-    if state.players == 1:
-        return [float(result.solo_score)]
-    return [float(t) for t in result.totals]
+    """Each player's expected final stars from here (exactly the result once the game is over)."""
+    if state.is_over():
+        result = state.result()
+        if state.solo:
+            return [float(result.solo_score)]
+        return [float(t) for t in result.totals]
+    return [estimate(state, p) for p in range(state.players)]
+
+
+def heuristic(state: FarmeramaState, player: int) -> float:
+    """How good ``player``'s position looks (greedy agent, search cut-offs): higher is better.
+
+    Solo: the expected final stars. Several players: own expected final stars minus the best
+    opponent's.
+    """
+    values = evaluate(state)
+    if state.solo:
+        return values[player]
+    return values[player] - max(v for q, v in enumerate(values) if q != player)

@@ -1,0 +1,112 @@
+"""The Farmerama evaluation: final stars estimated from a position (``evaluation.py``).
+
+Hand-built positions where one is plainly better must be rated higher; a finished game is rated
+by its result; the estimate is one float per player and never reads hidden stacks or cards.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from farmtable.games.farmerama import evaluation
+from farmtable.games.farmerama.components import ANIMALS, HEAD_SECTOR, PACIFIER_SECTOR
+from farmtable.games.farmerama.rules import IN_STABLE, FarmeramaState, area_of_sector
+from tests.games.farmerama.positions import move_good, new
+
+SHEEP = ANIMALS.index("sheep")
+
+
+def _random_play(players: int, seed: int, stop_after: int | None = None) -> FarmeramaState:
+    state = new(players=players, seed=seed)
+    rng = random.Random(seed)
+    steps = 0
+    while not state.is_over() and (stop_after is None or steps < stop_after):
+        p = state.actors()[0]
+        state.apply(p, rng.choice(state.legal_actions(p)))
+        steps += 1
+    return state
+
+
+def _with_sheep_at(sector: int | None, water: int = 3, seed: int = 1) -> FarmeramaState:
+    """A fresh solo game whose sheep stands on the pasture under ``sector`` (None: in the stable)."""
+    state = new(players=1, seed=seed)
+    board = state.boards[0]
+    board.pasture[SHEEP] = IN_STABLE if sector is None else area_of_sector(board.wheel, sector)
+    move_good(state, 0, "water", water)
+    return state
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_a_finished_game_is_rated_by_its_result(players: int) -> None:
+    state = _random_play(players, seed=players)
+    assert state.is_over()
+    result = state.result()
+    expected = [float(result.solo_score)] if players == 1 else [float(t) for t in result.totals]
+    assert state.evaluate() == expected
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_one_float_per_player(players: int) -> None:
+    state = _random_play(players, seed=7, stop_after=30)
+    values = state.evaluate()
+    assert len(values) == players
+    assert all(isinstance(v, float) for v in values)
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_hidden_stacks_and_cards_do_not_matter(players: int) -> None:
+    state = _random_play(players, seed=4, stop_after=12)
+    assert not state.is_over()
+    seen = {tuple(state.determinize(0, random.Random(s)).evaluate()) for s in range(6)}
+    assert seen == {tuple(state.evaluate())}
+
+
+def test_an_animal_on_its_way_to_the_pacifier_beats_one_in_the_stable() -> None:
+    head = HEAD_SECTOR[SHEEP]
+    assert _with_sheep_at(head).evaluate()[0] > _with_sheep_at(None).evaluate()[0]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known flaw of the shipped fit: water beyond what the pasture animals need weighs negative "
+    "(in self-play, water kept in the barn goes with weak play), so the sheep nearer the pacifier, which "
+    "needs less of the same water, is rated lower; sign-bounded fits pass this but played 7-10 stars "
+    "worse (docs/games/farmerama-ai.md)",
+)
+def test_an_animal_nearer_the_pacifier_is_worth_more() -> None:
+    head = HEAD_SECTOR[SHEEP]
+    last = PACIFIER_SECTOR - 1  # on the pacifier itself the animal is already back in the stable
+    assert _with_sheep_at(last).evaluate()[0] > _with_sheep_at(head).evaluate()[0]
+
+
+def test_water_to_turn_the_wheel_is_worth_something() -> None:
+    head = HEAD_SECTOR[SHEEP]
+    assert _with_sheep_at(head, water=3).evaluate()[0] > _with_sheep_at(head, water=0).evaluate()[0]
+
+
+def test_heuristic_with_several_players_is_own_estimate_minus_the_best_other() -> None:
+    state = _random_play(3, seed=11, stop_after=40)
+    values = state.evaluate()
+    assert state.heuristic(1) == pytest.approx(values[1] - max(values[0], values[2]))
+
+
+def test_the_share_of_the_game_left_runs_from_one_to_zero() -> None:
+    assert evaluation.game_left(new(players=1)) == 1.0
+    assert evaluation.game_left(new(players=2)) == 1.0
+    assert evaluation.game_left(_random_play(1, seed=3)) == 0.0
+    assert evaluation.game_left(_random_play(2, seed=3)) == 0.0
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"features": ["bias"], "solo": [0.0], "multi": [0.0]},
+        {"features": list(evaluation.FEATURES), "multi": [0.0] * len(evaluation.FEATURES)},
+    ],
+)
+def test_weights_that_do_not_fit_the_features_are_refused(payload: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match=r"weights\.json"):
+        evaluation.parse_weights(json.dumps(payload))

@@ -1,0 +1,119 @@
+"""The Farmini evaluation: final scores estimated from a position (``evaluation.py``).
+
+Hand-built positions where one is plainly better must be rated higher; a finished game is rated
+by its result; the estimate is one float per player and never reads the hidden deck order.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import farmtable
+from farmtable.games.farmini import evaluation
+from farmtable.games.farmini.components import ALL_CARDS, AnimalCard, FenceCard, WolfCard
+from farmtable.games.farmini.rules import FarminiState
+from tests.games.farmini.builders import PEN_2X2, make_state
+
+THREE_OF_THE_PEN = """
+farm at 0,0
+C1 at 1,0 rot 270
+C3 at 0,1 rot 90
+"""
+"""PEN_2X2 without its last card: the four cornfields lie in an open region."""
+
+PEN_WITH_ANIMAL_CELL = """
+farm at 0,0
+C2 at 1,0 rot 270
+C3 at 0,1 rot 90
+C7 at 1,1 rot 180
+"""
+"""An enclosed pen with 3 cornfields and the animal cell (1,0)/NW; the farm card's own animal
+cells (0,0)/SE, SW, NW lie outside it."""
+
+WOLVES = sorted(cid for cid, c in ALL_CARDS.items() if isinstance(c, WolfCard))
+FENCES = sorted(cid for cid, c in ALL_CARDS.items() if isinstance(c, FenceCard) and not c.farm and not c.starting)
+ANIMALS = sorted(cid for cid, c in ALL_CARDS.items() if isinstance(c, AnimalCard))
+
+
+def _random_play(players: int, seed: int, stop_after: int | None = None) -> FarminiState:
+    state = farmtable.get_game("farmini").new_game(players=players, seed=seed)
+    rng = random.Random(seed)
+    steps = 0
+    while not state.is_over() and (stop_after is None or steps < stop_after):
+        p = state.actors()[0]
+        state.apply(p, rng.choice(state.legal_actions(p)))
+        steps += 1
+    assert isinstance(state, FarminiState)
+    return state
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_a_finished_game_is_rated_by_its_result(players: int) -> None:
+    state = _random_play(players, seed=players)
+    result = state.result()
+    expected = [float(result.solo_score)] if players == 1 else [float(t) for t in result.totals]
+    assert state.evaluate() == expected
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_one_float_per_player(players: int) -> None:
+    state = _random_play(players, seed=5, stop_after=20)
+    values = state.evaluate()
+    assert len(values) == players
+    assert all(isinstance(v, float) for v in values)
+
+
+def test_the_hidden_deck_order_does_not_matter() -> None:
+    state = _random_play(2, seed=3, stop_after=15)
+    assert state.deck, "the position must still have a hidden deck"
+    seen = {tuple(state.determinize(0, random.Random(s)).evaluate()) for s in range(6)}
+    assert seen == {tuple(state.evaluate())}
+
+
+def test_an_enclosed_pen_is_worth_more_than_the_same_corn_in_the_open() -> None:
+    deck = FENCES[:6] + WOLVES
+    closed = make_state([PEN_2X2], table=ANIMALS[:4], deck_top_first=deck)
+    open_ = make_state([THREE_OF_THE_PEN], table=ANIMALS[:4], deck_top_first=deck)
+    assert closed.evaluate()[0] > open_.evaluate()[0]
+
+
+def test_an_exposed_animal_is_worth_less_while_its_wolf_is_still_to_come() -> None:
+    pig_wolves = [w for w in WOLVES if ALL_CARDS[w].kind == "pig"]  # type: ignore[union-attr]
+    other_wolves = [w for w in WOLVES if w not in pig_wolves]
+    farm = PEN_WITH_ANIMAL_CELL + "pig at 0,0/SW\n"  # outside the pen
+    hunted = make_state([farm], table=ANIMALS[4:8], deck_top_first=FENCES[:6] + pig_wolves)
+    spared = make_state([farm], table=ANIMALS[4:8], deck_top_first=FENCES[:6] + other_wolves[: len(pig_wolves)])
+    assert hunted.evaluate()[0] < spared.evaluate()[0]
+
+
+def test_heuristic_with_several_players_is_own_estimate_minus_the_best_other() -> None:
+    state = _random_play(3, seed=11, stop_after=25)
+    values = state.evaluate()
+    assert state.heuristic(1) == pytest.approx(values[1] - max(values[0], values[2]))
+
+
+def test_solo_heuristic_is_the_estimate() -> None:
+    state = _random_play(1, seed=2, stop_after=10)
+    assert state.heuristic(0) == state.evaluate()[0]
+
+
+def test_the_shipped_weights_match_the_features() -> None:
+    models = evaluation.weights()
+    assert set(models) == {evaluation.SOLO_MODEL, evaluation.MULTI_MODEL}
+    assert all(len(w) == len(evaluation.FEATURES) for w in models.values())
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"features": ["bias"], "solo": [0.0], "multi": [0.0]},
+        {"features": list(evaluation.FEATURES), "solo": [0.0]},
+        {"features": list(evaluation.FEATURES), "solo": "x", "multi": [0.0] * len(evaluation.FEATURES)},
+    ],
+)
+def test_weights_that_do_not_fit_the_features_are_refused(payload: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match=r"weights\.json"):
+        evaluation.parse_weights(json.dumps(payload))
