@@ -14,6 +14,7 @@ import random
 import numpy as np
 import pytest
 
+from farmtable.games.tiny_towns import components as C
 from farmtable.games.tiny_towns import evaluation as E
 from farmtable.games.tiny_towns.rules import GAME, PLACE_PHASE, TinyTownsState
 from tests.games.tiny_towns.builder import position
@@ -204,3 +205,10 @@ def test_set_weights_changes_the_estimate_and_none_restores() -> None:
     finally:
         E.set_weights(None)
     assert state.evaluate()[0] == shipped
+
+
+@pytest.mark.parametrize("variants", [(), ("mausoleum-wood-pattern",)])
+def test_patterns_match_the_rules_under_each_reading(variants: tuple[str, ...]) -> None:
+    state = GAME.new_game(players=2, seed=1, variants=variants)
+    for name in (*state.buildings, *C.MONUMENTS):
+        assert E.pattern_for(name, state.variants) == state.pattern_of(name)

@@ -39,10 +39,10 @@ import numpy.typing as npt
 
 from farmtable.games.tiny_towns import components as C
 from farmtable.games.tiny_towns.patterns import placement_table
-from farmtable.games.tiny_towns.rules import PLACE, PLACE_PHASE, TinyTownsState, Town
+from farmtable.games.tiny_towns.rules import MAUSOLEUM_WOOD, PLACE, PLACE_PHASE, TinyTownsState, Town
 from farmtable.games.tiny_towns.scoring import TownFacts, best_feeding, cottage_groups, cottage_weight
 
-FEATURES: tuple[str, ...] = (
+BASE_FEATURES: tuple[str, ...] = (
     "bias",
     "score",
     "unfed_feedable",
@@ -63,7 +63,10 @@ FEATURES: tuple[str, ...] = (
     "cubes",
     "monument_built",
 )
-"""The names of the per-town features, in the order of the weight vector."""
+"""The per-town features; each also appears times the filled share of the town (:data:`FEATURES`)."""
+FEATURES: tuple[str, ...] = (*BASE_FEATURES, *(f"{name}*filled" for name in BASE_FEATURES))
+"""The names of the weights, in order: the base features, then each times the share of the town's
+squares already filled (so each weight can change linearly from the first round to the last)."""
 
 MISSING_LEVELS = 4
 """Potential is counted for placements buildable now, 1, 2, and 3 or more cubes short."""
@@ -80,6 +83,8 @@ RESOURCE_INDEX: dict[str, int] = {r: i for i, r in enumerate(C.RESOURCES)}
 
 WEIGHTS_FILE = "weights.json"
 SCORE = FEATURES.index("score")
+SCORE_FILLED = FEATURES.index("score*filled")
+EMPTY = FEATURES.index("empty")
 
 # --- what one more building is worth ---------------------------------------------------------
 
@@ -205,10 +210,23 @@ _ROW_CACHE: dict[tuple[Any, ...], npt.NDArray[np.float64]] = {}
 
 
 def _kinds_of(state: TinyTownsState, town: Town) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    kinds = list(state.buildings)
-    if town.monument and not town.built:
-        kinds.append(town.monument)
-    return tuple(kinds), tuple(state.pattern_of(k) for k in kinds)
+    """The buildings ``town`` may still build (the cards in play and its unbuilt monument), and their patterns."""
+    return _kinds(state.buildings, town.monument if town.monument and not town.built else "", state.variants)
+
+
+@cache
+def _kinds(
+    buildings: tuple[str, ...], monument: str, variants: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    kinds = (*buildings, monument) if monument else buildings
+    return kinds, tuple(pattern_for(kind, variants) for kind in kinds)
+
+
+def pattern_for(name: str, variants: tuple[str, ...]) -> str:
+    """The pattern of a building or monument under these variants (as ``TinyTownsState.pattern_of``)."""
+    if name == "Grand Mausoleum of the Rodina" and MAUSOLEUM_WOOD in variants:
+        return C.MAUSOLEUM_ALT_PATTERN
+    return C.ALL_CARDS[name].pattern
 
 
 def town_grid(town: Town) -> list[str]:
@@ -304,7 +322,7 @@ def _compute_features(
             potential[min(short, MISSING_LEVELS - 1)] += value
     empties = empty.bit_count()
     late = 1.0 if empties <= LATE_SQUARES else 0.0
-    return np.array(
+    base = np.array(
         [
             1.0,
             float(score),
@@ -325,6 +343,7 @@ def _compute_features(
         ],
         dtype=np.float64,
     )
+    return np.concatenate((base, base * (1.0 - empties / C.SQUARES)))
 
 
 def _feeders_have_room(board: Sequence[str], counts: dict[str, int]) -> bool:
@@ -403,8 +422,9 @@ def evaluate(state: TinyTownsState) -> list[float]:
             if town.complete:  # a complete town does not change any more
                 values[p] = float(totals[p])
                 continue
-            alone = float(town_features(state, p)[SCORE])
-            values[p] += weights[SCORE] * (totals[p] - alone)
+            row = town_features(state, p)
+            filled = 1.0 - float(row[EMPTY]) / C.SQUARES
+            values[p] += (weights[SCORE] + weights[SCORE_FILLED] * filled) * (totals[p] - float(row[SCORE]))
     return values
 
 
