@@ -1,46 +1,467 @@
 """How good a position is: the evaluation that the greedy agent and the search use.
 
-``heuristic(state, player)`` rates the position for one player (higher is better; the greedy
-agent's one-step lookahead). ``evaluate(state)`` estimates every player's final objective from
-here, on the scale of the final result (``Result.totals``; solo: ``Result.solo_score``), so a
-search can judge a cut-off position and a finished game alike.
+``evaluate(state)`` estimates every player's final score from here, on the scale of the final
+result (``Result.totals``; solo: ``Result.solo_score``), so a search can judge a cut-off position
+and a finished game alike. ``heuristic(state, player)`` is what the greedy agent's one-step
+lookahead compares: the player's own estimate (with the resource it must still place put on its
+best square) minus the best other player's; solo, the own estimate.
+
+The estimate is a linear model over features of each town (:func:`town_features`) that know
+how Tiny Towns scores:
+
+- the score as it stands (every square without a building -1, cottages fed by the best
+  feeding, every card's rule);
+- unfed Cottages, split by whether a feeder can still feed them (built with room, or its
+  pattern still completable): each is worth 3 once fed;
+- pattern potential: for each building in play (and the unbuilt monument), how close the best
+  still-completable placement is (buildable now, 1, 2, 3+ cubes missing), weighted by what one
+  more of that building is worth in this town (:func:`building_value`, the card's scoring rule
+  applied to the counts of the town);
+- stranded cubes: cubes no completable placement can use (each costs -1 at the end);
+- empty squares (how many placements are left), cubes on the board, the monument built.
+
+The weights are fitted by least squares from self-play (``benchmarks/fit/tiny_towns.py``) and
+kept as data in ``weights.json`` beside this file. Per-town features depend only on the town
+and the building cards, and are cached by the town's board, so a search that meets the same
+town again pays a dictionary look-up.
 """
 
 from __future__ import annotations
 
-from farmtable.games.tiny_towns.rules import (
-    HEURISTIC_PER_BUILDABLE,
-    HEURISTIC_PER_BUILDING,
-    PLACE,
-    TinyTownsState,
+import json
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from farmtable.games.tiny_towns import components as C
+from farmtable.games.tiny_towns.patterns import placement_table
+from farmtable.games.tiny_towns.rules import MAUSOLEUM_WOOD, PLACE, PLACE_PHASE, TinyTownsState, Town
+from farmtable.games.tiny_towns.scoring import TownFacts, best_feeding, cottage_groups, cottage_weight
+
+BASE_FEATURES: tuple[str, ...] = (
+    "bias",
+    "score",
+    "unfed_feedable",
+    "unfed_stuck",
+    "food_ready",
+    "food_missing1",
+    "food_missing2",
+    "food_missing3",
+    "ready",
+    "missing1",
+    "missing2",
+    "missing3",
+    "ready_late",
+    "missing1_late",
+    "missing2_late",
+    "stranded",
+    "empty",
+    "cubes",
+    "monument_built",
 )
-from farmtable.games.tiny_towns.scoring import is_building
+"""The per-town features; each also appears times the filled share of the town (:data:`FEATURES`)."""
+FEATURES: tuple[str, ...] = (*BASE_FEATURES, *(f"{name}*filled" for name in BASE_FEATURES))
+"""The names of the weights, in order: the base features, then each times the share of the town's
+squares already filled (so each weight can change linearly from the first round to the last)."""
+
+MISSING_LEVELS = 4
+"""Potential is counted for placements buildable now, 1, 2, and 3 or more cubes short."""
+LATE_SQUARES = 4
+"""A town with this many empty squares or fewer is "late": few placements remain to finish a pattern."""
+FEEDER_REACH = 2
+"""A feeder pattern at most this many cubes short counts as a feeder to come."""
+CACHE_LIMIT = 200_000
+"""Per-town feature rows kept before the cache is emptied (memory stays bounded in long runs)."""
+
+NOT_COMPLETABLE = 99
+"""Cubes missing, for a placement that can no longer be completed (a square holds something else)."""
+RESOURCE_INDEX: dict[str, int] = {r: i for i, r in enumerate(C.RESOURCES)}
+
+WEIGHTS_FILE = "weights.json"
+SCORE = FEATURES.index("score")
+SCORE_FILLED = FEATURES.index("score*filled")
+EMPTY = FEATURES.index("empty")
+
+# --- what one more building is worth ---------------------------------------------------------
+
+FEEDER_CAPACITY: dict[str, int] = {"Farm": C.FARM_CAPACITY, "Granary": 3, "Greenhouse": 3, "Orchard": 3}
+"""About how many cottages one feeder ends up feeding (Farm: its 4; the others by geometry)."""
+TYPICAL_VP: dict[str, float] = {
+    "Well": 1.5,
+    "Fountain": 1.5,
+    "Millstone": 1.5,
+    "Shed": C.SHED_VP,
+    "Bakery": 2.0,
+    "Tailor": 1.5,
+    "Abbey": 2.0,
+    "Cloister": 1.0,
+    "Feast Hall": C.FEAST_HALL_VP,
+    "Inn": 2.5,
+    "Factory": 1.0,
+    "Bank": C.BANK_VP,
+    "Trading Post": 1.5,
+    "Warehouse": 0.5,
+    "Architect's Guild": 2.0,
+    "Barrett Castle": 4.0,
+    "Cathedral of Caterina": 4.0,
+    "Fort Ironweed": C.FORT_VP,
+    "Grove University": 5.0,
+    "Mandras Palace": 4.0,
+    "Obelisk of the Crescent": 2.0,
+    "Opaleye's Watch": 1.0,
+    "Silva Forum": 3.0,
+    "The Starloom": 4.0,
+    "Statue of the Bondmaker": 1.0,
+}
+"""Points a building usually brings when its score depends on where it stands (a judgement;
+the fitted weights scale the whole potential)."""
 
 
-def heuristic(state: TinyTownsState, player: int) -> float:
-    """Score lead, plus a little for each building and for each building the cubes could make now.
+class TownCounts(NamedTuple):
+    """What :func:`building_value` needs to know about a town."""
 
-    A placement still hidden (the others have not all placed) is counted as if made, so a
-    one-step lookahead can tell placements apart.
-    """
-    totals = state.result().totals
-    town = state.towns[player]
-    probe = town
+    counts: dict[str, int]
+    """Buildings (and the monument) on the board by name."""
+    unfed: int
+    """Cottages not fed by the best feeding now (Barrett Castle counts 2)."""
+    cottages: int
+    room: bool
+    """A built feeder could feed one more cottage."""
+    feeder_near: bool
+    """A feeder is built with room, or a feeder pattern is at most :data:`FEEDER_REACH` cubes short."""
+
+
+def building_value(name: str, town: TownCounts) -> float:
+    """What one more ``name`` is worth in this town: its card's rule applied to the town's counts."""
+    counts, unfed, cottages = town.counts, town.unfed, town.cottages
+    if name == "Cottage":
+        return C.COTTAGE_FED_VP * (1.0 if town.feeder_near else 0.5)
+    if name in FEEDER_CAPACITY:
+        if town.room and not unfed:  # the feeders built can take the next cottages already
+            return 0.5
+        return float(C.COTTAGE_FED_VP * min(FEEDER_CAPACITY[name], unfed + 1))
+    if name == "Theater":
+        types = sum(1 for kind in counts if kind in C.BUILDINGS and kind != "Theater")
+        return float(min(types, 4)) * 0.75 + 0.5
+    if name == "Market":
+        return 1.0 + 0.5 * sum(n for kind, n in counts.items() if C.ALL_CARDS[kind].colour == C.YELLOW)
+    if name == "Chapel":
+        return float(C.CHAPEL_VP_PER_FED * max(cottages, 1))
+    if name == "Temple":
+        return C.TEMPLE_VP * (1.0 if cottages >= C.TEMPLE_FED_NEEDED else 0.5)
+    if name in ("Tavern", "Almshouse"):
+        table = C.TAVERN_TABLE if name == "Tavern" else C.ALMSHOUSE_TABLE
+        n = counts.get(name, 0)
+        top = len(table) - 1
+        if name == "Almshouse":  # they pay in pairs: count the next two, halved
+            return (table[min(n + 2, top)] - table[min(n, top)]) / 2
+        return float(table[min(n + 1, top)] - table[min(n, top)])
+    if name == "Archive of the Second Age":
+        return float(sum(1 for kind in counts if kind in C.BUILDINGS)) + 1.0
+    if name == "Grand Mausoleum of the Rodina":
+        return float(C.MAUSOLEUM_UNFED_VP * unfed) + 1.0
+    if name == "Shrine of the Elder Tree":
+        built = sum(counts.values())
+        return float(C.SHRINE_TABLE[min(built + 1, len(C.SHRINE_TABLE) - 1)])
+    if name == "The Sky Baths":
+        types = sum(1 for kind in counts if kind in C.BUILDINGS)
+        return float(C.SKY_BATHS_VP_PER_MISSING * max(C.BUILDING_TYPES_IN_PLAY - types - 2, 0))
+    return float(TYPICAL_VP.get(name, 1.0))
+
+
+# --- pattern tables -----------------------------------------------------------------------------
+
+
+class PatternTable:
+    """Every placement of the patterns one town may build, as numpy arrays (one row a placement)."""
+
+    __slots__ = ("kinds", "needs", "sizes", "spans", "starts")
+
+    def __init__(self, kinds: tuple[str, ...], patterns: tuple[str, ...]) -> None:
+        rows: list[tuple[int, int, int, int, int]] = []
+        sizes: list[int] = []
+        spans: list[tuple[int, int]] = []
+        for pattern in patterns:
+            start = len(rows)
+            for entry in placement_table(pattern):
+                rows.append((entry[1], entry[2], entry[3], entry[4], entry[5]))
+                sizes.append(entry[0].bit_count())
+            spans.append((start, len(rows)))
+        self.kinds = kinds
+        self.needs: npt.NDArray[np.int64] = np.array(rows, dtype=np.int64).reshape(-1, len(C.RESOURCES))
+        self.sizes: npt.NDArray[np.int64] = np.array(sizes, dtype=np.int64)
+        self.spans = tuple(spans)
+        self.starts: npt.NDArray[np.int64] = np.array([lo for lo, _ in spans], dtype=np.int64)
+
+
+@cache
+def pattern_table(kinds: tuple[str, ...], patterns: tuple[str, ...]) -> PatternTable:
+    """The placement table of these building kinds with these patterns (built once per game set)."""
+    return PatternTable(kinds, patterns)
+
+
+# --- features of one town ------------------------------------------------------------------------
+
+_ROW_CACHE: dict[tuple[Any, ...], npt.NDArray[np.float64]] = {}
+
+
+def _kinds_of(state: TinyTownsState, town: Town) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The buildings ``town`` may still build (the cards in play and its unbuilt monument), and their patterns."""
+    return _kinds(state.buildings, town.monument if town.monument and not town.built else "", state.variants)
+
+
+@cache
+def _kinds(
+    buildings: tuple[str, ...], monument: str, variants: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    kinds = (*buildings, monument) if monument else buildings
+    return kinds, tuple(pattern_for(kind, variants) for kind in kinds)
+
+
+def pattern_for(name: str, variants: tuple[str, ...]) -> str:
+    """The pattern of a building or monument under these variants (as ``TinyTownsState.pattern_of``)."""
+    if name == "Grand Mausoleum of the Rodina" and MAUSOLEUM_WOOD in variants:
+        return C.MAUSOLEUM_ALT_PATTERN
+    return C.ALL_CARDS[name].pattern
+
+
+def town_grid(town: Town) -> list[str]:
+    """The town's board with its own hidden placement of this round put down (it is decided)."""
     choice = town.choice
     if choice is not None and choice.verb == PLACE and not town.grid[choice.target]:
-        probe = town.copy()
-        probe.grid[choice.target] = choice.what
-    buildable = {a.what for a in state._builds_of(probe)}
-    buildings = sum(1 for v in town.grid if is_building(v))
-    mine = totals[player] + HEURISTIC_PER_BUILDING * buildings + HEURISTIC_PER_BUILDABLE * len(buildable)
-    if state.players == 1:
-        return float(mine)
-    return float(mine - max(t for q, t in enumerate(totals) if q != player))
+        grid = town.grid[:]
+        grid[choice.target] = choice.what
+        return grid
+    return town.grid
+
+
+def town_features(state: TinyTownsState, player: int, grid: Sequence[str] | None = None) -> npt.NDArray[np.float64]:
+    """The feature row (:data:`FEATURES`) of ``player``'s town, with ``grid`` standing for its board.
+
+    The score feature is the town scored alone (Feast Hall's comparison with the player on
+    the right and the Starloom's order are left out; :func:`evaluate` puts the real score in).
+    """
+    town = state.towns[player]
+    board = town_grid(town) if grid is None else grid
+    kinds, patterns = _kinds_of(state, town)
+    monument = town.monument if town.built else ""
+    key = (*board, kinds, patterns, monument, town.shrine_vp, town.warehouse_cubes(), state._readings)
+    row = _ROW_CACHE.get(key)
+    if row is None:
+        if len(_ROW_CACHE) >= CACHE_LIMIT:
+            _ROW_CACHE.clear()
+        row = _compute_features(board, kinds, patterns, monument, town.shrine_vp, town.warehouse_cubes(), state)
+        _ROW_CACHE[key] = row
+    return row
+
+
+def _compute_features(
+    board: Sequence[str],
+    kinds: tuple[str, ...],
+    patterns: tuple[str, ...],
+    monument: str,
+    shrine_vp: int,
+    warehouse_cubes: int,
+    state: TinyTownsState,
+) -> npt.NDArray[np.float64]:
+    facts = TownFacts(grid=board, monument=monument or None, warehouse_cubes=warehouse_cubes, shrine_vp=shrine_vp)
+    facts.starloom_place = 1
+    sheet, fed = best_feeding(facts, None, state._readings)
+    score = sum(sheet.values())
+
+    have = [0] * len(C.RESOURCES)
+    wild = 0
+    empty = 0
+    counts: dict[str, int] = {}
+    cottages = 0
+    unfed = 0
+    for sq, v in enumerate(board):
+        if not v:
+            empty |= 1 << sq
+        elif v in RESOURCE_INDEX:
+            have[RESOURCE_INDEX[v]] |= 1 << sq
+        else:
+            counts[v] = counts.get(v, 0) + 1
+            if v == "Trading Post":
+                wild |= 1 << sq
+            weight = cottage_weight(v)
+            if weight:
+                cottages += weight
+                if sq not in fed:
+                    unfed += weight
+    cubes = have[0] | have[1] | have[2] | have[3] | have[4]
+
+    table = pattern_table(kinds, patterns)
+    needs = table.needs
+    supply = np.array([h | wild for h in have], dtype=np.int64)
+    completable = ~np.any(needs & ~(supply | empty), axis=1)
+    matched = np.bitwise_or.reduce(needs & supply, axis=1)
+    missing = np.where(completable, table.sizes - np.bitwise_count(matched), NOT_COMPLETABLE)
+    usable = int(np.bitwise_or.reduce(matched[completable])) if completable.any() else 0
+    stranded = (cubes & ~usable).bit_count()
+    shortest = np.minimum.reduceat(missing, table.starts).tolist()
+
+    room = _feeders_have_room(board, counts)
+    feeder_near = room or any(
+        kind in FEEDER_CAPACITY and short <= FEEDER_REACH for kind, short in zip(kinds, shortest, strict=True)
+    )
+    potential = [0.0] * MISSING_LEVELS
+    food = [0.0] * MISSING_LEVELS
+    town = TownCounts(counts, unfed, cottages, room, feeder_near)
+    for kind, short in zip(kinds, shortest, strict=True):
+        if short >= NOT_COMPLETABLE:
+            continue
+        value = building_value(kind, town)
+        if kind == "Cottage" or kind in FEEDER_CAPACITY:
+            food[min(short, MISSING_LEVELS - 1)] += value
+        else:
+            potential[min(short, MISSING_LEVELS - 1)] += value
+    empties = empty.bit_count()
+    late = 1.0 if empties <= LATE_SQUARES else 0.0
+    base = np.array(
+        [
+            1.0,
+            float(score),
+            float(unfed if feeder_near else 0),
+            float(0 if feeder_near else unfed),
+            *food,
+            potential[0],
+            potential[1],
+            potential[2],
+            potential[3],
+            potential[0] * late,
+            potential[1] * late,
+            potential[2] * late,
+            float(stranded),
+            float(empties),
+            float(cubes.bit_count()),
+            1.0 if monument else 0.0,
+        ],
+        dtype=np.float64,
+    )
+    return np.concatenate((base, base * (1.0 - empties / C.SQUARES)))
+
+
+def _feeders_have_room(board: Sequence[str], counts: dict[str, int]) -> bool:
+    """True if the built feeders could feed one more cottage somewhere (a Farm with room; the others
+    usually have a square left in reach)."""
+    farms = counts.get("Farm", 0)
+    cottages = sum(cottage_weight(v) for v in board)
+    if farms and cottages < C.FARM_CAPACITY * farms:
+        return True
+    if counts.get("Greenhouse", 0) and len(cottage_groups(board)) <= counts["Greenhouse"]:
+        return True
+    return bool(counts.get("Granary", 0) or counts.get("Orchard", 0))
+
+
+# --- the weights --------------------------------------------------------------------------------
+
+
+_OVERRIDE: dict[str, npt.NDArray[np.float64]] = {}
+
+
+def set_weights(models: dict[str, Sequence[float]] | None) -> None:
+    """Use these weight vectors instead of ``weights.json`` (the fitting script; ``None`` restores).
+
+    ``ValueError`` if a vector does not have one weight per feature; then nothing changes.
+    """
+    if models is None:
+        _OVERRIDE.clear()
+        return
+    vectors = {name: np.array(vec, dtype=np.float64) for name, vec in models.items()}
+    for name, vec in vectors.items():
+        if vec.shape != (len(FEATURES),):
+            raise ValueError(f"weights '{name}' need {len(FEATURES)} numbers ({', '.join(FEATURES)}), got {vec.shape}")
+    if "solo" not in vectors:
+        raise ValueError("weights need at least a 'solo' model")
+    _OVERRIDE.clear()
+    _OVERRIDE.update(vectors)
+
+
+@cache
+def load_weights() -> dict[str, npt.NDArray[np.float64]]:
+    """The fitted weight vectors by model name ("solo", "multi"), read from ``weights.json``."""
+    text = resources.files("farmtable.games.tiny_towns").joinpath(WEIGHTS_FILE).read_text(encoding="utf-8")
+    data = json.loads(text)
+    if list(data["features"]) != list(FEATURES):
+        raise ValueError(f"{WEIGHTS_FILE} was fitted for features {data['features']}, not {list(FEATURES)}")
+    return {name: np.array(vec, dtype=np.float64) for name, vec in data["weights"].items()}
+
+
+def weights_for(state: TinyTownsState) -> npt.NDArray[np.float64]:
+    """The weight vector used for this game (solo or multi-player)."""
+    models = _OVERRIDE or load_weights()
+    return models["solo"] if state.solo or "multi" not in models else models["multi"]
+
+
+# --- the contract hooks -------------------------------------------------------------------------
+
+
+def estimate(state: TinyTownsState, player: int, grid: Sequence[str] | None = None) -> float:
+    """``player``'s estimated final score, the town standing as ``grid`` (default: as it is)."""
+    row = town_features(state, player, grid)
+    return float(row @ weights_for(state))
 
 
 def evaluate(state: TinyTownsState) -> list[float]:
-    """Each player's final objective as it stands (a placeholder until a real estimate is fitted)."""
-    result = state.result()
+    """Each player's estimated final score; a finished game's real result (solo: the solo score)."""
+    if state.is_over():
+        result = state.result()
+        if state.players == 1:
+            return [float(result.solo_score)]
+        return [float(t) for t in result.totals]
+    weights = weights_for(state)
+    values = [float(town_features(state, p) @ weights) for p in range(state.players)]
+    if state.players > 1:  # the real score (Feast Hall, Starloom) instead of the town alone
+        totals = state.result().totals
+        for p, town in enumerate(state.towns):
+            if town.complete:  # a complete town does not change any more
+                values[p] = float(totals[p])
+                continue
+            row = town_features(state, p)
+            filled = 1.0 - float(row[EMPTY]) / C.SQUARES
+            values[p] += (weights[SCORE] + weights[SCORE_FILLED] * filled) * (totals[p] - float(row[SCORE]))
+    return values
+
+
+def best_placement_estimate(state: TinyTownsState, player: int) -> float:
+    """``player``'s estimate once the resource it must place now is on its best empty square."""
+    town = state.towns[player]
+    resource = state.named
+    best = float("-inf")
+    grid = town.grid[:]
+    kinds = [resource] if resource else list(C.RESOURCES)
+    for sq, v in enumerate(town.grid):
+        if v:
+            continue
+        for r in kinds:
+            grid[sq] = r
+            best = max(best, estimate(state, player, grid))
+        grid[sq] = ""
+    return best if best > float("-inf") else estimate(state, player)
+
+
+def _pending_place(state: TinyTownsState, player: int) -> bool:
+    town = state.towns[player]
+    return state.phase == PLACE_PHASE and not town.complete and town.choice is None
+
+
+def heuristic(state: TinyTownsState, player: int) -> float:
+    """Own estimated final score minus the best other player's (solo: the own estimate).
+
+    A player who still has to place this round's resource is valued with it on its best
+    square, so naming a resource is judged by what it lets each player build.
+    """
+    values = evaluate(state)
+    if not state.is_over():
+        for p in range(state.players):
+            if _pending_place(state, p):
+                values[p] = best_placement_estimate(state, p)
+    mine = values[player]
     if state.players == 1:
-        return [float(result.solo_score)]
-    return [float(t) for t in result.totals]
+        return mine
+    return mine - max(v for q, v in enumerate(values) if q != player)
