@@ -139,8 +139,8 @@ def games_info() -> list[dict[str, Any]]:
 
 def ai_levels() -> list[dict[str, str]]:
     """The AI levels offered for a seat, weakest first: ``random``, then the named levels."""
-    levels = [{"spec": "random", "label": "Random: any legal move"}]
-    levels += [{"spec": lv.name, "label": f"{lv.title}: {lv.description}"} for lv in LEVELS.values()]
+    levels = [{"spec": "random", "label": "Random", "description": "any legal move"}]
+    levels += [{"spec": lv.name, "label": lv.title, "description": lv.description} for lv in LEVELS.values()]
     return levels
 
 
@@ -241,6 +241,8 @@ def create_app(
             "tables_in_memory": len(live),
             "tables_playing": sum(1 for t in live if not t.state.is_over()),
             "watchers": sum(len(t.subscribers) for t in live),
+            "sockets": sum(hub.sockets.values()),
+            "loading": hub.loading,
         }
 
     @app.post("/api/tables", status_code=201)

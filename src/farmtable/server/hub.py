@@ -248,6 +248,11 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}
         self.decisions = 0
 
+    @property
+    def loading(self) -> int:
+        """How many table ids are being loaded right now (none stays once its load ends)."""
+        return len(self._loading)
+
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a blocking storage call: inline for SQLite (a WAL commit takes well under a millisecond,
         cheaper than waking a thread on a busy machine), else on the one storage thread."""
