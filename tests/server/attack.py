@@ -78,7 +78,7 @@ def recv_until(conn: ClientConnection, kind: str, limit: int = 50) -> dict[str, 
     raise AssertionError(f"no {kind} message in {limit}")
 
 
-def close_code(conn: ClientConnection, limit: int = 10_000) -> int | None:
+def close_code(conn: Any, limit: int = 10_000) -> int | None:
     """Read until the server closes the socket (at most ``limit`` messages); its close code."""
     try:
         for _ in range(limit):
