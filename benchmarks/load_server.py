@@ -48,10 +48,23 @@ def free_port() -> int:
         return port
 
 
-def start_server(db_url: str, port: int, ai_delay: float, sqlite_sync: str = "NORMAL") -> subprocess.Popen[bytes]:
+LOAD_CLIENT_LIMITS = ["--tables-per-minute", "1000", "--sockets-per-client", "400"]
+"""The benchmark plays 100 people from one address, so the two per-address limits are raised for it;
+every other limit keeps its default (see benchmarks/SERVER.md)."""
+NO_LIMITS = [
+    "--tables-per-minute", "0", "--max-tables", "0", "--sockets-per-client", "0",
+    "--sockets-per-table", "0", "--messages-per-second", "0",
+]  # fmt: skip
+"""``--limits off``: every count limit switched off (body, message and Host checks always run)."""
+
+
+def start_server(
+    db_url: str, port: int, ai_delay: float, sqlite_sync: str = "NORMAL", limits: str = "on"
+) -> subprocess.Popen[bytes]:
     """``farmtable serve`` on 127.0.0.1 in a subprocess; returns once it answers."""
     cmd = [sys.executable, "-m", "farmtable", "serve", "--host", "127.0.0.1", "--port", str(port)]
     cmd += ["--db", db_url, "--ai-delay", str(ai_delay), "--sqlite-sync", sqlite_sync]
+    cmd += LOAD_CLIENT_LIMITS if limits == "on" else NO_LIMITS
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -106,6 +119,7 @@ class Bench:
         while not self.stop.is_set():
             tid, _ = await self.open_table(human=False)
             async with websockets.connect(f"{self.ws_base}/ws/tables/{tid}", max_size=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": None}))
                 while not self.stop.is_set():
                     try:
                         msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
@@ -119,7 +133,8 @@ class Bench:
         """A simulated person playing seat 0 against an AI; measures submitted-move-to-pushed-update."""
         while not self.stop.is_set():
             tid, token = await self.open_table(human=True)
-            async with websockets.connect(f"{self.ws_base}/ws/tables/{tid}?token={token}", max_size=None) as ws:
+            async with websockets.connect(f"{self.ws_base}/ws/tables/{tid}", max_size=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))  # the token never in the URL
                 latest: dict[str, Any] | None = None
                 while not self.stop.is_set():
                     if latest is None or not latest["legal"]:
@@ -142,7 +157,8 @@ class Bench:
         """Send one random legal move; wait for its ack and the update that carries it."""
         action = self.rng.choice(latest["legal"])
         sent = time.perf_counter()
-        await ws.send(json.dumps({"type": "move", "action": action, "id": latest["version"]}))
+        move = {"type": "move", "action": action, "id": latest["version"], "version": latest["version"]}
+        await ws.send(json.dumps(move))
         acked: int | None = None
         arrivals: list[tuple[float, dict[str, Any]]] = []
         while True:
@@ -207,6 +223,7 @@ async def run(args: argparse.Namespace, base: str, server_pid: int | None) -> di
         "human_tables": args.human_tables,
         "agent": args.agent,
         "ai_delay_s": args.ai_delay,
+        "limits": args.limits,
         "db": "sqlite" if not args.db or args.db.startswith("sqlite") else args.db.split(":", 1)[0],
         "load_average_1min": round(os.getloadavg()[0], 2),
         "think_s": [args.think_min, args.think_max],
@@ -246,6 +263,9 @@ def main() -> None:
     parser.add_argument("--sqlite-sync", default="NORMAL", help="NORMAL or FULL (fsync every decision)")
     parser.add_argument("--url", help="use a server already running at this http://127.0.0.1:PORT address")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--limits", choices=["on", "off"], default="on", help="on: defaults (per-address ones raised); off: none"
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON only")
     args = parser.parse_args()
     if args.ai_tables + args.human_tables > MAX_TABLES or args.seconds + args.warmup > MAX_SECONDS:
@@ -259,7 +279,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
         port = free_port()
-        proc = start_server(db, port, args.ai_delay, args.sqlite_sync)
+        proc = start_server(db, port, args.ai_delay, args.sqlite_sync, args.limits)
         try:
             report = asyncio.run(run(args, f"http://127.0.0.1:{port}", proc.pid))
         finally:
