@@ -115,10 +115,11 @@ def test_a_finished_game_is_replayed_step_by_step(page: Any, server: LiveServer)
     assert page.locator("#counter").inner_text() == f"step 2 of {frames - 1}"
     page.click("#prev")
     assert page.locator("#counter").inner_text() == f"step 1 of {frames - 1}"
-    page.click("#last")
+    page.click("#last")  # a later page of frames: fetched when needed
+    page.wait_for_function(f"document.body.dataset.step === '{frames - 1}'")
     assert page.locator("#next").is_disabled()
     page.keyboard.press("ArrowLeft")
-    assert page.evaluate("document.body.dataset.step") == str(frames - 2)
+    page.wait_for_function(f"document.body.dataset.step === '{frames - 2}'")
     assert page.locator("#score table.sheet").is_visible()
     shoot(page, "replay")
 

@@ -215,3 +215,27 @@ def test_idle_tables_leave_memory_and_come_back_intact(client: TestClient) -> No
     time.sleep(0.05)
     assert hub.sweep(0) >= 1 and tid not in hub.tables
     assert get(client, tid, t0) == before
+
+
+def test_a_database_made_before_seeds_grew_is_migrated(race: None, db_url: str) -> None:
+    """An older database (an integer ``seed`` column only) gets the new columns and its tables still load."""
+    import sqlite3
+
+    with TestClient(create_app(db_url, limits=TEST_LIMITS)) as c:
+        table = new_table(c)
+        before = get(c, table["id"], token(table, 0))
+    path = db_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE tables SET seed = 3")
+        conn.execute("ALTER TABLE tables DROP COLUMN seed_text")
+        conn.execute("ALTER TABLE tables DROP COLUMN meta")
+    with TestClient(create_app(db_url, limits=TEST_LIMITS)) as c:
+        after = get(c, table["id"], token(table, 0))
+        assert after["view"] == before["view"] and after["seeded"] is None
+        assert move(c, table["id"], token(table, 0), "add 1").status_code == 200
+        fresh = new_table(c, seed=None)
+        assert get(c, fresh["id"])["version"] == 0
+    with sqlite3.connect(path) as conn:
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
+        seeds = [int(s) for (s,) in conn.execute("SELECT seed_text FROM tables WHERE seed_text IS NOT NULL")]
+    assert {"seed_text", "meta"} <= columns and seeds and all(s >= 2**64 for s in seeds)

@@ -13,8 +13,12 @@
     data.frames.forEach((f) => { frames[f.step] = f; });
     return data;
   }
+  const PAGE = 40;
   async function show() {
-    if (!frames[step]) await fetchPage(step);
+    const want = step;
+    if (!frames[want]) await fetchPage(want - (want % PAGE));
+    if (!frames[want]) await fetchPage(want);
+    if (want !== step) return; // another step was asked for meanwhile: that one shows
     const f = frames[step];
     $("board").innerHTML = f.svg;
     $("step-text").textContent = f.text;
