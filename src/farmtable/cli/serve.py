@@ -134,4 +134,7 @@ def serve(
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     console.print(f"farmtable is serving on http://{shown}:{port}/", markup=False, soft_wrap=True)
     console.print(f"database: {url} (Ctrl+C stops the server)", markup=False, soft_wrap=True, style="dim")
+    if host not in ("127.0.0.1", "::1", "localhost") and not allow_host:
+        hint = "others may use this machine's IP address; to reach it by a name, add --allow-host NAME"
+        console.print(hint, markup=False, soft_wrap=True, style="dim")
     uvicorn.run(application, host=host, port=port, log_level="warning", **uvicorn_options(limits))
