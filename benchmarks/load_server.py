@@ -247,6 +247,73 @@ async def run(args: argparse.Namespace, base: str, server_pid: int | None) -> di
     }
 
 
+def limits_cost(n: int = 20_000, rounds: int = 7) -> dict[str, Any]:
+    """CPU microseconds the limits add per request and per message (``time.process_time``, in-process).
+
+    Each check runs ``n`` times per round against a no-op; the report gives the median of ``rounds``
+    rounds and the range over the rounds (CPU time, so other jobs on the machine barely affect it).
+    """
+    from farmtable.server.guard import Guard
+    from farmtable.server.limits import Limits, Rate, json_too_deep
+
+    limits = Limits()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    guarded = Guard(app, limits)
+    body = json.dumps({"token": "x" * 24, "action": "place C7 at 1,-1 rot 90", "version": 12}).encode()
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/api/tables/abc/moves",
+        "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json")],
+    }
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: Any) -> None:
+        return None
+
+    async def requests(target: Any) -> None:
+        for _ in range(n):
+            await target(scope, receive, send)
+
+    def timed(fn: Any) -> list[float]:
+        out = []
+        for _ in range(rounds):
+            t0 = time.process_time()
+            fn()
+            out.append((time.process_time() - t0) / n * 1e6)
+        return sorted(out)
+
+    bare = timed(lambda: asyncio.run(requests(app)))
+    with_guard = timed(lambda: asyncio.run(requests(guarded)))
+    message = json.dumps({"type": "move", "action": "place C7 at 1,-1 rot 90", "version": 12, "id": 3})
+    rate = Rate(1e9)
+    per_message = timed(lambda: [(json_too_deep(message, 20), rate.take()) for _ in range(n)])
+
+    def summary(values: list[float]) -> dict[str, float]:
+        return {
+            "median_us": round(values[len(values) // 2], 2),
+            "min_us": round(values[0], 2),
+            "max_us": round(values[-1], 2),
+        }
+
+    paired = sorted(g - b for g, b in zip(with_guard, bare, strict=True))
+    return {
+        "http_request_no_guard": summary(bare),
+        "http_request_with_guard": summary(with_guard),
+        "guard_cost_per_request": summary(paired),
+        "ws_message_checks": summary(per_message),
+        "n": n,
+        "rounds": rounds,
+    }
+
+
 def main() -> None:
     """Parse the options, start the server, run the load, print the report."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -267,7 +334,13 @@ def main() -> None:
         "--limits", choices=["on", "off"], default="on", help="on: defaults (per-address ones raised); off: none"
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON only")
+    parser.add_argument(
+        "--limits-cost", action="store_true", help="measure the CPU cost of the limit checks in-process and exit"
+    )
     args = parser.parse_args()
+    if args.limits_cost:
+        print(json.dumps(limits_cost()))
+        return
     if args.ai_tables + args.human_tables > MAX_TABLES or args.seconds + args.warmup > MAX_SECONDS:
         raise SystemExit(f"bounded on purpose: at most {MAX_TABLES} tables and {MAX_SECONDS} s")
     if args.url:
