@@ -353,6 +353,12 @@ def test_low_deep_json_is_refused_before_parsing(server: LiveServer) -> None:
         assert recv_until(conn, "pong")["id"] == 1
     with ws(server, table["id"], table["seats"][0]["token"]) as conn:
         recv(conn)
+        conn.send(b"\x00\x01binary")  # a binary frame: an error, not a crash
+        assert recv_until(conn, "error")["status"] == 400
+        conn.send(json.dumps({"type": "ping", "id": 2}))
+        assert recv_until(conn, "pong")["id"] == 2
+    with ws(server, table["id"], table["seats"][0]["token"]) as conn:
+        recv(conn)
         conn.send("[" * 200_000)  # bigger than a message may be: closed
         assert close_code(conn) in (1009, 4400)
     deep = post(server, "/api/tables", None, content=b"[" * 60_000, headers={"content-type": "application/json"})

@@ -407,7 +407,7 @@ def create_app(
 
     async def _serve_socket(websocket: WebSocket, hub: Hub, table_id: str) -> None:
         try:
-            raw = await asyncio.wait_for(websocket.receive_text(), limits.hello_seconds)
+            raw = await asyncio.wait_for(_receive(websocket), limits.hello_seconds)
         except (TimeoutError, WebSocketDisconnect, RuntimeError):
             await _refuse(websocket, 408, 'no hello: the first message must be {"type": "hello"}', CLOSE_BAD_HELLO)
             return
@@ -443,7 +443,7 @@ def create_app(
         rate = Rate(limits.messages_per_second) if limits.messages_per_second else None
         try:
             while True:
-                raw = await websocket.receive_text()
+                raw = await _receive(websocket)
                 if len(raw) > limits.max_message:
                     await _refuse(websocket, 413, f"a message is at most {limits.max_message} bytes", CLOSE_TOO_BIG)
                     return
@@ -461,6 +461,17 @@ def create_app(
             sub.ready.set()
             table.subscribers.discard(sub)
             pump.cancel()
+
+    async def _receive(websocket: WebSocket) -> str:
+        """The next text message; a binary one becomes text that fails to parse (answered with an error)."""
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000))
+        text = message.get("text")
+        if text is None:
+            data = message.get("bytes") or b""
+            return "\x00" * min(len(data), limits.max_message + 1)  # not JSON; as long as the frame (size check)
+        return str(text)
 
     def _parse(raw: str) -> Any:
         """A message parsed; ``ApiError`` (400) when it is too big, nests too deep (checked before
