@@ -147,7 +147,8 @@ def test_the_scoring_helper_scores_typed_positions(page: Any, server: LiveServer
 
 def test_the_pages_work_under_their_content_security_policy(browser: Any, server: LiveServer) -> None:
     """The other tests let Playwright's own scripts past the CSP; here the policy is enforced for everything:
-    the table page connects (token in the first message), takes a move and reports no violation."""
+    the table page connects (token in the first message), says "seeded game" to an invited friend when the
+    creator chose the seed, takes a move and reports no violation."""
     import httpx
 
     context = browser.new_context()
@@ -156,7 +157,15 @@ def test_the_pages_work_under_their_content_security_policy(browser: Any, server
         page = context.new_page()
         page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
         seats = [{"kind": "you"}, {"kind": "invite"}]
-        made = httpx.post(f"{server.url}/api/tables", json={"game": "race", "players": 2, "seats": seats}).json()
+        body = {"game": "race", "players": 2, "seats": seats, "seed": 7}  # a chosen seed: everyone is told
+        made = httpx.post(f"{server.url}/api/tables", json=body).json()
+        friend = context.new_page()
+        friend.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+        friend.goto(f"{server.url}{made['seats'][1]['link']}")  # the invited friend's page
+        friend.locator("body[data-version='0']").wait_for()
+        seeded = friend.locator("#seeded").inner_text()
+        assert "Seeded game" in seeded and "seed 7" in seeded
+        friend.close()
         page.goto(f"{server.url}{made['seats'][0]['link']}")
         page.locator("body[data-version='0'][data-myturn='1']").wait_for()
         page.locator("#moves button").first.click()
