@@ -236,6 +236,21 @@ def test_m1_the_same_move_from_two_sockets_applies_once(server: LiveServer) -> N
     assert table_as(server, tid)["view"]["pile"] == 2
 
 
+def test_m1_tiny_farms_milk_retried_applies_once(server: LiveServer) -> None:
+    """M1 on a real game: Tiny Farms' ``milk`` stays legal after itself; before the fix the same request
+    twice gave 200 twice (version 2). Now the retry is refused and the table moved once."""
+    table = open_table(server, "tiny-farms", [{"kind": "you"}], seed=1)
+    tid, tok = table["id"], table["seats"][0]["token"]
+    start = table_as(server, tid, tok)
+    milk = next(m for m in start["legal"] if m.startswith("milk"))
+    body = {"token": tok, "action": milk, "version": start["version"]}
+    first = post(server, f"/api/tables/{tid}/moves", body)
+    assert first.status_code == 200 and milk in first.json()["legal"]  # still legal after itself
+    again = post(server, f"/api/tables/{tid}/moves", body)
+    assert again.status_code == 409 and again.json()["version"] == start["version"] + 1
+    assert table_as(server, tid)["version"] == start["version"] + 1
+
+
 def test_m2_sockets_per_client_and_per_table_are_capped(tmp_path: Path) -> None:
     """M2: 3,000 sockets from one client. Now --sockets-per-client and --sockets-per-table, closed with 4429."""
     server = start(tmp_path, "sockets", "--sockets-per-client", "5", "--sockets-per-table", "3")
