@@ -29,6 +29,7 @@ _FALLBACK = {
     "messages_per_second": 10.0,
     "max_ai_iters": 2_000,
     "max_ai_seconds": 2.0,
+    "token_seconds": 30 * 86_400.0,
 }
 
 
@@ -103,6 +104,12 @@ def serve(
     levels_only: Annotated[
         bool, typer.Option(help="AI seats take only the named levels (and random), no raw specs.")
     ] = False,
+    token_days: Annotated[
+        float,
+        typer.Option(
+            help="Days a seat token acts after it was issued; then it is refused with 401 (0: forever).", min=0
+        ),
+    ] = _DEFAULTS.token_seconds / 86_400,
 ) -> None:
     """Start the web server: play every game in the browser with friends and AI."""
     try:
@@ -123,6 +130,7 @@ def serve(
         max_ai_iters=max_ai_iters,
         max_ai_seconds=max_ai_seconds,
         levels_only=levels_only,
+        token_seconds=token_days * 86_400,
         allow_hosts=tuple(h.strip().lower() for h in allow_host or ()),
     )
     try:

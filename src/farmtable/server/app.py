@@ -31,6 +31,7 @@ from farmtable.server.guard import Guard
 from farmtable.server.hub import AI, HUMAN, ApiError, Hub, Subscriber, Table
 from farmtable.server.limits import (
     CLOSE_BAD_HELLO,
+    CLOSE_EXPIRED,
     CLOSE_FORBIDDEN,
     CLOSE_NOT_FOUND,
     CLOSE_POLICY,
@@ -430,7 +431,7 @@ def create_app(
             table = await hub.get(table_id)
             seat = table.seat_of(token)
         except ApiError as exc:
-            code = {404: CLOSE_NOT_FOUND, 403: CLOSE_FORBIDDEN}.get(exc.status, CLOSE_BAD_HELLO)
+            code = {404: CLOSE_NOT_FOUND, 403: CLOSE_FORBIDDEN, 401: CLOSE_EXPIRED}.get(exc.status, CLOSE_BAD_HELLO)
             await _refuse(websocket, exc.status, exc.message, code)
             return
         if limits.sockets_per_table and len(table.subscribers) >= limits.sockets_per_table:
@@ -499,6 +500,7 @@ def create_app(
                 return {"type": "pong", "id": msg_id}
             if seat is None:
                 raise ApiError(403, "spectators cannot act: open the table with your seat's link")
+            table.seat_of(token)  # a token that expired while its socket was open acts no more (401)
             made_at = msg.get("version")
             if kind in ("move", "undo") and (not isinstance(made_at, int) or isinstance(made_at, bool)):
                 raise ApiError(

@@ -180,13 +180,25 @@ class Table:
         """How many log rows the table has (every accepted decision or undo adds one)."""
         return self.record.version
 
+    token_seconds: float = 0.0
+    """How long a seat token acts after it was issued (0: forever); set by the hub from its limits."""
+    loaded_at: float = field(default_factory=time.time)
+    """When the table came into memory: the issue time of tokens stored before tokens carried one."""
+
     def seat_of(self, token: str | None) -> int | None:
-        """The seat this token belongs to; None for no token. Raises 403 for a token of no seat."""
+        """The seat this token belongs to; None for no token. Raises 403 for a token of no seat and
+        401 for the token of a seat that expired (issued more than ``token_seconds`` ago)."""
         if token is None or token == "":
             return None
         digest = hash_token(token)
         for i, seat in enumerate(self.record.seats):
             if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                issued = self.loaded_at if seat.issued is None else seat.issued
+                if self.token_seconds and time.time() - issued > self.token_seconds:
+                    raise ApiError(
+                        401,
+                        f"this seat token of table {self.record.id} has expired: ask its creator for a new seat",
+                    )
                 return i
         raise ApiError(403, f"this seat token does not belong to any seat of table {self.record.id}")
 
@@ -317,7 +329,7 @@ class Hub:
                 seat_rows.append(Seat(AI, spec, None))
             else:
                 tokens[i] = secrets.token_urlsafe(18)
-                seat_rows.append(Seat(HUMAN, None, hash_token(tokens[i])))
+                seat_rows.append(Seat(HUMAN, None, hash_token(tokens[i]), time.time()))
         record = TableRecord(
             id=secrets.token_urlsafe(9),
             game=game.id,
@@ -400,7 +412,9 @@ class Hub:
         history = History(state)
         history.decisions = [Decision(r.player, r.notation, r.before, r.epoch_before) for r in standing]
         lines = [LogLine(r.seq, r.kind, r.player, r.notation, r.secret) for r in rows]
-        return Table(record, game, history, lines, secret_flags=[r.secret for r in _effective(rows)])
+        table = Table(record, game, history, lines, secret_flags=[r.secret for r in _effective(rows)])
+        table.token_seconds = self.limits.token_seconds
+        return table
 
     def sweep(self, idle_seconds: float) -> int:
         """Let go of tables nobody has used for ``idle_seconds`` (no watcher, no AI thinking, no decision
@@ -711,8 +725,9 @@ class Hub:
         async with new_table.lock:
             seats = new_table.record.seats
             if seats[seat].kind == HUMAN and seats[seat].token_hash != hash_token(new_token):
-                changed = [Seat(s.kind, s.agent, s.token_hash) for s in seats]
+                changed = [Seat(s.kind, s.agent, s.token_hash, s.issued) for s in seats]
                 changed[seat].token_hash = hash_token(new_token)
+                changed[seat].issued = time.time()
                 await self.db(self.store.set_seats, new_id, changed)
                 new_table.record.seats = changed
                 new_table.cache.clear()

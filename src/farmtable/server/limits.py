@@ -29,6 +29,8 @@ CLOSE_BAD_HELLO = 4400
 """WebSocket close code: the first message was not a hello (or the token came in the address)."""
 CLOSE_FORBIDDEN = 4403
 """WebSocket close code: the Origin or Host is not allowed, or the seat token is wrong."""
+CLOSE_EXPIRED = 4401
+"""WebSocket close code: the seat token has expired (``--token-days``)."""
 CLOSE_NOT_FOUND = 4404
 """WebSocket close code: no such table."""
 CLOSE_TOO_MANY = 4429
@@ -67,6 +69,8 @@ class Limits:
     """How long a new WebSocket may take to send its hello before it is closed."""
     allow_hosts: tuple[str, ...] = field(default_factory=tuple)
     """Host names (besides localhost and IP addresses) the server answers to; ``*`` for any."""
+    token_seconds: float = 30 * 86_400.0
+    """How long a seat token acts after it was issued (``0``: forever); older ones get 401."""
 
     def check_agent(self, spec: str) -> str:
         """The agent spec to store for a seat, or ``ValueError`` saying why it is refused.

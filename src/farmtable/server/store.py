@@ -114,15 +114,20 @@ class Seat:
     kind: str
     agent: str | None
     token_hash: str | None
+    issued: float | None = None
+    """When the seat's token was issued (Unix seconds); None for seats stored before tokens expired."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form for the ``seats`` column."""
-        return {"kind": self.kind, "agent": self.agent, "token_hash": self.token_hash}
+        return {"kind": self.kind, "agent": self.agent, "token_hash": self.token_hash, "issued": self.issued}
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> Seat:
         """Read a seat back from the ``seats`` column."""
-        return Seat(str(data["kind"]), data.get("agent"), data.get("token_hash"))
+        issued = data.get("issued")
+        return Seat(
+            str(data["kind"]), data.get("agent"), data.get("token_hash"), None if issued is None else float(issued)
+        )
 
 
 @dataclass
