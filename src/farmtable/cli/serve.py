@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 from types import SimpleNamespace
 from typing import Annotated, Any
 
@@ -48,6 +50,32 @@ def uvicorn_options(limits: Any) -> dict[str, Any]:
 DEFAULT_AI_DELAY = 0.6
 _DEFAULTS = _limits_defaults()
 """Seconds an AI seat waits before moving in the served app, so people can follow the play."""
+
+
+def bind_listener(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port`` for the server (bound here, before anything is printed,
+    so a busy port is one clear line with a ``--port`` hint; the server then serves on this very socket,
+    so nobody can take the port in between). ``CliError`` when the port is taken or the address is bad."""
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as exc:
+        raise CliError(f"cannot listen on {host!r}: {exc.strerror}") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: a restart reuses the port
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise CliError(
+                f"port {port} on {host} is already in use (another server?): choose a free one, e.g. --port {port + 1}"
+            ) from None
+        if exc.errno == errno.EACCES:
+            raise CliError(f"no permission to listen on port {port}: choose one above 1023, e.g. --port 8000") from None
+        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def default_db_url() -> str:
@@ -119,6 +147,7 @@ def serve(
         from farmtable.server.limits import Limits
     except ImportError as exc:
         raise CliError(f"the web server needs the 'web' extra: pip install 'farmtable[web]' ({exc})") from None
+    listener = bind_listener(host, port)
     url = db or default_db_url()
     limits = Limits(
         max_body=max_body,
@@ -136,8 +165,10 @@ def serve(
     try:
         application = create_app(url, ai_delay=ai_delay, sqlite_sync=sqlite_sync, limits=limits)
     except ValueError as exc:
+        listener.close()
         raise CliError(str(exc)) from None
     except Exception as exc:  # a bad URL or an unreachable database: one clear line
+        listener.close()
         raise CliError(f"cannot open the database {url}: {exc}") from None
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     console.print(f"farmtable is serving on http://{shown}:{port}/", markup=False, soft_wrap=True)
@@ -145,4 +176,8 @@ def serve(
     if host not in ("127.0.0.1", "::1", "localhost") and not allow_host:
         hint = "others may use this machine's IP address; to reach it by a name, add --allow-host NAME"
         console.print(hint, markup=False, soft_wrap=True, style="dim")
-    uvicorn.run(application, host=host, port=port, log_level="warning", **uvicorn_options(limits))
+    config = uvicorn.Config(application, host=host, port=port, log_level="warning", **uvicorn_options(limits))
+    try:
+        uvicorn.Server(config).run(sockets=[listener])
+    finally:
+        listener.close()
