@@ -437,7 +437,7 @@ def create_app(
         if limits.sockets_per_table and len(table.subscribers) >= limits.sockets_per_table:
             await _refuse(websocket, 429, f"at most {limits.sockets_per_table} connections per table", CLOSE_TOO_MANY)
             return
-        sub = Subscriber(seat, lambda: hub.snapshot(table, seat), websocket.send_json)
+        sub = Subscriber(seat, lambda: hub.wire_snapshot(table, seat), websocket.send_text)
         table.subscribers.add(sub)
         pump = asyncio.create_task(sub.pump())
         sub.offer()  # the table as it stands now: a page that reconnects catches up with this

@@ -15,6 +15,7 @@ import base64
 import ctypes
 import hashlib
 import hmac
+import json
 import logging
 import multiprocessing
 import os
@@ -120,28 +121,68 @@ class LogLine:
         return f"Player {self.player} chose (secret)" if hidden else f"Player {self.player}: {self.notation}"
 
 
+class Wire:
+    """One update as it goes out on WebSockets, encoded once per (table, version, seat) and shared by
+    every connection of that seat: the full text, and (built only if a connection needs it) the same
+    update without its board picture, for connections that already show this very SVG."""
+
+    __slots__ = ("_lite", "full", "payload", "svg")
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        self.payload = payload
+        self.svg: str = payload["svg"]
+        self.full = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+        self._lite: str | None = None
+
+    @property
+    def lite(self) -> str:
+        """The update with ``"svg_same": true`` instead of ``"svg"`` (the page keeps its board)."""
+        if self._lite is None:
+            rest = {k: v for k, v in self.payload.items() if k != "svg"}
+            rest["svg_same"] = True
+            self._lite = json.dumps(rest, separators=(",", ":"), ensure_ascii=False)
+        return self._lite
+
+
 class Subscriber:
     """One WebSocket connection: the seat it speaks for, and whether it is owed an update.
 
     Updates are built when they are sent, from the table as it then stands (a full snapshot),
-    so a slow connection never queues stale ones: it simply gets the latest.
+    so a slow connection never queues stale ones: it simply gets the latest. The text is the
+    seat's shared :class:`Wire`; the board picture is left out when this connection already
+    shows the same one.
     """
 
     def __init__(
         self,
         seat: int | None,
-        build: Callable[[], Awaitable[dict[str, Any]]],
-        send: Callable[[dict[str, Any]], Awaitable[None]],
+        build: Callable[[], Awaitable[Wire]],
+        send: Callable[[str], Awaitable[None]],
     ) -> None:
         self.seat = seat
         self.build = build
         self.send = send
         self.ready = asyncio.Event()
         self.closed = False
+        self.shown_svg: str | None = None
+        """The board picture this connection was last sent (None: none yet)."""
+        self.shown_legal: list[str] | None = None
+        """The legal moves that board was sent with (the page made those parts buttons)."""
 
     def offer(self) -> None:
         """Mark the connection as owed the latest update."""
         self.ready.set()
+
+    def text_of(self, wire: Wire) -> str:
+        """The text to send this connection: without the board when it already shows that board."""
+        legal = wire.payload["legal"]
+        same = (
+            self.shown_svg is not None
+            and (self.shown_svg is wire.svg or self.shown_svg == wire.svg)
+            and self.shown_legal == legal
+        )
+        self.shown_svg, self.shown_legal = wire.svg, legal
+        return wire.lite if same else wire.full
 
     async def pump(self) -> None:
         """Send the latest update whenever one is owed, until the connection closes."""
@@ -149,7 +190,7 @@ class Subscriber:
             await self.ready.wait()
             self.ready.clear()
             if not self.closed:
-                await self.send(await self.build())
+                await self.send(self.text_of(await self.build()))
 
 
 @dataclass
@@ -167,6 +208,8 @@ class Table:
     notice: str | None = None
     last_used: float = field(default_factory=time.monotonic)
     cache: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    wires: dict[int | None, Wire] = field(default_factory=dict)
+    """The encoded update per seat; valid while its payload is the one in ``cache``."""
     secret_flags: list[bool] = field(default_factory=list)
     """For each standing decision (aligned with ``history.decisions``): was it a simultaneous-step secret."""
 
@@ -500,6 +543,20 @@ class Hub:
         """The update for ``seat``, taken between decisions: never a position not yet stored."""
         async with table.lock:
             return self.payload(table, seat)
+
+    def wire(self, table: Table, seat: int | None) -> Wire:
+        """The encoded update for ``seat``: built once per (table, version, seat) and shared by every
+        connection of that seat (the same lock rule as :meth:`payload`)."""
+        payload = self.payload(table, seat)
+        wire = table.wires.get(seat)
+        if wire is None or wire.payload is not payload:
+            wire = table.wires[seat] = Wire(payload)
+        return wire
+
+    async def wire_snapshot(self, table: Table, seat: int | None) -> Wire:
+        """:meth:`wire` taken between decisions: never a position not yet stored."""
+        async with table.lock:
+            return self.wire(table, seat)
 
     def push(self, table: Table) -> None:
         """Tell every watcher of the table that a fresh update is owed (never blocks)."""

@@ -34,11 +34,12 @@
     delete document.body.dataset.pending;
     const labels = p.seats.map((s) => s.label);
     const me = p.seat;
-    // board: the game's SVG; its data-action elements that are legal become buttons
+    // board: the game's SVG; its data-action elements that are legal become buttons. An update whose
+    // board is the one shown ("svg_same": the server leaves the picture out) keeps it, buttons and all.
     const board = $("board");
-    board.innerHTML = p.svg;
+    if (!p.svg_same) board.innerHTML = p.svg;
     const legal = new Set(p.legal);
-    board.querySelectorAll("[data-action]").forEach((node) => {
+    if (!p.svg_same) board.querySelectorAll("[data-action]").forEach((node) => {
       const notation = node.getAttribute("data-action");
       if (!legal.has(notation)) return;
       node.classList.add("ft-legal");
