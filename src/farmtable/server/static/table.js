@@ -148,7 +148,7 @@
       if (msg.type === "update") { render(msg); showError(""); }
       else if (msg.type === "error") {
         pending = false; delete document.body.dataset.pending;
-        if (msg.status === 403 && msg.id === undefined) { tokenRefused = true; $("notice").hidden = false; $("notice").textContent = msg.error + " — watching as a spectator."; }
+        if ((msg.status === 403 || msg.status === 401) && msg.id === undefined) { tokenRefused = true; $("notice").hidden = false; $("notice").textContent = msg.error + " — watching as a spectator."; }
         else if (msg.status === 409 && msg.version !== undefined && state && msg.version !== state.version) showError("The table changed meanwhile: look again and decide.");
         else showError(msg.error);
       } else if (msg.type === "rematch") {
