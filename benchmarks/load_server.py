@@ -48,10 +48,23 @@ def free_port() -> int:
         return port
 
 
-def start_server(db_url: str, port: int, ai_delay: float, sqlite_sync: str = "NORMAL") -> subprocess.Popen[bytes]:
+LOAD_CLIENT_LIMITS = ["--tables-per-minute", "1000", "--sockets-per-client", "400"]
+"""The benchmark plays 100 people from one address, so the two per-address limits are raised for it;
+every other limit keeps its default (see benchmarks/SERVER.md)."""
+NO_LIMITS = [
+    "--tables-per-minute", "0", "--max-tables", "0", "--sockets-per-client", "0",
+    "--sockets-per-table", "0", "--messages-per-second", "0",
+]  # fmt: skip
+"""``--limits off``: every count limit switched off (body, message and Host checks always run)."""
+
+
+def start_server(
+    db_url: str, port: int, ai_delay: float, sqlite_sync: str = "NORMAL", limits: str = "on"
+) -> subprocess.Popen[bytes]:
     """``farmtable serve`` on 127.0.0.1 in a subprocess; returns once it answers."""
     cmd = [sys.executable, "-m", "farmtable", "serve", "--host", "127.0.0.1", "--port", str(port)]
     cmd += ["--db", db_url, "--ai-delay", str(ai_delay), "--sqlite-sync", sqlite_sync]
+    cmd += LOAD_CLIENT_LIMITS if limits == "on" else NO_LIMITS
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -106,6 +119,7 @@ class Bench:
         while not self.stop.is_set():
             tid, _ = await self.open_table(human=False)
             async with websockets.connect(f"{self.ws_base}/ws/tables/{tid}", max_size=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": None}))
                 while not self.stop.is_set():
                     try:
                         msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
@@ -119,7 +133,8 @@ class Bench:
         """A simulated person playing seat 0 against an AI; measures submitted-move-to-pushed-update."""
         while not self.stop.is_set():
             tid, token = await self.open_table(human=True)
-            async with websockets.connect(f"{self.ws_base}/ws/tables/{tid}?token={token}", max_size=None) as ws:
+            async with websockets.connect(f"{self.ws_base}/ws/tables/{tid}", max_size=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))  # the token never in the URL
                 latest: dict[str, Any] | None = None
                 while not self.stop.is_set():
                     if latest is None or not latest["legal"]:
@@ -142,7 +157,8 @@ class Bench:
         """Send one random legal move; wait for its ack and the update that carries it."""
         action = self.rng.choice(latest["legal"])
         sent = time.perf_counter()
-        await ws.send(json.dumps({"type": "move", "action": action, "id": latest["version"]}))
+        move = {"type": "move", "action": action, "id": latest["version"], "version": latest["version"]}
+        await ws.send(json.dumps(move))
         acked: int | None = None
         arrivals: list[tuple[float, dict[str, Any]]] = []
         while True:
@@ -207,6 +223,7 @@ async def run(args: argparse.Namespace, base: str, server_pid: int | None) -> di
         "human_tables": args.human_tables,
         "agent": args.agent,
         "ai_delay_s": args.ai_delay,
+        "limits": args.limits,
         "db": "sqlite" if not args.db or args.db.startswith("sqlite") else args.db.split(":", 1)[0],
         "load_average_1min": round(os.getloadavg()[0], 2),
         "think_s": [args.think_min, args.think_max],
@@ -230,6 +247,73 @@ async def run(args: argparse.Namespace, base: str, server_pid: int | None) -> di
     }
 
 
+def limits_cost(n: int = 20_000, rounds: int = 7) -> dict[str, Any]:
+    """CPU microseconds the limits add per request and per message (``time.process_time``, in-process).
+
+    Each check runs ``n`` times per round against a no-op; the report gives the median of ``rounds``
+    rounds and the range over the rounds (CPU time, so other jobs on the machine barely affect it).
+    """
+    from farmtable.server.guard import Guard
+    from farmtable.server.limits import Limits, Rate, json_too_deep
+
+    limits = Limits()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    guarded = Guard(app, limits)
+    body = json.dumps({"token": "x" * 24, "action": "place C7 at 1,-1 rot 90", "version": 12}).encode()
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/api/tables/abc/moves",
+        "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json")],
+    }
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: Any) -> None:
+        return None
+
+    async def requests(target: Any) -> None:
+        for _ in range(n):
+            await target(scope, receive, send)
+
+    def timed(fn: Any) -> list[float]:
+        out = []
+        for _ in range(rounds):
+            t0 = time.process_time()
+            fn()
+            out.append((time.process_time() - t0) / n * 1e6)
+        return sorted(out)
+
+    bare = timed(lambda: asyncio.run(requests(app)))
+    with_guard = timed(lambda: asyncio.run(requests(guarded)))
+    message = json.dumps({"type": "move", "action": "place C7 at 1,-1 rot 90", "version": 12, "id": 3})
+    rate = Rate(1e9)
+    per_message = timed(lambda: [(json_too_deep(message, 20), rate.take()) for _ in range(n)])
+
+    def summary(values: list[float]) -> dict[str, float]:
+        return {
+            "median_us": round(values[len(values) // 2], 2),
+            "min_us": round(values[0], 2),
+            "max_us": round(values[-1], 2),
+        }
+
+    paired = sorted(g - b for g, b in zip(with_guard, bare, strict=True))
+    return {
+        "http_request_no_guard": summary(bare),
+        "http_request_with_guard": summary(with_guard),
+        "guard_cost_per_request": summary(paired),
+        "ws_message_checks": summary(per_message),
+        "n": n,
+        "rounds": rounds,
+    }
+
+
 def main() -> None:
     """Parse the options, start the server, run the load, print the report."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -246,8 +330,17 @@ def main() -> None:
     parser.add_argument("--sqlite-sync", default="NORMAL", help="NORMAL or FULL (fsync every decision)")
     parser.add_argument("--url", help="use a server already running at this http://127.0.0.1:PORT address")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--limits", choices=["on", "off"], default="on", help="on: defaults (per-address ones raised); off: none"
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON only")
+    parser.add_argument(
+        "--limits-cost", action="store_true", help="measure the CPU cost of the limit checks in-process and exit"
+    )
     args = parser.parse_args()
+    if args.limits_cost:
+        print(json.dumps(limits_cost()))
+        return
     if args.ai_tables + args.human_tables > MAX_TABLES or args.seconds + args.warmup > MAX_SECONDS:
         raise SystemExit(f"bounded on purpose: at most {MAX_TABLES} tables and {MAX_SECONDS} s")
     if args.url:
@@ -259,7 +352,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
         port = free_port()
-        proc = start_server(db, port, args.ai_delay, args.sqlite_sync)
+        proc = start_server(db, port, args.ai_delay, args.sqlite_sync, args.limits)
         try:
             report = asyncio.run(run(args, f"http://127.0.0.1:{port}", proc.pid))
         finally:

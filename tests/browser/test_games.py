@@ -59,7 +59,9 @@ def test_the_new_table_form_refuses_clearly(page: Any, server: LiveServer) -> No
 
 
 def test_a_phone_sized_screen_can_play(browser: Any, server: LiveServer) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, bypass_csp=True
+    )
     page = context.new_page()
     try:
         open_table_from_the_form(page, server, "race", 1, ["you"])

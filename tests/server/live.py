@@ -1,12 +1,12 @@
-"""A real server in a subprocess (uvicorn on a free loopback port), for kill-and-restart tests.
+"""A real ``farmtable serve`` in a subprocess on a free loopback port (127.0.0.1 only).
 
-Run as ``python -m tests.server.live --db URL --port N``: it registers the toy game "race"
-beside the real games (unless ``--no-toy``) and serves the app with AI seats moving without delay.
+Run as ``python -m tests.server.live [--no-toy] -- <farmtable serve options>``: it registers the toy
+game "race" beside the real games (unless ``--no-toy``) and runs the real ``farmtable serve``
+command (every limit option included), with AI seats moving without delay unless told otherwise.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import signal
@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -33,9 +34,17 @@ def free_port() -> int:
 class LiveServer:
     """A server subprocess on a database; ``kill()`` is SIGKILL, ``start()`` starts it again."""
 
-    def __init__(self, db_url: str, port: int | None = None, ai_delay: float = 0.0, toy: bool = True) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        port: int | None = None,
+        ai_delay: float = 0.0,
+        toy: bool = True,
+        args: list[str] | None = None,
+    ) -> None:
         self.db_url = db_url
         self.toy = toy
+        self.args = list(args or [])
         self.port = port or free_port()
         self.ai_delay = ai_delay
         self.proc: subprocess.Popen[bytes] | None = None
@@ -47,9 +56,11 @@ class LiveServer:
 
     def start(self, timeout: float = 30) -> None:
         """Start the server and wait until it answers."""
-        cmd = [sys.executable, "-m", "tests.server.live", "--db", self.db_url, "--port", str(self.port)]
-        cmd += ["--ai-delay", str(self.ai_delay)] + ([] if self.toy else ["--no-toy"])
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        cmd = [sys.executable, "-m", "tests.server.live"] + ([] if self.toy else ["--no-toy"])
+        cmd += ["serve", "--host", "127.0.0.1", "--db", self.db_url, "--port", str(self.port)]
+        cmd += ["--ai-delay", str(self.ai_delay), *self.args]
+        path = os.pathsep.join([str(ROOT), str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "PYTHONPATH": path}, stdout=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -79,9 +90,9 @@ class LiveServer:
 
 
 @contextlib.contextmanager
-def live_server(db_url: str, ai_delay: float = 0.0) -> Iterator[LiveServer]:
+def live_server(db_url: str, ai_delay: float = 0.0, **kwargs: Any) -> Iterator[LiveServer]:
     """A started :class:`LiveServer`, stopped at the end."""
-    server = LiveServer(db_url, ai_delay=ai_delay)
+    server = LiveServer(db_url, ai_delay=ai_delay, **kwargs)
     server.start()
     try:
         yield server
@@ -90,23 +101,18 @@ def live_server(db_url: str, ai_delay: float = 0.0) -> Iterator[LiveServer]:
 
 
 def main() -> None:
-    """Serve the app with the toy game registered (the subprocess side)."""
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--db", required=True)
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--ai-delay", type=float, default=0.0)
-    parser.add_argument("--no-toy", action="store_true", help="only the real games")
-    args = parser.parse_args()
-    import uvicorn
-
+    """Register the toy game (unless ``--no-toy``) and run ``farmtable serve`` (the subprocess side)."""
+    argv = sys.argv[1:]
+    toy = "--no-toy" not in argv
+    argv = [a for a in argv if a != "--no-toy"]
     import farmtable.core.registry as registry
-    from farmtable.server import create_app
+    from farmtable.cli import main as cli_main
     from tests.toygame import RACE
 
     registry.list_games()
-    if not args.no_toy:
+    if toy:
         registry._GAMES.setdefault("race", RACE)
-    uvicorn.run(create_app(args.db, ai_delay=args.ai_delay), host="127.0.0.1", port=args.port, log_level="warning")
+    sys.exit(cli_main(argv))
 
 
 if __name__ == "__main__":

@@ -5,12 +5,22 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tests.server.conftest import TestClient, new_table, token
+from tests.server.conftest import (
+    TEST_LIMITS,
+    TestClient,
+    create_app,
+    move,
+    new_table,
+    seat_headers,
+    token,
+    undo,
+    ws_open,
+)
 
 
 def get(client: TestClient, table_id: str, tok: str | None = None) -> dict[str, Any]:
     """The table as a seat (or a spectator) sees it."""
-    response = client.get(f"/api/tables/{table_id}", params={"token": tok} if tok else {})
+    response = client.get(f"/api/tables/{table_id}", headers=seat_headers(tok))
     assert response.status_code == 200, response.text
     data: dict[str, Any] = response.json()
     return data
@@ -49,7 +59,7 @@ def test_a_seat_sees_its_view_and_acts_with_its_token(client: TestClient) -> Non
     spectator = get(client, table["id"])
     assert spectator["seat"] is None and spectator["view"]["my_secret"] is None and spectator["legal"] == []
 
-    after = client.post(f"/api/tables/{table['id']}/moves", json={"token": token(table, 0), "action": "add 2"}).json()
+    after = move(client, table["id"], token(table, 0), "add 2").json()
     assert after["version"] == 1 and after["actors"] == [1]
     assert after["log"] == [{"seq": 1, "player": 0, "text": "Player 0: add 2"}]
     assert get(client, table["id"])["view"]["pile"] == 2
@@ -58,12 +68,12 @@ def test_a_seat_sees_its_view_and_acts_with_its_token(client: TestClient) -> Non
 def test_the_websocket_pushes_updates_and_takes_moves(client: TestClient) -> None:
     table = new_table(client)
     with (
-        client.websocket_connect(f"/ws/tables/{table['id']}?token={token(table, 0)}") as ws0,
-        client.websocket_connect(f"/ws/tables/{table['id']}") as spectator,
+        ws_open(client, table["id"], token(table, 0)) as ws0,
+        ws_open(client, table["id"]) as spectator,
     ):
         assert ws0.receive_json()["version"] == 0
         assert spectator.receive_json()["seat"] is None
-        ws0.send_json({"type": "move", "action": "add 1", "id": 7})
+        ws0.send_json({"type": "move", "action": "add 1", "id": 7, "version": 0})
         messages = [ws0.receive_json(), ws0.receive_json()]
         kinds = {m["type"]: m for m in messages}
         assert kinds["ack"] == {"type": "ack", "id": 7, "version": 1}
@@ -84,35 +94,37 @@ def test_ai_seats_play_on_the_server_to_the_end(client: TestClient) -> None:
 def test_undo_follows_the_terminal_policy(client: TestClient) -> None:
     table = new_table(client)
     tid, t0, t1 = table["id"], token(table, 0), token(table, 1)
-    client.post(f"/api/tables/{tid}/moves", json={"token": t0, "action": "add 1"})
+    move(client, tid, t0, "add 1")
     assert get(client, tid, t0)["can_undo"] is True  # player 0's own last decision, nobody decided since
-    response = client.post(f"/api/tables/{tid}/undo", json={"token": t1})
+    response = undo(client, tid, t1)
     assert response.status_code == 409 and "player 0's" in response.json()["error"]
-    client.post(f"/api/tables/{tid}/moves", json={"token": t1, "action": "add 2"})
+    move(client, tid, t1, "add 2")
     assert get(client, tid, t0)["can_undo"] is False  # player 1 decided since
     assert get(client, tid, t1)["can_undo"] is True
-    undone = client.post(f"/api/tables/{tid}/undo", json={"token": t1}).json()
+    undone = undo(client, tid, t1).json()
     assert undone["view"]["pile"] == 1 and undone["actors"] == [1] and undone["version"] == 3
     assert undone["log"][-1]["text"] == "Player 1 took back a decision (add 2)"
-    client.post(f"/api/tables/{tid}/moves", json={"token": t1, "action": "roll"})
-    refused = client.post(f"/api/tables/{tid}/undo", json={"token": t1})  # a roll revealed chance: it stands
+    move(client, tid, t1, "roll")
+    refused = undo(client, tid, t1)  # a roll revealed chance: it stands
     assert refused.status_code == 409 and "revealed" in refused.json()["error"]
 
 
-def test_rematch_keeps_the_seats_and_their_tokens(client: TestClient) -> None:
+def test_rematch_keeps_the_seats_with_new_tokens(client: TestClient) -> None:
     table = new_table(client, seats=[{"kind": "you"}, {"kind": "ai", "agent": "random"}])
     tid, t0 = table["id"], token(table, 0)
     early = client.post(f"/api/tables/{tid}/rematch", json={"token": t0})
     assert early.status_code == 409
     while not (p := get(client, tid, t0))["over"]:
         if p["legal"]:
-            client.post(f"/api/tables/{tid}/moves", json={"token": t0, "action": "add 2"})
+            move(client, tid, t0, "add 2")
         else:
             time.sleep(0.01)
     new = client.post(f"/api/tables/{tid}/rematch", json={"token": t0}).json()
-    assert client.post(f"/api/tables/{tid}/rematch", json={"token": t0}).json()["id"] == new["id"]
+    again = client.post(f"/api/tables/{tid}/rematch", json={"token": t0}).json()
+    assert again["id"] == new["id"] and again["token"] == new["token"] != t0  # the same new token each time
     assert get(client, tid, t0)["rematch"] == new["id"]
-    fresh = get(client, new["id"], t0)
+    assert client.get(f"/api/tables/{new['id']}", headers=seat_headers(t0)).status_code == 403  # the old one
+    fresh = get(client, new["id"], new["token"])
     assert fresh["seat"] == 0 and fresh["version"] == 0 and fresh["seats"][1]["agent"] == "random"
 
 
@@ -123,7 +135,7 @@ def test_replay_recomputes_every_position_from_the_log(client: TestClient) -> No
     moves = 0
     while not (p := get(client, tid))["over"]:
         seat = p["actors"][0]
-        client.post(f"/api/tables/{tid}/moves", json={"token": tokens[seat], "action": "add 2"})
+        move(client, tid, tokens[seat], "add 2")
         moves += 1
     replay = client.get(f"/api/tables/{tid}/replay").json()
     assert len(replay["frames"]) == moves + 1
@@ -134,16 +146,16 @@ def test_replay_recomputes_every_position_from_the_log(client: TestClient) -> No
 
 
 def test_a_restarted_app_finds_every_table_where_it_was(race: None, db_url: str) -> None:
-    with TestClient(__import__("farmtable.server").server.create_app(db_url)) as c:
+    with TestClient(create_app(db_url, limits=TEST_LIMITS)) as c:
         table = new_table(c)
         tid, t0 = table["id"], token(table, 0)
-        c.post(f"/api/tables/{tid}/moves", json={"token": t0, "action": "add 2"})
+        move(c, tid, t0, "add 2")
         before = get(c, tid, t0)
-    with TestClient(__import__("farmtable.server").server.create_app(db_url)) as c:
+    with TestClient(create_app(db_url, limits=TEST_LIMITS)) as c:
         after = get(c, tid, t0)
         assert after["version"] == before["version"] and after["view"] == before["view"]
         assert after["log"] == before["log"]
-        moved = c.post(f"/api/tables/{tid}/moves", json={"token": token(table, 1), "action": "add 1"})
+        moved = move(c, tid, token(table, 1), "add 1")
         assert moved.status_code == 200 and moved.json()["view"]["pile"] == 3
 
 
@@ -151,15 +163,15 @@ def test_updates_carry_the_log_tail_and_the_whole_log_is_one_request_away(client
     table = new_table(client)
     tid, t0 = table["id"], token(table, 0)
     for _ in range(20):  # 40 log lines: a move and its undo, twenty times
-        client.post(f"/api/tables/{tid}/moves", json={"token": t0, "action": "add 1"})
-        client.post(f"/api/tables/{tid}/undo", json={"token": t0})
+        move(client, tid, t0, "add 1")
+        undo(client, tid, t0)
     payload = get(client, tid, t0)
     assert payload["log_total"] == 40 and len(payload["log"]) == 30 and payload["log"][0]["seq"] == 11
-    full = client.get(f"/api/tables/{tid}/log", params={"token": t0}).json()
+    full = client.get(f"/api/tables/{tid}/log", headers=seat_headers(t0)).json()
     assert [line["seq"] for line in full["log"]] == list(range(1, 41))
     assert full["log"][0]["text"] == "Player 0: add 1"
     assert full["log"][1]["text"] == "Player 0 took back a decision (add 1)"
-    assert client.get(f"/api/tables/{tid}/log", params={"token": "nope"}).status_code == 403
+    assert client.get(f"/api/tables/{tid}/log", headers=seat_headers("nope")).status_code == 403
 
 
 def test_a_searching_ai_thinks_in_a_worker_process(client: TestClient) -> None:
@@ -178,15 +190,15 @@ def test_a_stored_state_the_game_cannot_read_is_rebuilt_from_the_log(race: None,
 
     from farmtable.server import create_app
 
-    with TestClient(create_app(db_url)) as c:
+    with TestClient(create_app(db_url, limits=TEST_LIMITS)) as c:
         table = new_table(c)
         tid, tokens = table["id"], [token(table, 0), token(table, 1)]
         for seat, action in [(0, "add 2"), (1, "roll"), (0, "add 1")]:
-            c.post(f"/api/tables/{tid}/moves", json={"token": tokens[seat], "action": action})
+            move(c, tid, tokens[seat], action)
         before = get(c, tid, tokens[1])
         with c.app.state.hub.store.engine.begin() as conn:  # type: ignore[attr-defined]
             conn.execute(text("UPDATE tables SET state = :s WHERE id = :i"), {"s": '{"farmtable": 1}', "i": tid})
-    with TestClient(create_app(db_url)) as c:
+    with TestClient(create_app(db_url, limits=TEST_LIMITS)) as c:
         after = get(c, tid, tokens[1])
         assert after["view"] == before["view"] and after["version"] == 3 and after["actors"] == [1]
 
@@ -194,11 +206,36 @@ def test_a_stored_state_the_game_cannot_read_is_rebuilt_from_the_log(race: None,
 def test_idle_tables_leave_memory_and_come_back_intact(client: TestClient) -> None:
     table = new_table(client)
     tid, t0 = table["id"], token(table, 0)
-    client.post(f"/api/tables/{tid}/moves", json={"token": t0, "action": "add 2"})
+    move(client, tid, t0, "add 2")
     before = get(client, tid, t0)
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    with client.websocket_connect(f"/ws/tables/{tid}"):
+    with ws_open(client, tid) as ws:
+        ws.receive_json()
         assert hub.sweep(0) == 0  # watched: it stays
     time.sleep(0.05)
     assert hub.sweep(0) >= 1 and tid not in hub.tables
     assert get(client, tid, t0) == before
+
+
+def test_a_database_made_before_seeds_grew_is_migrated(race: None, db_url: str) -> None:
+    """An older database (an integer ``seed`` column only) gets the new columns and its tables still load."""
+    import sqlite3
+
+    with TestClient(create_app(db_url, limits=TEST_LIMITS)) as c:
+        table = new_table(c)
+        before = get(c, table["id"], token(table, 0))
+    path = db_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE tables SET seed = 3")
+        conn.execute("ALTER TABLE tables DROP COLUMN seed_text")
+        conn.execute("ALTER TABLE tables DROP COLUMN meta")
+    with TestClient(create_app(db_url, limits=TEST_LIMITS)) as c:
+        after = get(c, table["id"], token(table, 0))
+        assert after["view"] == before["view"] and after["seeded"] is None
+        assert move(c, table["id"], token(table, 0), "add 1").status_code == 200
+        fresh = new_table(c, seed=None)
+        assert get(c, fresh["id"])["version"] == 0
+    with sqlite3.connect(path) as conn:
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
+        seeds = [int(s) for (s,) in conn.execute("SELECT seed_text FROM tables WHERE seed_text IS NOT NULL")]
+    assert {"seed_text", "meta"} <= columns and seeds and all(s >= 2**64 for s in seeds)

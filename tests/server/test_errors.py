@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import TestClient, new_table, token
+from tests.server.conftest import TestClient, move, new_table, seat_headers, token, undo, ws_open
 
 
 def snapshot(client: TestClient, table_id: str) -> dict[str, Any]:
@@ -25,40 +25,41 @@ def refused(response: Any, status: int, words: str) -> None:
 def table(client: TestClient) -> dict[str, Any]:
     """A race table with one move played."""
     t = new_table(client)
-    client.post(f"/api/tables/{t['id']}/moves", json={"token": token(t, 0), "action": "add 1"})
+    move(client, t["id"], token(t, 0), "add 1")
     return t
 
 
 def test_unknown_table(client: TestClient, table: dict[str, Any]) -> None:
     refused(client.get("/api/tables/nope"), 404, "no table 'nope'")
-    refused(client.post("/api/tables/nope/moves", json={"token": token(table, 1), "action": "add 1"}), 404, "no table")
-    refused(client.post("/api/tables/nope/undo", json={"token": "x"}), 404, "no table")
+    refused(client.get("/api/tables/" + "x" * 5000), 404, "no table")
+    refused(move(client, "nope", token(table, 1), "add 1"), 404, "no table")
+    refused(undo(client, "nope", "x"), 404, "no table")
     page = client.get("/t/nope")
     assert page.status_code == 404 and "no table" in page.text
-    with client.websocket_connect("/ws/tables/nope") as ws:
+    with ws_open(client, "nope") as ws:
         assert ws.receive_json() == {"type": "error", "status": 404, "error": "no table 'nope'"}
 
 
 def test_wrong_token(client: TestClient, table: dict[str, Any]) -> None:
     tid = table["id"]
     before = snapshot(client, tid)
-    refused(client.post(f"/api/tables/{tid}/moves", json={"token": "guess", "action": "add 1"}), 403, "does not belong")
-    refused(client.post(f"/api/tables/{tid}/moves", json={"token": "", "action": "add 1"}), 403, "secret token")
-    refused(client.get(f"/api/tables/{tid}", params={"token": "guess"}), 403, "does not belong")
+    refused(move(client, tid, "guess", "add 1"), 403, "does not belong")
+    refused(move(client, tid, "", "add 1"), 403, "secret token")
+    refused(client.get(f"/api/tables/{tid}", headers=seat_headers("guess")), 403, "does not belong")
     # a real token of another table is no token here
     other = new_table(client)
-    refused(client.post(f"/api/tables/{tid}/moves", json={"token": token(other, 1), "action": "add 1"}), 403, "seat")
+    refused(move(client, tid, token(other, 1), "add 1"), 403, "seat")
     # a seat's token acts only for that seat: player 0 cannot move for player 1
     refused(
-        client.post(f"/api/tables/{tid}/moves", json={"token": token(table, 0), "action": "add 1"}),
+        move(client, tid, token(table, 0), "add 1"),
         409,
         "not player 0's decision",
     )
-    with client.websocket_connect(f"/ws/tables/{tid}?token=guess") as ws:
+    with ws_open(client, tid, "guess") as ws:
         assert ws.receive_json()["status"] == 403
-    with client.websocket_connect(f"/ws/tables/{tid}") as ws:  # a spectator cannot act
+    with ws_open(client, tid) as ws:  # a spectator cannot act
         ws.receive_json()
-        ws.send_json({"type": "move", "action": "add 1", "id": 1})
+        ws.send_json({"type": "move", "action": "add 1", "id": 1, "version": 1})
         reply = ws.receive_json()
         assert reply["type"] == "error" and reply["status"] == 403
     assert snapshot(client, tid) == before
@@ -68,13 +69,13 @@ def test_illegal_move(client: TestClient, table: dict[str, Any]) -> None:
     tid = table["id"]
     before = snapshot(client, tid)
     refused(
-        client.post(f"/api/tables/{tid}/moves", json={"token": token(table, 1), "action": "add 7"}),
+        move(client, tid, token(table, 1), "add 7"),
         409,
         "'add 7' is not a legal move now; legal moves: add 1, add 2, roll",
     )
-    with client.websocket_connect(f"/ws/tables/{tid}?token={token(table, 1)}") as ws:
+    with ws_open(client, tid, token(table, 1)) as ws:
         ws.receive_json()
-        ws.send_json({"type": "move", "action": "jump", "id": 3})
+        ws.send_json({"type": "move", "action": "jump", "id": 3, "version": 1})
         reply = ws.receive_json()
         assert reply == {
             "type": "error",
@@ -90,10 +91,19 @@ def test_malformed_json(client: TestClient, table: dict[str, Any]) -> None:
     before = snapshot(client, tid)
     bad = client.post(f"/api/tables/{tid}/moves", content=b"{not json", headers={"content-type": "application/json"})
     refused(bad, 400, "not valid JSON")
-    refused(client.post(f"/api/tables/{tid}/moves", json={"token": token(table, 1)}), 400, "action: Field required")
-    refused(client.post(f"/api/tables/{tid}/moves", json={"token": token(table, 1), "action": 5}), 400, "action")
+    refused(
+        client.post(f"/api/tables/{tid}/moves", json={"token": token(table, 1), "version": 1}),
+        400,
+        "action: Field required",
+    )
+    refused(
+        client.post(f"/api/tables/{tid}/moves", json={"token": token(table, 1), "action": 5, "version": 1}),
+        400,
+        "action",
+    )
     refused(client.post("/api/tables", json={"game": "race", "players": "two", "seats": []}), 400, "players")
-    with client.websocket_connect(f"/ws/tables/{tid}?token={token(table, 1)}") as ws:
+    refused(client.post(f"/api/tables/{tid}/moves", json={"token": token(table, 1), "action": "add 1"}), 400, "version")
+    with ws_open(client, tid, token(table, 1)) as ws:
         ws.receive_json()
         ws.send_text("{oops")
         assert ws.receive_json() == {
@@ -132,7 +142,7 @@ def test_bad_new_tables(client: TestClient) -> None:
             json={"game": "race", "players": 2, "seats": [{"kind": "you"}, {"kind": "ai", "agent": "genius"}]},
         ),
         400,
-        "no agent 'genius'",
+        "AI seats take one of the levels",
     )
     refused(
         client.post(
@@ -153,7 +163,7 @@ def test_bad_new_tables(client: TestClient) -> None:
 def test_undo_and_rematch_refusals_change_nothing(client: TestClient, table: dict[str, Any]) -> None:
     tid = table["id"]
     before = snapshot(client, tid)
-    refused(client.post(f"/api/tables/{tid}/undo", json={"token": token(table, 1)}), 409, "cannot undo")
+    refused(undo(client, tid, token(table, 1)), 409, "cannot undo")
     refused(client.post(f"/api/tables/{tid}/rematch", json={"token": token(table, 1)}), 409, "game is over")
-    refused(client.post(f"/api/tables/{tid}/undo", json={}), 400, "token")
+    refused(client.post(f"/api/tables/{tid}/undo", json={"version": 1}), 400, "token")
     assert snapshot(client, tid) == before

@@ -20,7 +20,7 @@ import pytest
 
 import farmtable
 from farmtable.core import State
-from tests.server.conftest import TestClient, new_table, token
+from tests.server.conftest import TestClient, new_table, seat_headers, token, ws_open
 
 Probe = Callable[[dict[str, Any], int | None], set[str]]
 
@@ -86,9 +86,9 @@ def play_recorded(client: TestClient, game: str, seed: int) -> tuple[str, list[R
     recorders = [Recorder(0), Recorder(1), Recorder(None)]
     rng = random.Random(seed)
     with (
-        client.websocket_connect(f"/ws/tables/{tid}?token={tokens[0]}") as ws0,
-        client.websocket_connect(f"/ws/tables/{tid}?token={tokens[1]}") as ws1,
-        client.websocket_connect(f"/ws/tables/{tid}") as ws_spectator,
+        ws_open(client, tid, tokens[0]) as ws0,
+        ws_open(client, tid, tokens[1]) as ws1,
+        ws_open(client, tid) as ws_spectator,
     ):
         sockets = [ws0, ws1, ws_spectator]
         latest = [recorders[i].add(ws.receive_json()) for i, ws in enumerate(sockets)]
@@ -96,11 +96,14 @@ def play_recorded(client: TestClient, game: str, seed: int) -> tuple[str, list[R
             if latest[2]["over"]:
                 break
             seat = latest[2]["actors"][0]
-            mine = recorders[seat].add(client.get(f"/api/tables/{tid}", params={"token": tokens[seat]}).json())
+            mine = recorders[seat].add(client.get(f"/api/tables/{tid}", headers=seat_headers(tokens[seat])).json())
             if rng.random() < 0.1:  # now and then a bad move: its error message is a payload too
-                sockets[seat].send_json({"type": "move", "action": "no such move", "id": -1})
+                sockets[seat].send_json(
+                    {"type": "move", "action": "no such move", "id": -1, "version": mine["version"]}
+                )
                 recorders[seat].add(sockets[seat].receive_json())
-            sockets[seat].send_json({"type": "move", "action": rng.choice(mine["legal"]), "id": version})
+            pick = rng.choice(mine["legal"])
+            sockets[seat].send_json({"type": "move", "action": pick, "id": version, "version": mine["version"]})
             # every receiver gets the update of this version (updates never skip the latest one)
             for i, ws in enumerate(sockets):
                 while True:
@@ -111,8 +114,8 @@ def play_recorded(client: TestClient, game: str, seed: int) -> tuple[str, list[R
                     assert message["type"] in ("update", "ack"), message
         assert latest[2]["over"], f"{game} did not finish"
         for seat, rec in enumerate(recorders):  # the whole log, as each one may read it
-            params = {"token": tokens[seat]} if seat < 2 else {}
-            rec.add({"type": "log", **client.get(f"/api/tables/{tid}/log", params=params).json()})
+            params = seat_headers(tokens[seat]) if seat < 2 else {}
+            rec.add({"type": "log", **client.get(f"/api/tables/{tid}/log", headers=params).json()})
     return tid, recorders
 
 

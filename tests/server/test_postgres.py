@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.server.conftest import TestClient, create_app, new_table, token
+from tests.server.conftest import TEST_LIMITS, TestClient, create_app, move, new_table, seat_headers, token, undo
 
 PG_URL = os.environ.get("FARMTABLE_TEST_POSTGRES", "")
 
@@ -19,25 +19,25 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture
 def pg_client(race: None) -> Iterator[TestClient]:
     """A client of the app on the PostgreSQL database of FARMTABLE_TEST_POSTGRES."""
-    with TestClient(create_app(PG_URL)) as c:
+    with TestClient(create_app(PG_URL, limits=TEST_LIMITS)) as c:
         yield c
 
 
 def test_a_game_is_stored_and_read_back_on_postgres(race: None, pg_client: TestClient) -> None:
     table = new_table(pg_client)
     tid, tokens = table["id"], [token(table, 0), token(table, 1)]
-    pg_client.post(f"/api/tables/{tid}/moves", json={"token": tokens[0], "action": "add 2"})
-    pg_client.post(f"/api/tables/{tid}/moves", json={"token": tokens[1], "action": "add 1"})
-    pg_client.post(f"/api/tables/{tid}/undo", json={"token": tokens[1]})
-    before = pg_client.get(f"/api/tables/{tid}", params={"token": tokens[1]}).json()
-    with TestClient(create_app(PG_URL)) as fresh:  # a new process would see the same
-        after = fresh.get(f"/api/tables/{tid}", params={"token": tokens[1]}).json()
+    move(pg_client, tid, tokens[0], "add 2")
+    move(pg_client, tid, tokens[1], "add 1")
+    undo(pg_client, tid, tokens[1])
+    before = pg_client.get(f"/api/tables/{tid}", headers=seat_headers(tokens[1])).json()
+    with TestClient(create_app(PG_URL, limits=TEST_LIMITS)) as fresh:  # a new process would see the same
+        after = fresh.get(f"/api/tables/{tid}", headers=seat_headers(tokens[1])).json()
         assert after["version"] == before["version"] == 3
         assert after["view"] == before["view"] and after["log"] == before["log"]
         assert after["can_undo"] is False
         while not (p := fresh.get(f"/api/tables/{tid}").json())["over"]:
             seat = p["actors"][0]
-            fresh.post(f"/api/tables/{tid}/moves", json={"token": tokens[seat], "action": "add 2"})
+            move(fresh, tid, tokens[seat], "add 2")
         replay = fresh.get(f"/api/tables/{tid}/replay").json()
         assert replay["result"]["totals"] == p["result"]["totals"]
 

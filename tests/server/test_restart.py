@@ -13,7 +13,7 @@ from tests.server.live import LiveServer
 
 def table_as(server: LiveServer, tid: str, tok: str | None = None) -> dict[str, Any]:
     """The table as a seat sees it, over real HTTP."""
-    response = httpx.get(f"{server.url}/api/tables/{tid}", params={"token": tok} if tok else {}, timeout=10)
+    response = httpx.get(f"{server.url}/api/tables/{tid}", headers={"X-Seat-Token": tok} if tok else {}, timeout=10)
     response.raise_for_status()
     data: dict[str, Any] = response.json()
     return data
@@ -36,7 +36,9 @@ def test_killed_mid_game_and_restarted_every_table_is_intact(tmp_path: Path) -> 
         tokens = [s["token"] for s in duel["seats"]]
         tid = duel["id"]
         for seat, action in [(0, "add 1"), (1, "add 2"), (0, "add 1")]:
-            r = httpx.post(f"{server.url}/api/tables/{tid}/moves", json={"token": tokens[seat], "action": action})
+            made_at = table_as(server, tid)["version"]
+            body = {"token": tokens[seat], "action": action, "version": made_at}
+            r = httpx.post(f"{server.url}/api/tables/{tid}/moves", json=body)
             assert r.status_code == 200
         acknowledged = table_as(server, tid, tokens[1])
         bots = open_table(server, [{"kind": "ai", "agent": "random"}, {"kind": "ai", "agent": "random"}])
@@ -50,7 +52,8 @@ def test_killed_mid_game_and_restarted_every_table_is_intact(tmp_path: Path) -> 
         # the game goes on: the same links still act for their seats
         while not (p := table_as(server, tid))["over"]:
             seat = p["actors"][0]
-            r = httpx.post(f"{server.url}/api/tables/{tid}/moves", json={"token": tokens[seat], "action": "add 1"})
+            body = {"token": tokens[seat], "action": "add 1", "version": p["version"]}
+            r = httpx.post(f"{server.url}/api/tables/{tid}/moves", json=body)
             assert r.status_code == 200
         # the AI table killed wherever it was finishes too once it is opened again
         deadline = time.monotonic() + 20

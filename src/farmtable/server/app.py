@@ -8,25 +8,41 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import json
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import farmtable
-import farmtable.agents
+from farmtable.agents.levels import LEVELS
 from farmtable.core import BadInput
 from farmtable.server import pages
+from farmtable.server.guard import Guard
 from farmtable.server.hub import AI, HUMAN, ApiError, Hub, Subscriber, Table
-from farmtable.server.render import render
+from farmtable.server.limits import (
+    CLOSE_BAD_HELLO,
+    CLOSE_EXPIRED,
+    CLOSE_FORBIDDEN,
+    CLOSE_NOT_FOUND,
+    CLOSE_POLICY,
+    CLOSE_TOO_BIG,
+    CLOSE_TOO_MANY,
+    Buckets,
+    Limits,
+    Rate,
+    excerpt,
+    json_too_deep,
+)
 from farmtable.server.store import SQLITE_SYNC_MODES, Store
 
 log = logging.getLogger("farmtable.server")
@@ -37,8 +53,10 @@ IDLE_SECONDS = 30 * 60
 SWEEP_EVERY = 60
 CHECKPOINT_EVERY = 2.0
 """Seconds between SQLite write-ahead-log checkpoints (made on a thread, off the event loop)."""
-MAX_BODY = 64_000
-"""Largest request body accepted (a scoring-helper position is the biggest thing anyone sends)."""
+MAX_BODY = Limits().max_body
+"""Largest request body accepted by default (a scoring-helper position is the biggest thing anyone sends)."""
+MAX_ERROR = 300
+"""Longest error message sent back: never more than a short excerpt of what a client sent."""
 
 
 class SeatSpec(BaseModel):
@@ -49,26 +67,34 @@ class SeatSpec(BaseModel):
 
 
 class NewTable(BaseModel):
-    """The body of ``POST /api/tables``."""
+    """The body of ``POST /api/tables``. A ``seed`` makes a *seeded game*: everyone at it is told."""
 
     game: str = Field(max_length=64)
-    players: int = Field(ge=1, le=8)
+    players: int = Field(ge=1, le=8, strict=True)
     variants: list[str] = Field(default_factory=list, max_length=16)
     seats: list[SeatSpec] = Field(max_length=8)
-    seed: int | None = Field(default=None, ge=0, lt=2**31)
+    seed: int | None = Field(default=None, ge=0, lt=2**64, strict=True)
 
 
 class Move(BaseModel):
-    """The body of ``POST /api/tables/{id}/moves``."""
+    """The body of ``POST /api/tables/{id}/moves``: the move and the table version it was made at."""
 
     token: str = Field(max_length=200)
     action: str = Field(max_length=500)
+    version: int = Field(ge=0, strict=True)
 
 
 class TokenBody(BaseModel):
-    """The body of undo and rematch requests."""
+    """The body of rematch requests."""
 
     token: str = Field(max_length=200)
+
+
+class UndoBody(BaseModel):
+    """The body of undo requests: the token and the table version the undo was asked at."""
+
+    token: str = Field(max_length=200)
+    version: int = Field(ge=0, strict=True)
 
 
 class ScoreBody(BaseModel):
@@ -77,17 +103,19 @@ class ScoreBody(BaseModel):
     text: str = Field(max_length=MAX_BODY)
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, **extra: Any) -> JSONResponse:
+    if len(message) > MAX_ERROR:
+        message = message[: MAX_ERROR - 1] + "…"
+    return JSONResponse({"error": message, **extra}, status_code=status)
 
 
 def _describe_validation(exc: RequestValidationError) -> str:
     problems = []
     for err in exc.errors():
-        where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+        where = ".".join(str(x)[:20] for x in err.get("loc", ()) if x != "body")
         if err.get("type") == "json_invalid":
             return "the request body is not valid JSON"
-        problems.append(f"{where or 'body'}: {err.get('msg', 'invalid')}")
+        problems.append(f"{where[:60] or 'body'}: {str(err.get('msg', 'invalid'))[:80]}")
     return "bad request: " + "; ".join(problems[:5])
 
 
@@ -111,34 +139,36 @@ def games_info() -> list[dict[str, Any]]:
 
 
 def ai_levels() -> list[dict[str, str]]:
-    """The AI levels offered for a seat, weakest first (only the agents that exist)."""
-    names = farmtable.agents.agent_names()
-    wanted = [
-        ("random", "random", "Random: any legal move"),
-        ("greedy", "greedy", "Greedy: best-looking next move"),
-        ("ismcts", "ismcts:iters=200", "ISMCTS (quick): 200 iterations"),
-        ("ismcts", "ismcts:iters=1000", "ISMCTS (strong): 1000 iterations"),
-    ]
-    levels = [{"spec": spec, "label": label} for name, spec, label in wanted if name in names]
-    known = {name for name, _, _ in wanted}
-    levels += [{"spec": n, "label": n} for n in names if n not in known]
+    """The AI levels offered for a seat, weakest first: ``random``, then the named levels."""
+    levels = [{"spec": "random", "label": "Random", "description": "any legal move"}]
+    levels += [{"spec": lv.name, "label": lv.title, "description": lv.description} for lv in LEVELS.values()]
     return levels
 
 
-def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2, sqlite_sync: str = "NORMAL") -> FastAPI:
+def create_app(
+    db_url: str,
+    ai_delay: float = 0.0,
+    ai_workers: int = 2,
+    sqlite_sync: str = "NORMAL",
+    limits: Limits | None = None,
+) -> FastAPI:
     """The web app on the database at ``db_url`` (``sqlite:///file.db`` or ``postgresql://...``).
 
     ``ai_delay`` is the pause (seconds) before each AI decision, so people can follow the play;
-    ``sqlite_sync`` is ``NORMAL`` (survives a killed process) or ``FULL`` (survives power loss too).
+    ``sqlite_sync`` is ``NORMAL`` (survives a killed process) or ``FULL`` (survives power loss too);
+    ``limits`` bounds what any one client can make the server hold or do (see :class:`Limits`).
     """
 
     if sqlite_sync.upper() not in SQLITE_SYNC_MODES:
         raise ValueError(f"sqlite sync mode must be one of {', '.join(SQLITE_SYNC_MODES)}, not {sqlite_sync!r}")
+    limits = limits or Limits()
+    creations = Buckets(limits.tables_per_minute) if limits.tables_per_minute else None
+    replaying: set[str] = set()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url, sqlite_sync)
-        app.state.hub = hub = Hub(store, ai_delay=ai_delay, ai_workers=ai_workers)
+        app.state.hub = hub = Hub(store, ai_delay=ai_delay, ai_workers=ai_workers, limits=limits)
         background = [
             asyncio.create_task(hub.sweep_forever(IDLE_SECONDS, SWEEP_EVERY)),
             asyncio.create_task(hub.checkpoint_forever(CHECKPOINT_EVERY)),
@@ -153,14 +183,34 @@ def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2, sqlite_s
 
     app = FastAPI(title="farmtable", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(Guard, limits=limits)
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
         return hub
 
+    def client_of(request: Request | WebSocket) -> str:
+        """Who is asking, for per-client limits: the peer's IP address."""
+        return request.client.host if request.client is not None else "unknown"
+
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return _error(exc.status, exc.message)
+        return _error(exc.status, exc.message, **exc.extra)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def _storage_error(_request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        log.error("storage failed: %s", exc)
+        return _error(503, "the database cannot be used right now; nothing changed, please try again later")
+
+    @app.exception_handler(OSError)
+    async def _os_error(_request: Request, exc: OSError) -> JSONResponse:
+        log.error("storage or system error: %s", exc)
+        return _error(503, "the server cannot store or read data right now; nothing changed, please try again later")
+
+    @app.exception_handler(Exception)
+    async def _internal(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error", exc_info=exc)
+        return _error(500, "internal error of the server (it is logged); nothing was shown to anyone")
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -169,14 +219,6 @@ def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2, sqlite_s
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         return _error(exc.status_code, str(exc.detail))
-
-    @app.middleware("http")
-    async def _limit_body(request: Request, call_next: Any) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > MAX_BODY:
-            return _error(413, f"the request body is larger than {MAX_BODY} bytes")
-        response: Response = await call_next(request)
-        return response
 
     # --- API ------------------------------------------------------------------------------
 
@@ -200,11 +242,17 @@ def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2, sqlite_s
             "tables_in_memory": len(live),
             "tables_playing": sum(1 for t in live if not t.state.is_over()),
             "watchers": sum(len(t.subscribers) for t in live),
+            "sockets": sum(hub.sockets.values()),
+            "loading": hub.loading,
         }
 
     @app.post("/api/tables", status_code=201)
     async def api_new_table(body: NewTable, request: Request) -> dict[str, Any]:
         """Open a table; answers its id, and a token and join link for every human seat."""
+        if creations is not None and not creations.take(client_of(request)):
+            raise ApiError(
+                429, f"at most {limits.tables_per_minute} new tables a minute from one address; wait a little"
+            )
         if sum(1 for s in body.seats if s.kind == "you") > 1:
             raise ApiError(400, "only one seat can be 'you'; invite the others with their links")
         seats = [(AI, s.agent or "random") if s.kind == "ai" else (HUMAN, None) for s in body.seats]
@@ -213,6 +261,7 @@ def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2, sqlite_s
         return {
             "id": table_id,
             "you": you,
+            "seeded": body.seed is not None,
             "url": f"/t/{table_id}",
             "seats": [
                 {
@@ -230,11 +279,13 @@ def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2, sqlite_s
         return table, table.seat_of(token)
 
     def _token(request: Request) -> str | None:
-        return request.headers.get("x-seat-token") or request.query_params.get("token")
+        if "token" in request.query_params:
+            raise ApiError(400, "send the seat token in the X-Seat-Token header, never in the address (it gets logged)")
+        return request.headers.get("x-seat-token")
 
     @app.get("/api/tables/{table_id}")
     async def api_table(table_id: str, request: Request) -> dict[str, Any]:
-        """The table as the seat of the token (``X-Seat-Token`` header or ``?token=``) sees it; else as a spectator."""
+        """The table as the seat of the token (``X-Seat-Token`` header) sees it; else as a spectator."""
         table, seat = await _table_and_seat(request, table_id, _token(request))
         return await hub_of(request).snapshot(table, seat)
 
@@ -254,54 +305,57 @@ def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2, sqlite_s
     async def api_move(table_id: str, body: Move, request: Request) -> dict[str, Any]:
         """Make a decision for the token's seat; answers the table as that seat now sees it."""
         table, seat = await _acting_seat(request, table_id, body.token)
-        await hub_of(request).act(table, seat, body.action)
+        await hub_of(request).act(table, seat, body.action, body.version)
         return await hub_of(request).snapshot(table, seat)
 
     @app.post("/api/tables/{table_id}/undo")
-    async def api_undo(table_id: str, body: TokenBody, request: Request) -> dict[str, Any]:
+    async def api_undo(table_id: str, body: UndoBody, request: Request) -> dict[str, Any]:
         """Take back the seat's last decision when the undo policy allows it."""
         table, seat = await _acting_seat(request, table_id, body.token)
-        await hub_of(request).undo(table, seat)
+        await hub_of(request).undo(table, seat, body.version)
         return await hub_of(request).snapshot(table, seat)
 
     @app.post("/api/tables/{table_id}/rematch")
     async def api_rematch(table_id: str, body: TokenBody, request: Request) -> dict[str, Any]:
-        """Start (or find) the rematch of a finished game: same seats and tokens, a new deal."""
+        """Start (or find) the rematch of a finished game: same seats, a new deal, a new token for this seat."""
         table, seat = await _acting_seat(request, table_id, body.token)
-        new_id = await hub_of(request).rematch(table, seat)
-        return {"id": new_id, "url": f"/t/{new_id}"}
+        new_id, new_token = await hub_of(request).rematch(table, seat, body.token)
+        return {"id": new_id, "url": f"/t/{new_id}", "token": new_token}
 
     @app.get("/api/tables/{table_id}/replay")
-    async def api_replay(table_id: str, request: Request) -> dict[str, Any]:
-        """Every position of a finished game as a spectator sees it, with the log line that led there."""
-        hub = hub_of(request)
-        table = await hub.get(table_id)
+    async def api_replay(table_id: str, request: Request, start: int = 0, count: int = 0) -> Response:
+        """A page of a finished game's replay: frames ``start`` .. ``start+count-1`` (spectator's view, SVG,
+        the log line that led there), ``total`` frames and the result. Gzip-compressed when the client
+        accepts it; built on the replay thread; one build at a time per client."""
+        table, _seat = await _table_and_seat(request, table_id, _token(request))  # the same checks as any read
         if not table.state.is_over():
             raise ApiError(409, "a replay is available once the game is over")
-        states = await hub.replay_states(table)
-        moves = [line for line in _standing(table)]
-        frames = []
-        for i, state in enumerate(states):
-            view = state.view(None)
-            frames.append(
-                {
-                    "step": i,
-                    "text": "Start of the game" if i == 0 else moves[i - 1],
-                    "svg": render(table.game, view, [], None),
-                }
+        count = min(count or limits.replay_page, limits.replay_page)
+        if start < 0 or count < 1:
+            raise ApiError(400, "start must be 0 or more and count 1 or more")
+        who = client_of(request)
+        if who in replaying:
+            raise ApiError(429, "one replay at a time per address: wait for the one you asked for")
+        replaying.add(who)
+        try:
+            total, frames = await hub_of(request).replay_frames(table, start, count)
+        finally:
+            replaying.discard(who)
+        data = {
+            "table": table_id,
+            "title": table.game.title,
+            "total": total,
+            "start": start,
+            "frames": frames,
+            "result": table.state.result().to_dict(),
+        }
+        body = json.dumps(data, separators=(",", ":")).encode("utf-8")
+        if "gzip" in request.headers.get("accept-encoding", "") and len(body) > 1024:
+            packed = await asyncio.to_thread(gzip.compress, body, 6)
+            return Response(
+                packed, media_type="application/json", headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
             )
-        result = states[-1].result().to_dict()
-        return {"table": table_id, "title": table.game.title, "frames": frames, "result": result}
-
-    def _standing(table: Table) -> list[str]:
-        stack: list[str] = []
-        for line in table.lines:
-            if line.kind == "undo":
-                if stack:
-                    stack.pop()
-            else:
-                stack.append(line.text_for(None))
-        return stack
+        return Response(body, media_type="application/json")
 
     @app.post("/api/score/{game_id}")
     async def api_score(game_id: str, body: ScoreBody) -> dict[str, Any]:
@@ -322,24 +376,84 @@ def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2, sqlite_s
 
     @app.websocket("/ws/tables/{table_id}")
     async def ws_table(websocket: WebSocket, table_id: str) -> None:
-        """Live updates of a table; a seat (``?token=``) may also send moves, undo and rematch."""
-        await websocket.accept()
+        """Live updates of a table. The first message is ``{"type": "hello", "token": ...}`` (no token: a
+        spectator); a seat may then send moves, undo and rematch. Limits close the socket with a code."""
         hub = hub_of(websocket)
-        try:
-            table = await hub.get(table_id)
-            seat = table.seat_of(websocket.query_params.get("token"))
-        except ApiError as exc:
-            await websocket.send_json({"type": "error", "status": exc.status, "error": exc.message})
-            await websocket.close(code=4000 + exc.status)
+        who = client_of(websocket)
+        await websocket.accept()
+        if "token" in websocket.query_params:
+            await _refuse(
+                websocket, 400, "send the seat token in the first message, never in the address", CLOSE_BAD_HELLO
+            )
             return
-        sub = Subscriber(seat, lambda: hub.snapshot(table, seat), websocket.send_json)
+        if limits.sockets_per_client and hub.sockets.get(who, 0) >= limits.sockets_per_client:
+            await _refuse(
+                websocket, 429, f"at most {limits.sockets_per_client} open connections per address", CLOSE_TOO_MANY
+            )
+            return
+        hub.sockets[who] = hub.sockets.get(who, 0) + 1
+        try:
+            await _serve_socket(websocket, hub, table_id)
+        finally:
+            left = hub.sockets.get(who, 1) - 1
+            if left > 0:
+                hub.sockets[who] = left
+            else:
+                hub.sockets.pop(who, None)
+
+    async def _refuse(websocket: WebSocket, status: int, message: str, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await websocket.send_json({"type": "error", "status": status, "error": message})
+            await websocket.close(code=code, reason=message[:120])
+
+    async def _serve_socket(websocket: WebSocket, hub: Hub, table_id: str) -> None:
+        try:
+            raw = await asyncio.wait_for(_receive(websocket), limits.hello_seconds)
+        except (TimeoutError, WebSocketDisconnect, RuntimeError):
+            await _refuse(websocket, 408, 'no hello: the first message must be {"type": "hello"}', CLOSE_BAD_HELLO)
+            return
+        try:
+            hello = _parse(raw)
+        except ApiError:
+            hello = None
+        if not isinstance(hello, dict) or hello.get("type") != "hello":
+            await _refuse(
+                websocket,
+                400,
+                'the first message must be {"type": "hello", "token": "<seat token or none>"}',
+                CLOSE_BAD_HELLO,
+            )
+            return
+        token = hello.get("token")
+        try:
+            if token is not None and (not isinstance(token, str) or len(token) > 200):
+                raise ApiError(400, "the token is a string")
+            table = await hub.get(table_id)
+            seat = table.seat_of(token)
+        except ApiError as exc:
+            code = {404: CLOSE_NOT_FOUND, 403: CLOSE_FORBIDDEN, 401: CLOSE_EXPIRED}.get(exc.status, CLOSE_BAD_HELLO)
+            await _refuse(websocket, exc.status, exc.message, code)
+            return
+        if limits.sockets_per_table and len(table.subscribers) >= limits.sockets_per_table:
+            await _refuse(websocket, 429, f"at most {limits.sockets_per_table} connections per table", CLOSE_TOO_MANY)
+            return
+        sub = Subscriber(seat, lambda: hub.wire_snapshot(table, seat), websocket.send_text)
         table.subscribers.add(sub)
         pump = asyncio.create_task(sub.pump())
         sub.offer()  # the table as it stands now: a page that reconnects catches up with this
+        rate = Rate(limits.messages_per_second) if limits.messages_per_second else None
         try:
             while True:
-                raw = await websocket.receive_text()
-                reply = await _ws_message(hub, table, seat, raw)
+                raw = await _receive(websocket)
+                if len(raw) > limits.max_message:
+                    await _refuse(websocket, 413, f"a message is at most {limits.max_message} bytes", CLOSE_TOO_BIG)
+                    return
+                if rate is not None and not rate.take():
+                    await _refuse(
+                        websocket, 429, f"more than {limits.messages_per_second:g} messages a second", CLOSE_POLICY
+                    )
+                    return
+                reply = await _ws_message(hub, table, seat, token, raw)
                 await websocket.send_json(reply)
         except WebSocketDisconnect:
             pass
@@ -349,35 +463,66 @@ def create_app(db_url: str, ai_delay: float = 0.0, ai_workers: int = 2, sqlite_s
             table.subscribers.discard(sub)
             pump.cancel()
 
-    async def _ws_message(hub: Hub, table: Table, seat: int | None, raw: str) -> dict[str, Any]:
+    async def _receive(websocket: WebSocket) -> str:
+        """The next text message; a binary one becomes text that fails to parse (answered with an error)."""
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000))
+        text = message.get("text")
+        if text is None:
+            data = message.get("bytes") or b""
+            return "\x00" * min(len(data), limits.max_message + 1)  # not JSON; as long as the frame (size check)
+        return str(text)
+
+    def _parse(raw: str) -> Any:
+        """A message parsed; ``ApiError`` (400) when it is too big, nests too deep (checked before
+        parsing, so the recursive parser never sees it) or is not JSON."""
+        if len(raw) > limits.max_message:
+            raise ApiError(400, f"a message is at most {limits.max_message} bytes")
+        if json_too_deep(raw, limits.max_json_depth):
+            raise ApiError(400, f"the message nests deeper than {limits.max_json_depth} levels")
+        try:
+            return json.loads(raw)
+        except (ValueError, RecursionError):
+            raise ApiError(400, "the message is not valid JSON") from None
+
+    async def _ws_message(hub: Hub, table: Table, seat: int | None, token: Any, raw: str) -> dict[str, Any]:
         msg_id: Any = None
         try:
-            try:
-                msg = json.loads(raw)
-            except ValueError:
-                raise ApiError(400, "the message is not valid JSON") from None
+            msg = _parse(raw)
             if not isinstance(msg, dict):
-                raise ApiError(400, 'a message is a JSON object like {"type": "move", "action": "..."}')
+                raise ApiError(400, 'a message is a JSON object like {"type": "move", "action": "...", "version": 3}')
             msg_id = msg.get("id")
+            if not isinstance(msg_id, int | str | None) or (isinstance(msg_id, str) and len(msg_id) > 40):
+                msg_id = None
             kind = msg.get("type")
             if kind == "ping":
                 return {"type": "pong", "id": msg_id}
             if seat is None:
                 raise ApiError(403, "spectators cannot act: open the table with your seat's link")
+            table.seat_of(token)  # a token that expired while its socket was open acts no more (401)
+            made_at = msg.get("version")
+            if kind in ("move", "undo") and (not isinstance(made_at, int) or isinstance(made_at, bool)):
+                raise ApiError(
+                    400, f"a {kind} needs 'version': the table version it was made at", version=table.version
+                )
             if kind == "move":
                 action = msg.get("action")
                 if not isinstance(action, str) or len(action) > 500:
                     raise ApiError(400, "a move needs an 'action': the notation of a legal move")
-                version = await hub.act(table, seat, action)
+                version = await hub.act(table, seat, action, cast(int, made_at))
             elif kind == "undo":
-                version = await hub.undo(table, seat)
+                version = await hub.undo(table, seat, cast(int, made_at))
             elif kind == "rematch":
-                new_id = await hub.rematch(table, seat)
-                return {"type": "rematch", "id": msg_id, "table": new_id}
+                new_id, new_token = await hub.rematch(table, seat, str(token))
+                return {"type": "rematch", "id": msg_id, "table": new_id, "token": new_token}
             else:
-                raise ApiError(400, f"unknown message type {str(kind)[:40]!r}: use move, undo, rematch or ping")
+                raise ApiError(400, f"unknown message type {excerpt(kind)}: use move, undo, rematch or ping")
         except ApiError as exc:
-            return {"type": "error", "id": msg_id, "status": exc.status, "error": exc.message}
+            return {"type": "error", "id": msg_id, "status": exc.status, "error": exc.message[:MAX_ERROR], **exc.extra}
+        except SQLAlchemyError as exc:
+            log.error("storage failed: %s", exc)
+            return {"type": "error", "id": msg_id, "status": 503, "error": "the database cannot be used right now"}
         return {"type": "ack", "id": msg_id, "version": version}
 
     # --- pages ------------------------------------------------------------------------------------

@@ -11,10 +11,17 @@ stalls another table or the event loop.
 from __future__ import annotations
 
 import asyncio
+import base64
+import ctypes
+import hashlib
+import hmac
+import json
 import logging
 import multiprocessing
-import random
+import os
 import secrets
+import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -25,6 +32,8 @@ import farmtable
 import farmtable.agents
 from farmtable.core import CorruptSave, Game, History, IllegalAction, State
 from farmtable.core.history import Decision
+from farmtable.core.rng import unpredictable_seed
+from farmtable.server.limits import Limits, agent_spec_to_run
 from farmtable.server.render import render
 from farmtable.server.store import DecisionRecord, Seat, Store, TableRecord, hash_token
 
@@ -36,7 +45,8 @@ HUMAN = "human"
 AI = "ai"
 LOG_TAIL = 30
 """How many of the latest log lines each update carries (the page fetches older ones once)."""
-SEED_LIMIT = 2**31
+TABLE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+MAX_TABLE_ID = 32
 
 
 HEAVY_AGENTS = frozenset({"ismcts"})
@@ -49,13 +59,48 @@ def act_in_process(spec: str, seed: int, state: State[Any], seat: int) -> str:
     return str(farmtable.agents.make(spec, seed=seed).act(state, seat))
 
 
-class ApiError(Exception):
-    """A refused request: an HTTP status and a message for the person who sent it."""
+PR_SET_PDEATHSIG = 1
 
-    def __init__(self, status: int, message: str) -> None:
+
+def die_with_parent(parent: int) -> None:
+    """Initializer of a search worker: it ends when the server process does, even on kill -9.
+
+    On Linux the kernel sends the worker SIGKILL when its parent dies (``PR_SET_PDEATHSIG``);
+    everywhere a watchdog thread also checks, twice a second, that the parent is still there.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl: the watchdog below still works
+            pass
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(0)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="farmtable-watchdog", daemon=True).start()
+
+
+def rematch_token(old_token: str, new_table: str) -> str:
+    """The token of a seat at a rematch: a keyed hash of its old token, so only that seat can
+    claim it, every claim gets the same one, and the old token does not act at the new table."""
+    digest = hmac.new(old_token.encode("utf-8"), b"rematch:" + new_table.encode("utf-8"), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()[:18]).decode("ascii")
+
+
+class ApiError(Exception):
+    """A refused request: an HTTP status, a message for the person who sent it, and extra fields."""
+
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.extra = extra
 
 
 @dataclass
@@ -76,28 +121,68 @@ class LogLine:
         return f"Player {self.player} chose (secret)" if hidden else f"Player {self.player}: {self.notation}"
 
 
+class Wire:
+    """One update as it goes out on WebSockets, encoded once per (table, version, seat) and shared by
+    every connection of that seat: the full text, and (built only if a connection needs it) the same
+    update without its board picture, for connections that already show this very SVG."""
+
+    __slots__ = ("_lite", "full", "payload", "svg")
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        self.payload = payload
+        self.svg: str = payload["svg"]
+        self.full = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+        self._lite: str | None = None
+
+    @property
+    def lite(self) -> str:
+        """The update with ``"svg_same": true`` instead of ``"svg"`` (the page keeps its board)."""
+        if self._lite is None:
+            rest = {k: v for k, v in self.payload.items() if k != "svg"}
+            rest["svg_same"] = True
+            self._lite = json.dumps(rest, separators=(",", ":"), ensure_ascii=False)
+        return self._lite
+
+
 class Subscriber:
     """One WebSocket connection: the seat it speaks for, and whether it is owed an update.
 
     Updates are built when they are sent, from the table as it then stands (a full snapshot),
-    so a slow connection never queues stale ones: it simply gets the latest.
+    so a slow connection never queues stale ones: it simply gets the latest. The text is the
+    seat's shared :class:`Wire`; the board picture is left out when this connection already
+    shows the same one.
     """
 
     def __init__(
         self,
         seat: int | None,
-        build: Callable[[], Awaitable[dict[str, Any]]],
-        send: Callable[[dict[str, Any]], Awaitable[None]],
+        build: Callable[[], Awaitable[Wire]],
+        send: Callable[[str], Awaitable[None]],
     ) -> None:
         self.seat = seat
         self.build = build
         self.send = send
         self.ready = asyncio.Event()
         self.closed = False
+        self.shown_svg: str | None = None
+        """The board picture this connection was last sent (None: none yet)."""
+        self.shown_legal: list[str] | None = None
+        """The legal moves that board was sent with (the page made those parts buttons)."""
 
     def offer(self) -> None:
         """Mark the connection as owed the latest update."""
         self.ready.set()
+
+    def text_of(self, wire: Wire) -> str:
+        """The text to send this connection: without the board when it already shows that board."""
+        legal = wire.payload["legal"]
+        same = (
+            self.shown_svg is not None
+            and (self.shown_svg is wire.svg or self.shown_svg == wire.svg)
+            and self.shown_legal == legal
+        )
+        self.shown_svg, self.shown_legal = wire.svg, legal
+        return wire.lite if same else wire.full
 
     async def pump(self) -> None:
         """Send the latest update whenever one is owed, until the connection closes."""
@@ -105,7 +190,7 @@ class Subscriber:
             await self.ready.wait()
             self.ready.clear()
             if not self.closed:
-                await self.send(await self.build())
+                await self.send(self.text_of(await self.build()))
 
 
 @dataclass
@@ -123,6 +208,8 @@ class Table:
     notice: str | None = None
     last_used: float = field(default_factory=time.monotonic)
     cache: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    wires: dict[int | None, Wire] = field(default_factory=dict)
+    """The encoded update per seat; valid while its payload is the one in ``cache``."""
     secret_flags: list[bool] = field(default_factory=list)
     """For each standing decision (aligned with ``history.decisions``): was it a simultaneous-step secret."""
 
@@ -136,13 +223,25 @@ class Table:
         """How many log rows the table has (every accepted decision or undo adds one)."""
         return self.record.version
 
+    token_seconds: float = 0.0
+    """How long a seat token acts after it was issued (0: forever); set by the hub from its limits."""
+    loaded_at: float = field(default_factory=time.time)
+    """When the table came into memory: the issue time of tokens stored before tokens carried one."""
+
     def seat_of(self, token: str | None) -> int | None:
-        """The seat this token belongs to; None for no token. Raises 403 for a token of no seat."""
+        """The seat this token belongs to; None for no token. Raises 403 for a token of no seat and
+        401 for the token of a seat that expired (issued more than ``token_seconds`` ago)."""
         if token is None or token == "":
             return None
         digest = hash_token(token)
         for i, seat in enumerate(self.record.seats):
             if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                issued = self.loaded_at if seat.issued is None else seat.issued
+                if self.token_seconds and time.time() - issued > self.token_seconds:
+                    raise ApiError(
+                        401,
+                        f"this seat token of table {self.record.id} has expired: ask its creator for a new seat",
+                    )
                 return i
         raise ApiError(403, f"this seat token does not belong to any seat of table {self.record.id}")
 
@@ -188,9 +287,14 @@ def seat_label(seat: Seat, index: int, me: int | None) -> str:
 class Hub:
     """Every live table, the storage behind them and the executors they run on."""
 
-    def __init__(self, store: Store, ai_delay: float = 0.0, ai_workers: int = 2) -> None:
+    def __init__(self, store: Store, ai_delay: float = 0.0, ai_workers: int = 2, limits: Limits | None = None) -> None:
         self.store = store
         self.ai_delay = ai_delay
+        self.limits = limits or Limits()
+        self.sockets: dict[str, int] = {}
+        """Open WebSockets per client address."""
+        self._replays = ThreadPoolExecutor(max_workers=1, thread_name_prefix="farmtable-replay")
+        self._replay_cache: dict[str, list[tuple[str, dict[str, Any]]]] = {}
         self.tables: dict[str, Table] = {}
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="farmtable-db")
         self._ai = ThreadPoolExecutor(max_workers=ai_workers, thread_name_prefix="farmtable-ai")
@@ -198,6 +302,11 @@ class Hub:
         self._procs: ProcessPoolExecutor | None = None
         self._loading: dict[str, asyncio.Lock] = {}
         self.decisions = 0
+
+    @property
+    def loading(self) -> int:
+        """How many table ids are being loaded right now (none stays once its load ends)."""
+        return len(self._loading)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a blocking storage call: inline for SQLite (a WAL commit takes well under a millisecond,
@@ -215,6 +324,7 @@ class Hub:
                 sub.closed = True
                 sub.ready.set()
         self._ai.shutdown(wait=False, cancel_futures=True)
+        self._replays.shutdown(wait=False, cancel_futures=True)
         if self._procs is not None:
             workers = list(getattr(self._procs, "_processes", {}).values())
             self._procs.shutdown(wait=False, cancel_futures=True)
@@ -240,13 +350,17 @@ class Hub:
             raise ApiError(404, str(exc.args[0])) from None
         if len(seats) != players:
             raise ApiError(400, f"{players} players need {players} seats, got {len(seats)}")
+        checked: list[tuple[str, str | None]] = []
         for kind, spec in seats:
             if kind == AI:
                 try:
-                    farmtable.agents.make(spec or "")
+                    spec = self.limits.check_agent(spec or "random")
                 except ValueError as exc:
-                    raise ApiError(400, str(exc)) from None
-        seed = random.randrange(SEED_LIMIT) if seed is None else seed
+                    raise ApiError(400, str(exc)[:300]) from None
+            checked.append((kind, spec))
+        seats = checked
+        seeded = seed is not None
+        seed = unpredictable_seed() if seed is None else seed
         try:
             state = game.new_game(players=players, seed=seed, variants=tuple(variants), **(options or {}))
         except (ValueError, TypeError) as exc:
@@ -258,7 +372,7 @@ class Hub:
                 seat_rows.append(Seat(AI, spec, None))
             else:
                 tokens[i] = secrets.token_urlsafe(18)
-                seat_rows.append(Seat(HUMAN, None, hash_token(tokens[i])))
+                seat_rows.append(Seat(HUMAN, None, hash_token(tokens[i]), time.time()))
         record = TableRecord(
             id=secrets.token_urlsafe(9),
             game=game.id,
@@ -272,6 +386,7 @@ class Hub:
             over=state.is_over(),
             rematch_of=None,
             rematch=None,
+            seeded=seeded,
         )
         await self.db(self.store.create_table, record)
         return record.id, tokens
@@ -282,49 +397,73 @@ class Hub:
         if table is not None:
             table.last_used = time.monotonic()
             return table
+        if not table_id or len(table_id) > MAX_TABLE_ID or not TABLE_ID_CHARS.issuperset(table_id):
+            raise ApiError(404, f"no table {table_id[:MAX_TABLE_ID]!r}")
         lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            table = self.tables.get(table_id)
-            if table is not None:
-                return table
-            record = await self.db(self.store.load_table, table_id)
-            if record is None:
-                raise ApiError(404, f"no table '{table_id[:40]}'")
-            rows = await self.db(self.store.load_log, table_id)
-            try:
-                game = farmtable.get_game(record.game)
-            except KeyError as exc:
-                raise ApiError(404, f"table {table_id}: {exc.args[0]}") from None
-            standing = _effective(rows)
-            try:
-                state = game.from_json(record.state)
-            except CorruptSave as exc:  # the game cannot read its own save: rebuild it from its log
-                log.error("table %s: stored state unreadable (%s); replaying its log instead", table_id, exc)
-                try:
-                    state = replay(game, record, standing)[-1]
-                except (IllegalAction, ValueError) as again:
-                    raise ApiError(500, f"table {table_id} cannot be restored: {exc}; replay: {again}") from None
-            history = History(state)
-            history.decisions = [Decision(r.player, r.notation, r.before, r.epoch_before) for r in standing]
-            lines = [LogLine(r.seq, r.kind, r.player, r.notation, r.secret) for r in rows]
-            table = Table(record, game, history, lines, secret_flags=[r.secret for r in _effective(rows)])
-            self.tables[table_id] = table
-            self._loading.pop(table_id, None)
+        try:
+            async with lock:
+                table = self.tables.get(table_id)
+                if table is not None:
+                    return table
+                loaded = await self._load(table_id)
+                table = self.tables.get(table_id)  # loaded meanwhile under another lock object
+                if table is None:
+                    self.make_room()
+                    table = self.tables[table_id] = loaded
+        finally:
+            # never keep a lock for an id once nobody waits: unknown ids must not pile up (no leak)
+            if self._loading.get(table_id) is lock and not lock.locked():
+                del self._loading[table_id]
         self.kick_ai(table)
+        return table
+
+    def make_room(self) -> None:
+        """Let the least recently used idle tables go until one more fits (``max_tables``); 503 if none can."""
+        limit = self.limits.max_tables
+        if not limit or len(self.tables) < limit:
+            return
+        idle = sorted((t for t in self.tables.values() if self._idle(t)), key=lambda t: t.last_used)
+        for table in idle[: len(self.tables) - limit + 1]:
+            del self.tables[table.record.id]
+        if len(self.tables) >= limit:
+            raise ApiError(503, "the server holds as many live tables as it may; please try again in a minute")
+
+    @staticmethod
+    def _idle(table: Table) -> bool:
+        return not table.subscribers and not table.lock.locked() and (table.ai_task is None or table.ai_task.done())
+
+    async def _load(self, table_id: str) -> Table:
+        """Read a table and its log from storage; 404 if there is none."""
+        record = await self.db(self.store.load_table, table_id)
+        if record is None:
+            raise ApiError(404, f"no table {table_id[:MAX_TABLE_ID]!r}")
+        rows = await self.db(self.store.load_log, table_id)
+        try:
+            game = farmtable.get_game(record.game)
+        except KeyError as exc:
+            raise ApiError(404, f"table {table_id}: {exc.args[0]}") from None
+        standing = _effective(rows)
+        try:
+            state = game.from_json(record.state)
+        except CorruptSave as exc:  # the game cannot read its own save: rebuild it from its log
+            log.error("table %s: stored state unreadable (%s); replaying its log instead", table_id, exc)
+            try:
+                state = replay(game, record, standing)[-1]
+            except (IllegalAction, ValueError) as again:
+                log.error("table %s cannot be restored: %s; replay: %s", table_id, exc, again)
+                raise ApiError(500, f"table {table_id} cannot be restored from storage") from None
+        history = History(state)
+        history.decisions = [Decision(r.player, r.notation, r.before, r.epoch_before) for r in standing]
+        lines = [LogLine(r.seq, r.kind, r.player, r.notation, r.secret) for r in rows]
+        table = Table(record, game, history, lines, secret_flags=[r.secret for r in _effective(rows)])
+        table.token_seconds = self.limits.token_seconds
         return table
 
     def sweep(self, idle_seconds: float) -> int:
         """Let go of tables nobody has used for ``idle_seconds`` (no watcher, no AI thinking, no decision
         being stored); they are stored, and load again on the next request. Returns how many went."""
         now = time.monotonic()
-        idle = [
-            tid
-            for tid, t in self.tables.items()
-            if not t.subscribers
-            and not t.lock.locked()
-            and (t.ai_task is None or t.ai_task.done())
-            and now - t.last_used > idle_seconds
-        ]
+        idle = [tid for tid, t in self.tables.items() if self._idle(t) and now - t.last_used > idle_seconds]
         for tid in idle:
             del self.tables[tid]
         return len(idle)
@@ -373,6 +512,7 @@ class Hub:
             "version": table.version,
             "players": table.record.players,
             "variants": table.record.variants,
+            "seeded": str(table.record.seed) if table.record.seeded else None,
             "seat": seat,
             "seats": [
                 {"seat": i, "kind": s.kind, "agent": s.agent, "label": seat_label(s, i, seat)}
@@ -404,6 +544,20 @@ class Hub:
         async with table.lock:
             return self.payload(table, seat)
 
+    def wire(self, table: Table, seat: int | None) -> Wire:
+        """The encoded update for ``seat``: built once per (table, version, seat) and shared by every
+        connection of that seat (the same lock rule as :meth:`payload`)."""
+        payload = self.payload(table, seat)
+        wire = table.wires.get(seat)
+        if wire is None or wire.payload is not payload:
+            wire = table.wires[seat] = Wire(payload)
+        return wire
+
+    async def wire_snapshot(self, table: Table, seat: int | None) -> Wire:
+        """:meth:`wire` taken between decisions: never a position not yet stored."""
+        async with table.lock:
+            return self.wire(table, seat)
+
     def push(self, table: Table) -> None:
         """Tell every watcher of the table that a fresh update is owed (never blocks)."""
         for sub in list(table.subscribers):
@@ -411,9 +565,33 @@ class Hub:
 
     # --- decisions ---------------------------------------------------------------------------
 
-    async def act(self, table: Table, seat: int, action: str) -> int:
-        """Apply ``seat``'s decision (notation); stored, then pushed. Returns the new version."""
+    @staticmethod
+    def check_version(table: Table, seat: int, made_at: int) -> None:
+        """Refuse a decision made at an older version (409 with the current one), so a retry or the
+        same move from a second tab never applies twice.
+
+        A decision made at the current version is fresh; so is one made before only hidden choices of
+        other seats in a simultaneous step (which this seat could not see, and which change nothing
+        it may do). Anything else (its own decision since, an undo, a reveal) makes it stale.
+        """
+        now = table.version
+        if made_at == now:
+            return
+        since = [line for line in table.lines if line.seq > made_at] if 0 <= made_at < now else None
+        if since is not None and all(ln.kind == "move" and ln.secret and ln.player != seat for ln in since):
+            return
+        raise ApiError(
+            409,
+            f"this decision was made at version {made_at} but the table is at version {now} "
+            "(it changed meanwhile, or the decision was sent twice): look again and decide",
+            version=now,
+        )
+
+    async def act(self, table: Table, seat: int, action: str, made_at: int) -> int:
+        """Apply ``seat``'s decision (notation) made at version ``made_at``; stored, then pushed.
+        Returns the new version."""
         async with table.lock:
+            self.check_version(table, seat, made_at)
             version = await self._apply_locked(table, seat, action)
         self.kick_ai(table)
         return version
@@ -445,9 +623,15 @@ class Hub:
         await self._store_locked(table, row, restore)
         return table.version
 
-    async def undo(self, table: Table, seat: int) -> int:
+    async def undo(self, table: Table, seat: int, made_at: int) -> int:
         """Take back ``seat``'s last decision under the terminal's undo policy; stored, then pushed."""
         async with table.lock:
+            if made_at != table.version:
+                raise ApiError(
+                    409,
+                    f"this undo was asked at version {made_at}, the table is at {table.version}: look again",
+                    version=table.version,
+                )
             reason = "the game is over" if table.state.is_over() else table.history.why_no_undo(seat)
             if reason:
                 raise ApiError(409, f"cannot undo: {reason}")
@@ -475,7 +659,7 @@ class Hub:
         state = table.state
         try:
             await self.db(self.store.record_decision, table.record.id, row.seq, row, state.to_json(), state.is_over())
-        except Exception:
+        except BaseException:
             log.exception("storing decision %s of table %s failed", row.seq, table.record.id)
             restore()
             raise ApiError(503, "the decision could not be saved; nothing changed, please try again") from None
@@ -497,21 +681,28 @@ class Hub:
             return
         table.ai_task = asyncio.get_running_loop().create_task(self._run_ai(table))
 
-    def _agent(self, table: Table, seat: int) -> farmtable.agents.Agent:
+    def _spec(self, table: Table, seat: int) -> str:
+        """The spec an AI seat runs now; ``ValueError`` if it is over this server's budget (an old table)."""
+        stored = table.record.seats[seat].agent or "random"
+        self.limits.check_agent(stored)
+        return agent_spec_to_run(stored)
+
+    def _agent(self, table: Table, seat: int, spec: str) -> farmtable.agents.Agent:
         agent = table.agents.get(seat)
         if agent is None:
-            spec = table.record.seats[seat].agent or "random"
-            agent = farmtable.agents.make(
-                spec, seed=(table.record.seed + 7919 * (seat + 1) + table.version) % SEED_LIMIT
-            )
+            # seeded from secrets: nothing public (not even a published table seed) predicts it
+            agent = farmtable.agents.make(spec, seed=secrets.randbits(64))
             table.agents[seat] = agent
         return agent
 
     def _processes(self) -> ProcessPoolExecutor:
-        """The worker processes of heavy agents (started on first use; spawned, not forked)."""
+        """The worker processes of heavy agents (started on first use; spawned, not forked; each
+        one dies with the server, even when the server is killed)."""
         if self._procs is None:
             context = multiprocessing.get_context("spawn")
-            self._procs = ProcessPoolExecutor(max_workers=self._ai_workers, mp_context=context)
+            self._procs = ProcessPoolExecutor(
+                max_workers=self._ai_workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
+            )
         return self._procs
 
     async def _run_ai(self, table: Table) -> None:
@@ -523,13 +714,13 @@ class Hub:
                     return
                 snapshot = table.state.clone()
                 version = table.version
-                agent = self._agent(table, seat)
-            if self.ai_delay:
-                await asyncio.sleep(self.ai_delay)
-            spec = table.record.seats[seat].agent or "random"
             try:
+                spec = self._spec(table, seat)
+                agent = self._agent(table, seat, spec)
+                if self.ai_delay:
+                    await asyncio.sleep(self.ai_delay)
                 if farmtable.agents.parse_spec(spec)[0] in HEAVY_AGENTS:
-                    seed = (table.record.seed + 7919 * (seat + 1) + version) % SEED_LIMIT
+                    seed = secrets.randbits(64)
                     action: Any = await loop.run_in_executor(
                         self._processes(), act_in_process, spec, seed, snapshot, seat
                     )
@@ -555,37 +746,88 @@ class Hub:
 
     # --- rematch and replay --------------------------------------------------------------------
 
-    async def rematch(self, table: Table, seat: int) -> str:
-        """The rematch of a finished table (created once, same seats and tokens, a new seed)."""
+    async def rematch(self, table: Table, seat: int, token: str) -> tuple[str, str]:
+        """The rematch of a finished table (created once: same game and seats, a new secret deal) and a
+        fresh token of ``seat`` there (derived from its old ``token``: the old one does not act there)."""
         async with table.lock:
             if not table.state.is_over():
                 raise ApiError(409, "a rematch can start only when the game is over")
-            if table.record.rematch:
-                return table.record.rematch
             rec = table.record
-            new_seed = random.randrange(SEED_LIMIT)
-            state = table.game.new_game(players=rec.players, seed=new_seed, variants=tuple(rec.variants), **rec.options)
-            new = TableRecord(
-                id=secrets.token_urlsafe(9),
-                game=rec.game,
-                players=rec.players,
-                seed=new_seed,
-                variants=list(rec.variants),
-                options=dict(rec.options),
-                seats=[Seat(s.kind, s.agent, s.token_hash) for s in rec.seats],
-                state=state.to_json(),
-                version=0,
-                over=state.is_over(),
-                rematch_of=rec.id,
-                rematch=None,
-            )
-            await self.db(self.store.create_table, new)
-            rec.rematch = new.id
-            table.cache.clear()
-            self.push(table)
-            return new.id
+            if not rec.rematch:
+                new_seed = unpredictable_seed()
+                state = table.game.new_game(
+                    players=rec.players, seed=new_seed, variants=tuple(rec.variants), **rec.options
+                )
+                new = TableRecord(
+                    id=secrets.token_urlsafe(9),
+                    game=rec.game,
+                    players=rec.players,
+                    seed=new_seed,
+                    variants=list(rec.variants),
+                    options=dict(rec.options),
+                    seats=[Seat(s.kind, s.agent, None) for s in rec.seats],
+                    state=state.to_json(),
+                    version=0,
+                    over=state.is_over(),
+                    rematch_of=rec.id,
+                    rematch=None,
+                )
+                await self.db(self.store.create_table, new)
+                rec.rematch = new.id
+                table.cache.clear()
+                self.push(table)
+            new_id = rec.rematch
+        new_table = await self.get(new_id)
+        new_token = rematch_token(token, new_id)
+        async with new_table.lock:
+            seats = new_table.record.seats
+            if seats[seat].kind == HUMAN and seats[seat].token_hash != hash_token(new_token):
+                changed = [Seat(s.kind, s.agent, s.token_hash, s.issued) for s in seats]
+                changed[seat].token_hash = hash_token(new_token)
+                changed[seat].issued = time.time()
+                await self.db(self.store.set_seats, new_id, changed)
+                new_table.record.seats = changed
+                new_table.cache.clear()
+        return new_id, new_token
 
     async def replay_states(self, table: Table) -> list[State[Any]]:
         """Every state of a finished game, recomputed from its seed and new-game parameters by its log."""
         rows = await self.db(self.store.load_log, table.record.id)
         return replay(table.game, table.record, _effective(rows))
+
+    async def replay_frames(self, table: Table, start: int, count: int) -> tuple[int, list[dict[str, Any]]]:
+        """Frames ``start`` .. ``start+count-1`` of a finished game's replay (spectator's view, SVG and the
+        log line that led there) and how many there are; built on the replay thread, off the event loop.
+
+        The positions are computed once per table (a finished game never changes) and kept for the
+        few most recent tables; only the requested page is drawn.
+        """
+        steps = self._replay_cache.get(table.record.id)
+        if steps is None:
+            rows = await self.db(self.store.load_log, table.record.id)
+            loop = asyncio.get_running_loop()
+            steps = await loop.run_in_executor(self._replays, _replay_views, table.game, table.record, rows)
+            self._replay_cache[table.record.id] = steps
+            while len(self._replay_cache) > 8:
+                self._replay_cache.pop(next(iter(self._replay_cache)))
+        page = steps[start : start + count]
+        loop = asyncio.get_running_loop()
+        frames = await loop.run_in_executor(self._replays, _draw_frames, table.game, page, start)
+        return len(steps), frames
+
+
+def _replay_views(game: Game[Any], record: TableRecord, rows: list[DecisionRecord]) -> list[tuple[str, dict[str, Any]]]:
+    """(log line, spectator view) of every position of a finished game (runs on the replay thread)."""
+    standing = _effective(rows)
+    states = replay(game, record, standing)
+    texts = ["Start of the game"] + [
+        LogLine(r.seq, r.kind, r.player, r.notation, r.secret).text_for(None) for r in standing
+    ]
+    return [(text, state.view(None)) for text, state in zip(texts, states, strict=True)]
+
+
+def _draw_frames(game: Game[Any], page: list[tuple[str, dict[str, Any]]], start: int) -> list[dict[str, Any]]:
+    """The replay frames of one page (runs on the replay thread)."""
+    return [
+        {"step": start + i, "text": text, "svg": render(game, view, [], None)} for i, (text, view) in enumerate(page)
+    ]

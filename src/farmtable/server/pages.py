@@ -100,6 +100,7 @@ def table(table_id: str, title: str) -> str:
     body = f"""<div class="table-head"><h1>{escape(title)}</h1>
 <p id="status" class="status" role="status" aria-live="polite">Connecting…</p></div>
 <p id="notice" class="notice" role="alert" hidden></p>
+<p id="seeded" class="notice" hidden></p>
 <div class="table-grid">
 <section class="board-wrap"><div id="board" class="board" aria-label="board"></div></section>
 <aside class="side">

@@ -33,6 +33,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
     update,
 )
@@ -62,6 +63,11 @@ class TableRow(Base):
     game: Mapped[str] = mapped_column(String(64))
     players: Mapped[int] = mapped_column(Integer)
     seed: Mapped[int] = mapped_column(BigInteger)
+    """Legacy: seeds below 2**63 (tables made before seeds grew). New tables store 0 here."""
+    seed_text: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The seed in decimal (128 secret bits, or a creator's explicit seed); read before ``seed``."""
+    meta: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """JSON: ``{"seeded": true}`` for a table whose seed its creator chose (shown to everyone)."""
     variants: Mapped[str] = mapped_column(Text, default="[]")
     options: Mapped[str] = mapped_column(Text, default="{}")
     seats: Mapped[str] = mapped_column(Text)
@@ -108,15 +114,20 @@ class Seat:
     kind: str
     agent: str | None
     token_hash: str | None
+    issued: float | None = None
+    """When the seat's token was issued (Unix seconds); None for seats stored before tokens expired."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form for the ``seats`` column."""
-        return {"kind": self.kind, "agent": self.agent, "token_hash": self.token_hash}
+        return {"kind": self.kind, "agent": self.agent, "token_hash": self.token_hash, "issued": self.issued}
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> Seat:
         """Read a seat back from the ``seats`` column."""
-        return Seat(str(data["kind"]), data.get("agent"), data.get("token_hash"))
+        issued = data.get("issued")
+        return Seat(
+            str(data["kind"]), data.get("agent"), data.get("token_hash"), None if issued is None else float(issued)
+        )
 
 
 @dataclass
@@ -135,6 +146,8 @@ class TableRecord:
     over: bool
     rematch_of: str | None
     rematch: str | None
+    seeded: bool = False
+    """The creator chose the seed (everyone at the table is told, with the seed)."""
 
 
 @dataclass
@@ -155,7 +168,7 @@ def _record(row: TableRow) -> TableRecord:
         id=row.id,
         game=row.game,
         players=row.players,
-        seed=row.seed,
+        seed=int(row.seed_text) if row.seed_text else row.seed,
         variants=list(json.loads(row.variants)),
         options=dict(json.loads(row.options)),
         seats=[Seat.from_dict(s) for s in json.loads(row.seats)],
@@ -164,6 +177,7 @@ def _record(row: TableRow) -> TableRecord:
         over=row.over,
         rematch_of=row.rematch_of,
         rematch=row.rematch,
+        seeded=bool(json.loads(row.meta or "{}").get("seeded", False)),
     )
 
 
@@ -210,7 +224,16 @@ class Store:
         self.inline = self.engine.dialect.name == "sqlite"
         """True when calls are cheap enough to make on the event loop (SQLite: a local file)."""
         Base.metadata.create_all(self.engine)
+        self._migrate()
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def _migrate(self) -> None:
+        """Add the columns newer versions need to a database made by an older one (idempotent)."""
+        present = {c["name"] for c in inspect(self.engine).get_columns("tables")}
+        with self.engine.begin() as conn:
+            for name in ("seed_text", "meta"):
+                if name not in present:
+                    conn.exec_driver_sql(f"ALTER TABLE tables ADD COLUMN {name} TEXT")
 
     def session(self) -> Session:
         """A new session (callers use it as a context manager)."""
@@ -224,7 +247,9 @@ class Store:
                     id=record.id,
                     game=record.game,
                     players=record.players,
-                    seed=record.seed,
+                    seed=0,
+                    seed_text=str(record.seed),
+                    meta=json.dumps({"seeded": record.seeded}),
                     variants=json.dumps(record.variants),
                     options=json.dumps(record.options),
                     seats=json.dumps([seat.to_dict() for seat in record.seats]),
@@ -237,6 +262,15 @@ class Store:
             )
             if record.rematch_of:
                 s.execute(update(TableRow).where(TableRow.id == record.rematch_of).values(rematch=record.id))
+
+    def set_seats(self, table_id: str, seats: list[Seat]) -> None:
+        """Store new seats for a table (a rematch seat claiming its fresh token)."""
+        with self.session() as s, s.begin():
+            s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id)
+                .values(seats=json.dumps([seat.to_dict() for seat in seats]))
+            )
 
     def load_table(self, table_id: str) -> TableRecord | None:
         """The table with this id, or None."""

@@ -13,9 +13,9 @@ window.FT = (function () {
     for (const c of children) node.append(c);
     return node;
   }
-  async function api(method, url, body) {
+  async function api(method, url, body, headers) {
     const res = await fetch(url, {
-      method, headers: body ? { "Content-Type": "application/json" } : {},
+      method, headers: Object.assign(body ? { "Content-Type": "application/json" } : {}, headers || {}),
       body: body ? JSON.stringify(body) : undefined,
     });
     let data = null;

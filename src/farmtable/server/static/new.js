@@ -5,7 +5,7 @@
   const { games, levels } = page();
   const $ = (id) => document.getElementById(id);
   const wanted = new URLSearchParams(location.search).get("game");
-  const defaultAi = (levels.find((l) => l.spec === "greedy") || levels[0] || { spec: "random" }).spec;
+  const defaultAi = (levels.find((l) => l.spec === "normal") || levels[0] || { spec: "random" }).spec;
 
   $("game").replaceChildren(...games.map((g) => el("option", { value: g.id, selected: g.id === wanted, text: g.title })));
 
@@ -29,7 +29,7 @@
       const select = el("select", { id: "seat-" + p, "aria-label": "Player " + p });
       select.append(el("option", { value: "you", selected: p === 0, text: "You" }));
       select.append(el("option", { value: "invite", text: "Invite a friend (link)" }));
-      for (const l of levels) select.append(el("option", { value: "ai:" + l.spec, selected: p > 0 && l.spec === defaultAi, text: "AI — " + l.label }));
+      for (const l of levels) select.append(el("option", { value: "ai:" + l.spec, selected: p > 0 && l.spec === defaultAi, title: l.description || null, text: "AI — " + l.label }));
       rows.push(el("div", { class: "seat-row" }, el("span", { text: "Player " + p }), select));
     }
     $("seats").replaceChildren(...rows);

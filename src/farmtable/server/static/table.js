@@ -19,12 +19,13 @@
     ws.send(JSON.stringify(msg));
   }
   function showError(text) { $("move-error").textContent = text || ""; }
+  // every move carries the version it was made at: a repeat (a retry, a second tab) is refused, never applied twice
   function act(notation) {
     if (pending || !state || !state.legal.includes(notation)) return;
     pending = true;
     document.body.dataset.pending = "1";
     showError("");
-    send({ type: "move", action: notation });
+    send({ type: "move", action: notation, version: state.version });
   }
 
   function render(p) {
@@ -33,11 +34,12 @@
     delete document.body.dataset.pending;
     const labels = p.seats.map((s) => s.label);
     const me = p.seat;
-    // board: the game's SVG; its data-action elements that are legal become buttons
+    // board: the game's SVG; its data-action elements that are legal become buttons. An update whose
+    // board is the one shown ("svg_same": the server leaves the picture out) keeps it, buttons and all.
     const board = $("board");
-    board.innerHTML = p.svg;
+    if (!p.svg_same) board.innerHTML = p.svg;
     const legal = new Set(p.legal);
-    board.querySelectorAll("[data-action]").forEach((node) => {
+    if (!p.svg_same) board.querySelectorAll("[data-action]").forEach((node) => {
       const notation = node.getAttribute("data-action");
       if (!legal.has(notation)) return;
       node.classList.add("ft-legal");
@@ -96,6 +98,9 @@
     const notice = $("notice");
     notice.hidden = !p.notice;
     notice.textContent = p.notice || "";
+    const seeded = $("seeded");
+    seeded.hidden = !p.seeded;
+    seeded.textContent = p.seeded ? "Seeded game: the table's creator chose the deal (seed " + p.seeded + "), so they may know the hidden cards." : "";
   }
 
   const logLines = new Map();
@@ -109,8 +114,8 @@
   function fetchLog() {
     if (fetchingLog) return;
     fetchingLog = true;
-    const q = token && !tokenRefused ? "?token=" + encodeURIComponent(token) : "";
-    api("GET", "/api/tables/" + encodeURIComponent(tableId) + "/log" + q)
+    const headers = token && !tokenRefused ? { "X-Seat-Token": token } : {};
+    api("GET", "/api/tables/" + encodeURIComponent(tableId) + "/log", null, headers)
       .then((data) => { for (const line of data.log) logLines.set(line.seq, line.text); drawLog(); })
       .catch(() => {})
       .finally(() => { fetchingLog = false; });
@@ -121,9 +126,10 @@
     $("moves").querySelectorAll("li").forEach((li) => { li.hidden = q && !li.textContent.toLowerCase().includes(q); });
   }
   $("move-filter").addEventListener("input", applyFilter);
-  $("undo").addEventListener("click", () => { showError(""); send({ type: "undo" }); });
+  $("undo").addEventListener("click", () => { showError(""); if (state) send({ type: "undo", version: state.version }); });
   $("rematch").addEventListener("click", () => send({ type: "rematch" }));
-  $("to-rematch").addEventListener("click", () => { if (token && state && state.rematch) localStorage.setItem("farmtable:token:" + state.rematch, token); });
+  // a seat claims its own new token for the rematch (the old one does not act there)
+  $("to-rematch").addEventListener("click", (e) => { if (token && !tokenRefused) { e.preventDefault(); send({ type: "rematch" }); } });
 
   const invites = JSON.parse(localStorage.getItem("farmtable:invites:" + tableId) || "[]");
   if (invites.length) {
@@ -134,21 +140,24 @@
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const useToken = tokenRefused ? "" : token;
-    ws = new WebSocket(proto + "//" + location.host + "/ws/tables/" + encodeURIComponent(tableId) + (useToken ? "?token=" + encodeURIComponent(useToken) : ""));
-    ws.onopen = () => { retry = 0; document.body.dataset.connected = "1"; };
+    ws = new WebSocket(proto + "//" + location.host + "/ws/tables/" + encodeURIComponent(tableId));
+    // the token goes in the first message, never in the address (addresses end up in logs)
+    ws.onopen = () => { retry = 0; document.body.dataset.connected = "1"; ws.send(JSON.stringify({ type: "hello", token: useToken || null })); };
     ws.onmessage = (event) => {
       const msg = JSON.parse(event.data);
       if (msg.type === "update") { render(msg); showError(""); }
       else if (msg.type === "error") {
         pending = false; delete document.body.dataset.pending;
-        if (msg.status === 403 && msg.id === undefined) { tokenRefused = true; $("notice").hidden = false; $("notice").textContent = msg.error + " — watching as a spectator."; }
+        if ((msg.status === 403 || msg.status === 401) && msg.id === undefined) { tokenRefused = true; $("notice").hidden = false; $("notice").textContent = msg.error + " — watching as a spectator."; }
+        else if (msg.status === 409 && msg.version !== undefined && state && msg.version !== state.version) showError("The table changed meanwhile: look again and decide.");
         else showError(msg.error);
       } else if (msg.type === "rematch") {
-        if (token) localStorage.setItem("farmtable:token:" + msg.table, token);
+        if (msg.token) localStorage.setItem("farmtable:token:" + msg.table, msg.token);
         location.href = "/t/" + msg.table;
       }
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
+      if (event.code === 4404) { $("status").textContent = "No such table."; return; }
       document.body.dataset.connected = "0";
       pending = false;
       retry = Math.min(retry + 1, 6);

@@ -1,0 +1,59 @@
+"""The lighter push (issue 16 item 3): an update is encoded once per (table, version, seat) and shared
+by every connection of that seat; a connection that already shows the board gets the update without it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from farmtable.server.hub import HUMAN, Hub, Subscriber, Wire
+from farmtable.server.store import Store
+
+
+async def _noop(_text: str) -> None:
+    """A socket that sends nowhere."""
+
+
+def test_one_encoding_per_seat_and_version_and_the_board_only_when_it_changed(race: None) -> None:
+    async def scenario() -> None:
+        hub = Hub(Store("sqlite://"))
+        try:
+            tid, _tokens = await hub.create("race", 2, [], [(HUMAN, None), (HUMAN, None)])
+            table = await hub.get(tid)
+            subs = [Subscriber(0, lambda: hub.wire_snapshot(table, 0), _noop) for _ in range(3)]
+            first = await hub.wire_snapshot(table, 0)
+            assert await hub.wire_snapshot(table, 0) is first  # built once for the seat and version
+            texts = [sub.text_of(first) for sub in subs]
+            assert all(t is first.full for t in texts)  # every connection sends the one shared text
+            assert json.loads(texts[0])["svg"] == first.payload["svg"]
+            assert (await hub.wire_snapshot(table, 1)) is not first  # another seat: its own update
+            # the same board again (the update rebuilt, e.g. a notice; the version did not move)
+            table.cache.clear()
+            again = await hub.wire_snapshot(table, 0)
+            assert again is not first and again.svg == first.svg
+            lite = json.loads(subs[0].text_of(again))
+            assert lite["svg_same"] is True and "svg" not in lite
+            assert lite["version"] == first.payload["version"] and lite["legal"] == first.payload["legal"]
+            assert subs[1].text_of(again) is again.lite  # encoded once, shared too
+            # a move changes the board: the picture comes again
+            seat = table.state.actors()[0]
+            await hub.act(table, seat, table.state.legal_actions(seat)[0], table.version)
+            moved = await hub.wire_snapshot(table, 0)
+            full = json.loads(subs[0].text_of(moved))
+            assert full["version"] == first.payload["version"] + 1 and full["svg"] == moved.svg
+            # a new connection (a reload) always gets the board
+            fresh = Subscriber(0, lambda: hub.wire_snapshot(table, 0), _noop)
+            assert "svg" in json.loads(fresh.text_of(moved))
+        finally:
+            await hub.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_board_comes_again_when_the_legal_moves_change_under_the_same_picture() -> None:
+    """The page makes the legal parts of the board buttons: new legal moves resend the picture."""
+    base = {"type": "update", "version": 3, "svg": "<svg/>", "legal": ["a"]}
+    sub = Subscriber(0, lambda: asyncio.sleep(0, Wire(base)), _noop)
+    assert "svg" in json.loads(sub.text_of(Wire(base)))
+    assert "svg" not in json.loads(sub.text_of(Wire(dict(base))))
+    assert json.loads(sub.text_of(Wire({**base, "legal": ["a", "b"]})))["svg"] == "<svg/>"
