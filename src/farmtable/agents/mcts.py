@@ -64,6 +64,8 @@ WIN_BONUS = 2.0
 ROLLOUT_STEP_CAP = 20_000
 ROLLOUTS = ("random", "sample", "greedy")
 VALUES = ("evaluate", "heuristic")
+KEEP_SAMPLES = 3
+"""Sampled worlds whose views after the chosen move may match the next decision (subtree reuse)."""
 
 
 def _sigmoid(x: float) -> float:
@@ -231,7 +233,7 @@ class MctsAgent(Agent):
         self.last_iterations = 0
         self.last_cpu = 0.0
         self.last_reused = 0
-        self._kept: tuple[int, str, Node, RewardScale] | None = None
+        self._kept: tuple[int, set[str], Node, RewardScale] | None = None
         self._scale_in_use = RewardScale(1, 0.0, MIN_WIDTH)
 
     # --- the agent -----------------------------------------------------------------
@@ -255,7 +257,7 @@ class MctsAgent(Agent):
         win-probability-like number, solo the chance-like share of beating the root's estimate.
         """
         legal = [str(a) for a in state.legal_actions(player)]
-        root, world = self._search(state, player)
+        root, _ = self._search(state, player)
         priors = root.priors or {}
         stats = []
         for key in legal:
@@ -263,7 +265,7 @@ class MctsAgent(Agent):
             visits = node.visits if node else 0
             stats.append(MoveStat(key, visits, node.total / node.visits if node and node.visits else 0.0))
         stats.sort(key=lambda s: (-s.visits, -s.value, -priors.get(s.notation, 0.0)))
-        self._keep(root, world, player, stats[0].notation)
+        self._keep(root, state, player, stats[0].notation)
         return stats
 
     # --- the search ----------------------------------------------------------------
@@ -427,19 +429,26 @@ class MctsAgent(Agent):
     def _view_key(world: State[Any], player: int) -> str:
         return json.dumps(world.view(player), sort_keys=True, default=str)
 
-    def _keep(self, root: Node, world: State[Any], player: int, chosen: str) -> None:
-        """Keep the chosen move's subtree if this player decides again before anything is revealed."""
+    def _keep(self, root: Node, state: State[Any], player: int, chosen: str) -> None:
+        """Keep the chosen move's subtree if this player decides right after it (a compound turn).
+
+        The subtree is open loop (it averages over chance), so it stays valid whatever a die or a
+        card turns up; it is recognised by the player's view of the position after the move, as
+        seen in a few sampled worlds (a deterministic move has one such view).
+        """
         self._kept = None
         child = root.children.get(chosen)
         if not self.reuse or child is None or not child.children:
             return
-        after = world.clone()
-        action = next(a for a in after.legal_actions(player) if str(a) == chosen)
-        epoch = after.info_epoch()
-        after._do(player, action)
-        if after.is_over() or after.actors() != [player] or after.info_epoch() != epoch:
-            return
-        self._kept = (player, self._view_key(after, player), child, self._scale_in_use)
+        views: set[str] = set()
+        for _ in range(KEEP_SAMPLES):
+            after = self._world(state, player)
+            action = next(a for a in after.legal_actions(player) if str(a) == chosen)
+            after._do(player, action)
+            if after.is_over() or after.actors() != [player]:
+                return
+            views.add(self._view_key(after, player))
+        self._kept = (player, views, child, self._scale_in_use)
 
     def _reused_root(self, world: State[Any], player: int) -> tuple[Node, RewardScale]:
         """The kept subtree and its reward scale if ``world`` is the position it was kept for, else a new root."""
@@ -448,7 +457,7 @@ class MctsAgent(Agent):
             kept is not None
             and kept[0] == player
             and world.actors() == [player]
-            and kept[1] == self._view_key(world, player)
+            and self._view_key(world, player) in kept[1]
         ):
             root = kept[2]
             root.mover = -1
