@@ -199,3 +199,19 @@ def test_random_state_is_not_shared_between_agents() -> None:
     state = mid_game(toy.GAME_ID, 2, seed=6, steps=1)
     p = state.actors()[0]
     assert str(a.act(state, p)) == str(b.act(state, p))
+
+
+def test_rate_limits_how_many_moves_a_visit_rates() -> None:
+    state = farmtable.get_game("tiny-towns").new_game(players=1, seed=5)
+    while len(state.legal_actions(0)) < 6:
+        state.apply(0, state.legal_actions(0)[0])
+    wide = len(state.legal_actions(0))
+    root, _ = MctsAgent(seed=0, iters=1, rate=2)._search(state, 0)
+    assert root.priors is not None and len(root.priors) == 2
+    root, _ = MctsAgent(seed=0, iters=2, rate=2)._search(state, 0)
+    assert root.priors is not None and len(root.priors) == 4
+    root, _ = MctsAgent(seed=0, iters=1)._search(state, 0)
+    assert root.priors is not None and len(root.priors) == wide
+    assert farmtable.agents.make("mcts:rate=4").spec == "mcts:rate=4"
+    with pytest.raises(ValueError, match="rate"):
+        farmtable.agents.make("mcts:rate=-1")

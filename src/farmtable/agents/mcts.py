@@ -34,7 +34,8 @@ Parameters (spec ``mcts:time=1``, ``mcts:iters=400,depth=3,rollout=random``): ``
 ``time``, ``c`` (UCB exploration, default 0.35), ``bias`` (1.0), ``widen`` (2.0), ``alpha`` (0.5),
 ``depth`` (0), ``rollout`` (``sample``), ``k`` (3), ``width`` (0: automatic: ``max(2.5, 10 % of
 the root estimate)``), ``reuse`` (1), ``value`` (``evaluate``; ``heuristic`` judges positions by the
-games' older per-player heuristics instead, for comparison).
+games' older per-player heuristics instead, for comparison), ``rate`` (0: rate every move of a node
+at once; N: at most N new moves per visit, for nodes with very many moves; not yet measured).
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ WIN_BONUS = 2.0
 ROLLOUT_STEP_CAP = 20_000
 ROLLOUTS = ("random", "sample", "greedy")
 VALUES = ("evaluate", "heuristic")
+UNRATED = -1.0
+"""The sort key of a move not rated yet (priors are rewards in [0, 1], so it ranks last)."""
 KEEP_SAMPLES = 3
 """Sampled worlds whose views after the chosen move may match the next decision (subtree reuse)."""
 
@@ -184,6 +187,7 @@ class MctsAgent(Agent):
         width: float = 0.0,
         reuse: int = 1,
         value: str = "evaluate",
+        rate: int = 0,
     ) -> None:
         given = {
             "iters": iters,
@@ -198,6 +202,7 @@ class MctsAgent(Agent):
             "width": width or None,
             "reuse": None if reuse == 1 else reuse,
             "value": None if value == "evaluate" else value,
+            "rate": rate or None,
         }
         super().__init__(seed, **{key: v for key, v in given.items() if v is not None})
         if iters is not None and (isinstance(iters, bool) or not isinstance(iters, int) or iters < 1):
@@ -215,6 +220,8 @@ class MctsAgent(Agent):
             raise ValueError(f"k must be a positive whole number of sampled moves, got {k!r}")
         if value not in VALUES:
             raise ValueError(f"value must be one of {', '.join(VALUES)}, got {value!r}")
+        if isinstance(rate, bool) or not isinstance(rate, int) or rate < 0:
+            raise ValueError(f"rate must be a whole number of moves to rate per visit (0: all), got {rate!r}")
         if reuse not in (0, 1):
             raise ValueError(f"reuse must be 0 or 1, got {reuse!r}")
         self.iters = iters if iters is not None or time is not None else DEFAULT_ITERS
@@ -229,6 +236,7 @@ class MctsAgent(Agent):
         self.width = float(width)
         self.reuse = bool(reuse)
         self.value = value
+        self.rate = rate
         self.rng = random.Random(seed)
         self.last_iterations = 0
         self.last_cpu = 0.0
@@ -311,8 +319,8 @@ class MctsAgent(Agent):
         width = self.width or max(MIN_WIDTH, RELATIVE_WIDTH * max(abs(v) for v in values))
         return kind(world.players, centre, width)
 
-    @staticmethod
     def _priors(
+        self,
         node: Node,
         world: State[Any],
         mover: int,
@@ -321,18 +329,23 @@ class MctsAgent(Agent):
         scale: RewardScale,
         cache: dict[str, list[float]],
     ) -> dict[str, float]:
-        """The node's priors (each move's reward one move ahead, for ``mover``), filling in moves new to it."""
+        """The node's priors (each move's reward one move ahead, for ``mover``), rating moves new to it.
+
+        With ``rate=N`` at most N unrated moves are rated per visit (in random order), so a node with
+        many moves is rated progressively; unrated moves rank after every rated one.
+        """
         priors = node.priors
         if priors is None:
             priors = node.priors = {}
-        for action, key in zip(legal, keys, strict=True):
-            if key in priors:
-                continue
+        todo = [i for i, key in enumerate(keys) if key not in priors]
+        if self.rate and len(todo) > self.rate:
+            todo = self.rng.sample(todo, self.rate)
+        for i in todo:
             child = world.clone()
-            child._do(mover, action)
+            child._do(mover, legal[i])
             rewards = scale.of_state(child)
-            cache[key] = rewards
-            priors[key] = rewards[mover]
+            cache[keys[i]] = rewards
+            priors[keys[i]] = rewards[mover]
         return priors
 
     def _iterate(self, root: Node, world: State[Any], player: int, scale: RewardScale) -> None:
@@ -354,7 +367,7 @@ class MctsAgent(Agent):
             order = list(range(len(keys)))
             if priors is not None:
                 ranked = priors
-                order.sort(key=lambda i: -ranked[keys[i]])
+                order.sort(key=lambda i: -ranked.get(keys[i], UNRATED))
                 if self.widen > 0:
                     order = order[: max(1, math.ceil(self.widen * (node.visits + 1) ** self.alpha))]
             children = node.children
@@ -389,7 +402,7 @@ class MctsAgent(Agent):
                 child = children[keys[i]]
                 score = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
                 if priors is not None and bias:
-                    score += bias * priors[keys[i]] / (child.visits + 1)
+                    score += bias * priors.get(keys[i], 0.0) / (child.visits + 1)
                 if score > best_score:
                     best_score, best_i = score, i
             world._do(mover, legal[best_i])
