@@ -90,6 +90,23 @@ def cpu_line(values: list[float]) -> str:
     return f"{_quantile(values, 0.5):.3f} / {_quantile(values, 0.99):.3f} / {max(values, default=float('nan')):.3f}"
 
 
+def paired_ci(diff: list[float]) -> tuple[float, float, float]:
+    """Mean of paired differences with a Student-t 95% interval (honest for a handful of deals)."""
+    n = len(diff)
+    mean = sum(diff) / n if n else float("nan")
+    if n < 2:
+        return mean, mean, mean
+    try:
+        from scipy.stats import t
+
+        quantile = float(t.ppf(0.975, n - 1))
+    except ImportError:  # scipy is not a farmtable dependency: fall back to the normal quantile
+        quantile = 1.959963984540054
+    sd = statistics.stdev(diff)
+    half = quantile * sd / n**0.5
+    return mean, mean - half, mean + half
+
+
 def _fmt_ci(mean: float, low: float, high: float) -> str:
     return f"{mean:.2f} [{low:.2f}, {high:.2f}]"
 
@@ -136,9 +153,12 @@ def report_solo(game_id: str, variants: tuple[str, ...], specs: list[str], games
     for spec in specs[1:]:
         other = sorted(games[spec], key=lambda g: g.deal)
         diff = [float(o.solo_score - b.solo_score) for o, b in zip(other, base, strict=True)]
-        mean, low, high = mean_ci(diff)
+        mean, low, high = paired_ci(diff)
         verdict = "better" if low > 0 else "worse" if high < 0 else "no significant difference"
-        lines.append(f"\npaired objective difference `{spec}` − `{specs[0]}`: {_fmt_ci(mean, low, high)} ({verdict})")
+        lines.append(
+            f"\npaired objective difference `{spec}` − `{specs[0]}`: {_fmt_ci(mean, low, high)} "
+            f"(Student t 95%; {verdict})"
+        )
     return "\n".join(lines)
 
 
