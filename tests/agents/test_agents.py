@@ -9,7 +9,7 @@ from farmtable.agents.ismcts import IsmctsAgent
 from tests.agents import toy
 from tests.agents.helpers import game_ids, mid_game, play, players_for
 
-AGENTS = ["random", "greedy", "ismcts:iters=4", "ismcts:iters=3,rollout=greedy"]
+AGENTS = ["random", "greedy", "ismcts:iters=4", "ismcts:iters=3,rollout=greedy", "mcts:iters=4", "mcts:iters=3,depth=2"]
 GAMES = game_ids()
 
 

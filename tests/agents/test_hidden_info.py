@@ -19,7 +19,7 @@ import farmtable.agents
 from farmtable.core import Rng, State
 from tests.agents.helpers import game_ids, mid_game, players_for
 
-AGENTS = ["random", "greedy", "ismcts:iters=12"]
+AGENTS = ["random", "greedy", "ismcts:iters=12", "mcts:iters=12"]
 GAMES = game_ids()
 SAFE = frozenset({"actors", "legal_actions", "determinize", "players", "is_over", "game"})
 

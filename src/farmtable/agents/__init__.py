@@ -9,6 +9,7 @@ True
 
 from farmtable.agents import greedy as _greedy  # noqa: F401  (registers "greedy")
 from farmtable.agents import ismcts as _ismcts  # noqa: F401  (registers "ismcts")
+from farmtable.agents import mcts as _mcts  # noqa: F401  (registers "mcts")
 from farmtable.agents import random_agent as _random_agent  # noqa: F401  (registers "random")
 from farmtable.agents.base import Agent, agent_names, make, parse_spec, register_agent
 

@@ -159,7 +159,7 @@ class IsmctsAgent(Agent):
     def search(self, state: State[Any], player: int) -> Node:
         """Run the search budget from ``state`` for ``player``; returns the root of the tree."""
         root = Node(mover=-1)
-        deadline = None if self.time is None else _time.perf_counter() + self.time
+        deadline = None if self.time is None else _time.process_time() + self.time
         root_prior: dict[str, float] = {}
         if self.prior > 0:
             root_prior = self._root_prior(state.determinize(player, random.Random(self.rng.getrandbits(64))), player)
@@ -171,7 +171,7 @@ class IsmctsAgent(Agent):
         while True:
             if budget is not None and done >= budget:
                 break
-            if deadline is not None and done > 0 and _time.perf_counter() >= deadline:
+            if deadline is not None and done > 0 and _time.process_time() >= deadline:
                 break
             world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
             self._iterate(root, world, player, solo, bounds, cut_bounds, root_prior)

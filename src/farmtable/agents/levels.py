@@ -30,9 +30,9 @@ LEVELS: Final[dict[str, Level]] = {
     level.name: level
     for level in (
         Level("easy", "Easy", "greedy", "plays the move that looks best right now"),
-        Level("normal", "Normal", "ismcts:iters=200,depth=5", "searches a little ahead (about 0.1 s a move)"),
-        Level("hard", "Hard", "ismcts:iters=800", "searches further ahead (about 0.5 s a move)"),
-        Level("expert", "Expert", "ismcts:time=1.0", "the strongest player, about 1 s a move"),
+        Level("normal", "Normal", "mcts:iters=100,time=0.2", "searches a little ahead (at most 0.2 s a move)"),
+        Level("hard", "Hard", "mcts:iters=400,time=0.5", "searches further ahead (at most 0.5 s a move)"),
+        Level("expert", "Expert", "mcts:iters=4000,time=1.0", "the strongest player, at most 1 s of CPU a move"),
     )
 }
 """Weakest first. The specs are tuned in benchmarks/AI.md; each level beats the one below."""
