@@ -82,7 +82,7 @@ def test_hint_advises_a_legal_move(tmp_path: Path, capsys: pytest.CaptureFixture
     path.write_text(state.to_json())
     code, out = run(capsys, "hint", str(path), "--iters", "50")
     assert code == 0, out
-    assert "ISMCTS would play" in out and "est. win rate" in out
+    assert "The Expert AI would play" in out and "est. win rate" in out
     assert any(str(a) in out for a in state.legal_actions(state.actors()[0]))
     code, out = run(capsys, "hint", str(path), "--as", "1")
     assert code == 1 and "player 1 has no decision now" in out

@@ -73,10 +73,14 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def make(spec: str, seed: int | None = None) -> Agent:
-    """Build an agent from its spec string, e.g. ``make("random", seed=1)`` or ``make("ismcts:iters=400")``.
+    """Build an agent from its spec string or level name: ``make("random", seed=1)``, ``make("expert")``.
 
     Raises ``ValueError`` naming the known agents for an unknown name, or the bad parameter.
     """
+    from farmtable.agents.levels import is_level, level_spec
+
+    if is_level(spec):  # "easy", "normal", "hard", "expert": the named levels
+        spec = level_spec(spec)
     name, params = parse_spec(spec)
     if name not in _REGISTRY:
         raise ValueError(f"no agent '{name}'; the agents are: {', '.join(agent_names())}")

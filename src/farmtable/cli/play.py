@@ -26,15 +26,14 @@ from farmtable.cli.files import parse_options
 from farmtable.core import History, State
 
 HUMAN = "human"
-DEFAULT_OPPONENT = "ismcts:iters=200,depth=5"
-"""The agent that takes the seats nobody named: ISMCTS, which beats greedy in every game (benchmarks/README.md)."""
-HINT_ITERATIONS = 1000
+DEFAULT_OPPONENT = "normal"
+"""The seats nobody named get the Normal AI level, the web's default too (``farmtable.agents.levels``)."""
 SHOWN_MOVES = 40
 
 HELP = """Type the number of a move, or its notation. Commands:
   moves       list the legal moves again
   board       show the board again
-  hint [N]    what ISMCTS would play here (N iterations, default 1000)
+  hint [N]    what the Expert AI would play here (or a search of N iterations)
   undo        take back your last decision (only your own, before anyone
               else decides, and never past a roll or a revealed card)
   save FILE   save the game           load FILE   load a saved game
@@ -47,7 +46,7 @@ def parse_seats(players: int, seats: list[str]) -> dict[int, str]:
     for item in seats:
         seat, eq, spec = item.partition("=")
         if not eq or not seat.strip().isdigit():
-            raise CliError(f"--seat '{item}' should look like 1=random (seat number = agent or human)")
+            raise CliError(f"--seat '{item}' should look like 1=hard (seat number = AI level, agent spec or human)")
         number = int(seat)
         if not 0 <= number < players:
             raise CliError(f"--seat {number}: this game has seats 0 to {players - 1}")
@@ -146,7 +145,7 @@ class TerminalGame:
             elif word == "board":
                 console.print(self.state.render_text(player), markup=False)
             elif word == "hint":
-                self._hint(player, int(rest) if rest.strip().isdigit() else HINT_ITERATIONS)
+                self._hint(player, int(rest) if rest.strip().isdigit() else None)
             elif word == "undo":
                 self._undo(player)
                 return True
@@ -172,7 +171,7 @@ class TerminalGame:
                 self._autosave()
                 return True
 
-    def _hint(self, player: int, iterations: int) -> None:
+    def _hint(self, player: int, iterations: int | None) -> None:
         from farmtable.arena import hint
 
         advice = hint(self.state, player, iters=iterations)

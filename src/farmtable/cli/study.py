@@ -294,23 +294,23 @@ def bench_command(
 def hint_command(
     file: Annotated[Path, typer.Argument(help="A saved game (from `farmtable play` or `farmtable new`).")],
     as_player: Annotated[int | None, typer.Option("--as", help="The player to advise (default: first to act).")] = None,
-    iters: Annotated[int, typer.Option(help="ISMCTS iterations.")] = 1000,
-    time: Annotated[float | None, typer.Option(help="Search for this many seconds instead.")] = None,
+    iters: Annotated[int | None, typer.Option(help="Search iterations (default: the Expert level's search).")] = None,
+    time: Annotated[float | None, typer.Option(help="Search for this many CPU seconds instead.")] = None,
     top: Annotated[int, typer.Option(help="How many moves to list.")] = 8,
     seed: Annotated[int, typer.Option(help="Search seed (same seed, same advice).")] = 0,
 ) -> None:
-    """What ISMCTS would play in a saved position, with its estimated win rate per move."""
+    """What the Expert AI would play in a saved position, with its estimate per move."""
     from rich.table import Table
 
     from farmtable.arena import hint
 
     state = load_game_file(file)
     advice = hint(state, as_player, iters=iters, time=time, seed=seed)
-    label = "scaled score" if advice.solo else "est. win rate"
-    table = Table(title=f"ISMCTS advice for player {advice.player} ({advice.iterations} iterations)")
+    label = "est. objective (0-1)" if advice.solo else "est. win rate"
+    table = Table(title=f"Advice for player {advice.player} ({advice.iterations} search iterations)")
     for col in ("move", "visits", label):
         table.add_column(col, justify="left" if col == "move" else "right")
     for m in advice.moves[:top]:
         table.add_row(m.notation, str(m.visits), "—" if m.value != m.value else f"{100 * m.value:.1f}%")
     console.print(table)
-    console.print(f"ISMCTS would play: [bold]{advice.best.notation}[/bold]")
+    console.print(f"The Expert AI would play: [bold]{advice.best.notation}[/bold]")

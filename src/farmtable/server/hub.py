@@ -49,7 +49,7 @@ TABLE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 MAX_TABLE_ID = 32
 
 
-HEAVY_AGENTS = frozenset({"ismcts"})
+HEAVY_AGENTS = frozenset({"ismcts", "mcts"})
 """Agents that think for long (search): they run in worker processes, so their thinking never
 holds the interpreter lock the server's event loop needs. Light agents run in a thread pool."""
 

@@ -424,7 +424,7 @@ def evaluate(state: TinyTownsState) -> list[float]:
                 continue
             row = town_features(state, p)
             filled = 1.0 - float(row[EMPTY]) / C.SQUARES
-            values[p] += (weights[SCORE] + weights[SCORE_FILLED] * filled) * (totals[p] - float(row[SCORE]))
+            values[p] += float((weights[SCORE] + weights[SCORE_FILLED] * filled) * (totals[p] - float(row[SCORE])))
     return values
 
 
