@@ -383,3 +383,39 @@ def test_heuristic_values_a_cheap_card_above_its_price() -> None:
     state.apply(0, "buy wheat")  # pays 1 for a card worth 6 or more
     assert state.heuristic(0) > before
     assert state.heuristic(1) < 0
+
+
+# --- Variant last-card-of-a-pile (issue 14) -------------------------------------------------------
+
+
+def _last_animal_position(variants: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+    # Player 1 holds every animal but one; the marketplace keeps its wheat and one animal.
+    from farmtable.games.farmers_finances.components import ANIMAL_CARDS_PER_COPY, copies_for
+
+    animals = ANIMAL_CARDS_PER_COPY * copies_for(2) - 1
+    return position(row=4, money=[10, 10], farms=[(1, 0, 0), (0, 0, animals)], variants=variants)
+
+
+def test_last_card_of_a_pile_variant_empties_the_market_with_the_last_animal() -> None:
+    state = _last_animal_position(("last-card-of-a-pile",))
+    assert state.market[1] == 1 and state.market[0] > 0
+    animals = state.hands[1][2]
+    state.apply(0, "buy animal")
+    # Row 4: the animal costs 7; then everyone sells at SELL +1: wheat 6, animal 11.
+    assert state.money[0] == 10 - 7 + 6 + 11
+    assert state.money[1] == 10 + 11 * animals
+    assert state.hands == [[0, 0, 0], [0, 0, 0]]
+    assert state.legal_actions(0) == ["reroll"]
+
+
+def test_by_default_the_last_animal_alone_does_not_empty_the_market() -> None:
+    state = _last_animal_position()
+    state.apply(0, "buy animal")
+    assert state.market[1] == 0 and state.market[0] > 0
+    assert state.hands[0] == [1, 0, 1]
+    assert "reroll" in state.legal_actions(0) and len(state.legal_actions(0)) > 1
+
+
+def test_last_card_of_a_pile_is_refused_solo() -> None:
+    with pytest.raises(ValueError, match="last-card-of-a-pile"):
+        GAME.new_game(players=1, seed=1, variants=("last-card-of-a-pile",))

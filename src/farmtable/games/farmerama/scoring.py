@@ -64,9 +64,13 @@ def score(entries: Sequence[ScoreInput], extra: dict[str, object] | None = None)
     water = [e.water for e in entries]
     ranking = rank_by([(t, w) for t, w in zip(totals, water, strict=True)])
     details: dict[str, object] = {"water": water, "tie_break": "more water in the barn"}
+    notes = ["A tie in stars goes to the player with more water in the barn."]
     if len(entries) == 1:
         details["solo_goal"] = SOLO_GOAL
         details["solo_goal_reached"] = totals[0] >= SOLO_GOAL
+        notes = [f"Solo goal {SOLO_GOAL} stars: {'reached' if totals[0] >= SOLO_GOAL else 'not reached'}."]
+    details["notes"] = notes
+    details["labels"] = {"water": "Water in the barn (tie-break)"}
     if extra:
         details.update(extra)
     return Result(totals=totals, breakdown=sheets, ranking=ranking, details=dict(details))

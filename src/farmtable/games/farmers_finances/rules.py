@@ -53,6 +53,8 @@ AFTER_PICK: Final = (AFTER_PICK_END_TURN, AFTER_PICK_MARKET, AFTER_PICK_ACTION)
 
 SOLO_SIX_CHOOSE: Final = "solo-six-choose"
 EMPTY_MARKET_EXTRA_CHANGE: Final = "empty-market-extra-change"
+LAST_CARD_OF_A_PILE: Final = "last-card-of-a-pile"
+"""Variant (issue 14): "the last card" of the empty-market rule is the last card of either pile."""
 
 # --- notation --------------------------------------------------------------------------------------
 
@@ -163,12 +165,18 @@ class FarmersFinancesGame(Game["FarmersFinancesState"]):
         EMPTY_MARKET_EXTRA_CHANGE: (
             "2-4 players: the empty-market reroll is extra; the buyer still makes the normal market change"
         ),
+        LAST_CARD_OF_A_PILE: (
+            "2-4 players: buying the last card of either pile (wheat or animals) empties the market, "
+            "not only the last card of both"
+        ),
     }
 
     def check_players_and_variants(self, players: int, variants: tuple[str, ...]) -> None:
         """Refuse a solo-only variant with several players and a multiplayer-only variant solo."""
         if SOLO_SIX_CHOOSE in variants and players != 1:
             raise ValueError(f"'{SOLO_SIX_CHOOSE}' changes a solo rule (the 6 at the start of a solo turn): players=1")
+        if LAST_CARD_OF_A_PILE in variants and players == 1:
+            raise ValueError(f"'{LAST_CARD_OF_A_PILE}' changes the 2-4 player empty-market rule; solo has its own")
         if EMPTY_MARKET_EXTRA_CHANGE in variants and players == 1:
             raise ValueError(
                 f"'{EMPTY_MARKET_EXTRA_CHANGE}' changes the 2-4 player empty-market rule; solo has no market change"
@@ -436,9 +444,15 @@ class FarmersFinancesState(State[str]):
             if self.solo:
                 self._solo_take(sort)
             else:
-                self.market[c.MARKET_SORTS.index(sort)] -= 1
-                # "If a player buys the last card": the last card of the marketplace, both stacks (DA-FF10).
-                if self.market[0] == 0 and self.market[1] == 0:
+                pile = c.MARKET_SORTS.index(sort)
+                self.market[pile] -= 1
+                # "If a player buys the last card": the last card of the marketplace, both stacks (DA-FF10);
+                # variant last-card-of-a-pile: the last card of the pile bought from.
+                if LAST_CARD_OF_A_PILE in self.variants:
+                    emptied = self.market[pile] == 0
+                else:
+                    emptied = self.market[0] == 0 and self.market[1] == 0
+                if emptied:
                     self._empty_market()
         elif kind == "sell":
             # Sell: "Sell one or more from one sort of cards ... Put the card(s) back to the marketplace

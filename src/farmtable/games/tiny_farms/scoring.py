@@ -280,6 +280,12 @@ def score_solo(board: Sequence[int], milk: int, emma_filled: Sequence[int], diff
         "difficulty": difficulty,
         "unused_milk": [milk],
         "horse_counts": [you_horses, emma_horses],
+        "opponent_sheet": {"name": "Farmer Emma", "lines": dict(emma), "total": emma_total},
+        "notes": [
+            f"Solo against Farmer Emma ({difficulty}): you {total}, Emma {emma_total}: "
+            + {"win": "you win.", "loss": "Emma wins.", "tie": "a tie."}[outcome],
+            f"Horses: you {you_horses}, Emma {emma_horses}; unused milk: {milk} (breaks a tie).",
+        ],
     }
     # The solo game is won by beating Emma, so a solo player's objective is the margin over her.
     return Result([total], [sheet], [[0]], details, objective=total - emma_total)
