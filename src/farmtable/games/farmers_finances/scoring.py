@@ -28,7 +28,11 @@ def cards_at_base_value(hand: Sequence[int]) -> int:
 
 
 def score_sheet(
-    money: Sequence[int], hands: Sequence[Sequence[int]], solo_turns: int | None = None, turn: int | None = None
+    money: Sequence[int],
+    hands: Sequence[Sequence[int]],
+    solo_turns: int | None = None,
+    turn: int | None = None,
+    immediate_winner: int | None = None,
 ) -> Result:
     """The result of a position: totals are money; the ranking applies the tie rule.
 
@@ -67,4 +71,10 @@ def score_sheet(
     if turn is not None:
         details["turn"] = turn
     keys = [(totals[p], tie_values[p]) for p in range(len(totals))]
-    return Result(totals, breakdown, rank_by(keys), details)
+    ranking = rank_by(keys)
+    if immediate_winner is not None:
+        # Variant player-two-wins-at-once: the literal Game End sentence puts player 2 first.
+        rest = [[p for p in group if p != immediate_winner] for group in ranking]
+        ranking = [[immediate_winner], *(g for g in rest if g)]
+        notes.append(f"Player {immediate_winner + 1} reached {GOAL_MONEY} after his turn and wins at once.")
+    return Result(totals, breakdown, ranking, details)
