@@ -719,6 +719,8 @@ class TinyFarmsGame(Game[TinyFarmsState]):
         "emma-medium": "solo: Farmer Emma starts with a horse, a pig and a sheep filled in",
         "emma-hard": "solo: Farmer Emma starts with two horses, a pig, a sheep and a Forest Friend",
         "emma-epic": "solo: Farmer Emma starts with the first circle of every track filled in",
+        "emma-epic-rows": "solo: Epic read per printed row: the first circle of every group (Forest Friends 5/5, "
+        "sheep 3/3, pigs 2/2/2) and of every other track",
         "emma-advanced": "solo: Farmer Emma always takes the space that adds most to her score",
     }
 
