@@ -212,8 +212,8 @@ H4 at 2,2
 
 
 def test_first_reading_a_gap_inside_the_farm_opens_the_pens_touching_it() -> None:
-    # Variant gaps-open (the first reading): a quarter facing a missing card is never enclosed.
-    f = farm("variant gaps-open\n" + RING_AROUND_A_GAP)
+    # Variant gaps-not-enclosed (the first reading): a quarter facing a missing card is never enclosed.
+    f = farm("variant gaps-not-enclosed\n" + RING_AROUND_A_GAP)
     assert f.pens() == []
     # The deck has no ninth fence cross to fill the gap; a solid 3 x 2 block of fence crosses
     # closes both of its inner corners.

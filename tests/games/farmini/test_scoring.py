@@ -231,14 +231,14 @@ def test_gap_reading_scores_the_ring_around_a_gap_as_an_enclosed_fence() -> None
 
 
 def test_first_gap_reading_as_a_variant_leaves_the_ring_open() -> None:
-    result = GAME.score_text("variant gaps-open\n" + RING)
+    result = GAME.score_text("variant gaps-not-enclosed\n" + RING)
     assert result.breakdown[0] == {"animals": 0, "corn": 0, "single_kind_bonus": 0, "empty_cell_penalty": 0}
 
 
 def test_gap_reading_protects_animals_in_the_ring_from_the_wolf() -> None:
-    # The ring is an enclosed fence, so a pig on (0,1)/NE survives a pig wolf; under gaps-open it
+    # The ring is an enclosed fence, so a pig on (0,1)/NE survives a pig wolf; under gaps-not-enclosed it
     # stands in an open region and would be scattered.
     default = GAME.score_text(RING + "pig at 0,1/NE\n")
     assert default.breakdown[0]["corn"] == 0  # the pig eats the corn of its enclosed fence
     assert read_farms(RING + "pig at 0,1/NE\n").farms[0].pen_cells() >= {(0, 1, 0)}
-    assert (0, 1, 0) not in read_farms("variant gaps-open\n" + RING + "pig at 0,1/NE\n").farms[0].pen_cells()
+    assert (0, 1, 0) not in read_farms("variant gaps-not-enclosed\n" + RING + "pig at 0,1/NE\n").farms[0].pen_cells()

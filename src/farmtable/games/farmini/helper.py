@@ -34,7 +34,7 @@ text after '#' are ignored; case and extra spaces do not matter.
 
   variant second-variant         optional, before the first farm: pens of one kind score double
   variant penalty-per-empty-cell optional: -1 per empty animal cell instead of per pen with one
-  variant gaps-open              optional: a ring of fences around a missing card is not a pen
+  variant gaps-not-enclosed      optional: a ring of fences around a missing card is not a pen
   player Alice                   starts a farm (may be left out when there is only one farm)
   farm at 0,0                    the farm card (all four are alike; or give its id H1..H4)
   C7 at 1,0 rot 90               a fence card: its id, where it lies, and how far it is turned

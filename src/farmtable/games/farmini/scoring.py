@@ -10,7 +10,7 @@ Score sheet of one farm (the lines add up to the total):
   animal cell (the Scoring section; DA-FM6); with variant ``penalty-per-empty-cell`` −1 for each
   empty animal cell anywhere on the farm (the note under Fence Cards). By default (the gap
   reading, DA-FM7) a ring of fences around a missing card is an enclosed fence too, and each such
-  gap costs −1 more ("you lose 1 point for each gap"); variant ``gaps-open`` keeps the first
+  gap costs −1 more ("you lose 1 point for each gap"); variant ``gaps-not-enclosed`` keeps the first
   reading, where a quarter facing a missing card is never enclosed.
 
 Ranking: most points; ties broken by most pigs, then goats, then chickens (Tiebreaker).
@@ -28,7 +28,7 @@ from farmtable.games.farmini.farm import Farm
 
 SECOND_VARIANT: Final = "second-variant"
 PER_CELL_PENALTY: Final = "penalty-per-empty-cell"
-GAPS_OPEN: Final = "gaps-open"
+GAPS_OPEN: Final = "gaps-not-enclosed"
 """Variant: the first reading of gaps, a missing card leaves the fences around it open."""
 
 SOLO_PLAYERS: Final = 1
