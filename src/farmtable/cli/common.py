@@ -12,6 +12,8 @@ from rich.table import Table
 
 import farmtable
 from farmtable.core import Result, State
+from farmtable.core.sheet import ScoreSheet, score_sheet, standing
+from farmtable.core.sheet import player_names as player_names_of
 
 app = typer.Typer(
     name="farmtable",
@@ -80,46 +82,47 @@ def player_names(players: int, names: list[str] | None = None) -> list[str]:
     return list(names) if names else [f"Player {p}" for p in range(players)]
 
 
-def score_table(result: Result, names: list[str], title: str = "Score sheet") -> Table:
-    """The score sheet as a rich table: one row per scoring line, one column per player."""
-    table = Table(title=title, show_footer=True)
+def score_table(result: Result, names: list[str] | None = None, title: str = "Score sheet") -> Table:
+    """The score sheet as a rich table: one row per scoring line (in words), one column per player."""
+    return _rich_table(score_sheet(result, _typed_names(result, names), title))
+
+
+def _typed_names(result: Result, names: list[str] | None) -> list[str] | None:
+    """``names`` unless they are only the default seat labels: then the names typed in the input win."""
+    if names is None or names == player_names(len(result.totals)):
+        return None
+    return names
+
+
+def _rich_table(sheet: ScoreSheet) -> Table:
+    table = Table(title=sheet.title, show_footer=True)
     table.add_column("", footer="Total")
-    for p, name in enumerate(names):
-        table.add_column(name, justify="right", footer=str(result.totals[p]))
-    lines: list[str] = []
-    for sheet in result.breakdown:
-        for line in sheet:
-            if line not in lines:
-                lines.append(line)
-    for line in lines:
-        table.add_row(line, *(str(sheet.get(line, "")) for sheet in result.breakdown))
+    for column, total in zip(sheet.columns, sheet.totals, strict=True):
+        table.add_column(column, justify="right", footer=total)
+    for line in sheet.lines:
+        if line.section == "score":
+            table.add_row(line.label, *line.cells)
+    details = [line for line in sheet.lines if line.section == "details"]
+    if details:
+        table.add_section()
+        for line in details:
+            table.add_row(line.label, *line.cells, style="dim")
     return table
 
 
 def describe_ranking(result: Result, names: list[str]) -> str:
-    """A one-line account of who won, e.g. "Winner: Player 1" or "Shared win: Player 0, Player 1"."""
-    winners = [names[p] for p in result.winners]
+    """The standing in words, e.g. "1st Anna 40, 2nd Ben 38" ('' for a solo game)."""
     if len(names) == 1:
         return ""
-    return ("Shared win: " if len(winners) > 1 else "Winner: ") + ", ".join(winners)
+    return standing(result, player_names_of(result, names))
 
 
-def _detail_text(value: Any) -> str | None:
-    """A detail as one readable line, or None for structured values the score sheet already shows."""
-    if isinstance(value, str | int | float):
-        return str(value)
-    if isinstance(value, list | tuple) and all(isinstance(v, str | int | float) for v in value):
-        return ", ".join(map(str, value))
-    return None
-
-
-def print_result(result: Result, names: list[str], final: bool = True) -> None:
-    """Print the score sheet, the ranking (only once the game is over) and the game's simple details."""
-    console.print(score_table(result, names, "Score sheet" if final else "Score as it stands"))
-    line = describe_ranking(result, names)
-    if line and final:
-        console.print(f"[bold]{line}[/bold]")
-    for key, value in result.details.items():
-        text = _detail_text(value)
-        if text is not None:
-            console.print(f"{key.replace('_', ' ')}: {text}", markup=False)
+def print_result(result: Result, names: list[str] | None = None, final: bool = True) -> None:
+    """Print the readable score sheet (``core.sheet``): columns headed by the players' names, the
+    standing (only once the game is over) and the details in words, never raw data."""
+    sheet = score_sheet(result, _typed_names(result, names), final=final)
+    console.print(_rich_table(sheet))
+    if sheet.standing and len(result.totals) > 1:
+        console.print(sheet.standing, style="bold", markup=False)
+    for note in sheet.notes:
+        console.print(note, markup=False)

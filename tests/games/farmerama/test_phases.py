@@ -14,6 +14,7 @@ from farmtable.games.farmerama.components import (
     COW,
     HAY,
     PIG,
+    PRODUCT_VALUE,
     SHEEP,
     WATER,
 )
@@ -253,7 +254,7 @@ def test_animal_on_the_pacifier_returns_and_scores_its_product() -> None:
     assert board.pasture[SHEEP] == 3 and board.products[SHEEP] == 0
     state.apply(0, "turn-wheel")
     assert board.pasture[SHEEP] == IN_STABLE and board.products[SHEEP] == 1
-    assert state.result().breakdown[0]["wool"] == 3
+    assert state.result().breakdown[0]["wool"] == PRODUCT_VALUE[SHEEP]
 
 
 # --- phase 4 and the end -----------------------------------------------------------------------

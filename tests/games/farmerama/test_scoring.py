@@ -2,23 +2,40 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import farmtable
 from farmtable.core.errors import BadInput
-from farmtable.games.farmerama.components import BEDS_OF_AREA, COW, HORSE, PIG, SHEEP
+from farmtable.games.farmerama.components import (
+    BEDS_OF_AREA,
+    COW,
+    HORSE,
+    PIG,
+    PRODUCT_VALUES_DA_FR5,
+    PRODUCT_VALUES_DA_FR5B,
+    SHEEP,
+    VARIANT_FIRST_VALUES,
+)
 from farmtable.games.farmerama.scoring import ScoreInput, score
-from tests.games.farmerama.positions import move_good, new, set_display, sow_directly
+from tests.games.farmerama.positions import move_good, set_display, sow_directly
 
 GAME = farmtable.get_game("farmerama")
 
 
-def test_rulebook_final_scoring_example_on_a_board() -> None:
+@pytest.mark.parametrize(
+    ("variants", "markers"),
+    [((), [3, 3, 3, 2]), ((VARIANT_FIRST_VALUES,), [9, 6, 6, 4])],
+    ids=["DA-FR5b 9/10/14/18", "DA-FR5 3/5/7/9"],
+)
+def test_rulebook_final_scoring_example_on_a_board(variants: tuple[str, ...], markers: list[int]) -> None:
     # Rulebook: products 27 + 30 + 42 + 36 = 135; feed tiles 3 + 2 + 2 = 7; 1 star building = 3;
-    # animals still on pastures = 8; total 153.
-    state = new(2)
+    # animals still on pastures = 8; total 153. Default values: 3 wool, 3 truffles, 3 milk and
+    # 2 riding lessons; first assumption: 9, 6, 6 and 4.
+    state = GAME.new_game(players=2, seed=1, variants=variants)
     board = state.boards[0]
-    board.products = [9, 6, 6, 4]  # DA-FR5 values 3/5/7/9
+    board.products = markers
     for good in ("carrots", "hay", "oats", "corn"):
         move_good(state, 0, good, 0)
     move_good(state, 0, "hay", 3)
@@ -34,6 +51,22 @@ def test_rulebook_final_scoring_example_on_a_board() -> None:
     assert sheet["star_buildings"] == 3
     assert sheet["pasture_animals"] == 8
     assert state.result().totals[0] == 153
+
+
+def test_the_values_variant_survives_a_save_and_old_saves_keep_the_first_values() -> None:
+    state = GAME.new_game(players=1, seed=3, variants=(VARIANT_FIRST_VALUES,))
+    state.boards[0].products = [1, 1, 1, 1]
+    again = GAME.from_json(state.to_json())
+    assert again.result().totals == state.result().totals
+    assert again.boards[0].product_values == PRODUCT_VALUES_DA_FR5
+    default = GAME.new_game(players=1, seed=3)
+    default.boards[0].products = [1, 1, 1, 1]
+    assert default.result().totals[0] - state.result().totals[0] == sum(PRODUCT_VALUES_DA_FR5B) - sum(
+        PRODUCT_VALUES_DA_FR5
+    )
+    data = json.loads(default.to_json())
+    del data["state"]["first_values"]  # a save made before the values became a variant
+    assert GAME.from_json(json.dumps(data)).boards[0].product_values == PRODUCT_VALUES_DA_FR5
 
 
 def test_tie_more_water_wins_then_shared() -> None:
@@ -52,20 +85,20 @@ def test_pasture_animals_count_their_stable_value() -> None:
 
 EXAMPLE = """
 player: Anna
-wool: 9
-truffles: 6
-milk: 6
-riding lessons: 4
+wool: 3
+truffles: 3
+milk: 3
+riding lessons: 2
 feed tiles: 7
 star buildings: 1
 pasture: sheep, pig, cow, horse
 water: 2
 
 player: Ben   # same stars, more water: Ben wins the tie
-wool: 9
-truffles: 6
-milk: 6
-riding lessons: 4
+wool: 3
+truffles: 3
+milk: 3
+riding lessons: 2
 feed tiles: 7
 star buildings: 1
 pasture: sheep, pig, cow, horse
@@ -78,6 +111,16 @@ def test_helper_scores_the_rulebook_example() -> None:
     assert result.totals == [153, 153]
     assert result.ranking == [[1], [0]]
     assert GAME.scoring_helper_format and "riding lessons" in GAME.scoring_helper_format
+
+
+def test_helper_takes_the_printed_product_values() -> None:
+    text = "product values: 3, 5, 7, 9\nplayer: Anna\nwool: 9\ntruffles: 6\nmilk: 6\nriding lessons: 4\n"
+    assert GAME.score_text(text).breakdown[0]["riding_lessons"] == 36
+    assert GAME.score_text(text).totals == [135]
+    with pytest.raises(BadInput, match="before the first"):
+        GAME.score_text("player: A\nproduct values: 1 2 3 4")
+    with pytest.raises(BadInput, match="4 whole numbers"):
+        GAME.score_text("product values: 1 2 3\nplayer: A")
 
 
 def test_helper_format_example_itself_scores_153() -> None:

@@ -47,6 +47,10 @@ def test_cases_cover_every_player_count_and_variant() -> None:
         (2, ("empty-market-extra-change",)),
         (3, ("empty-market-extra-change",)),
         (4, ("empty-market-extra-change",)),
+        (2, ("player-two-wins-at-once",)),
+        (2, ("last-card-of-a-pile",)),
+        (3, ("last-card-of-a-pile",)),
+        (4, ("last-card-of-a-pile",)),
     ]
 
 

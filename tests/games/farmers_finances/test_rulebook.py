@@ -383,3 +383,79 @@ def test_heuristic_values_a_cheap_card_above_its_price() -> None:
     state.apply(0, "buy wheat")  # pays 1 for a card worth 6 or more
     assert state.heuristic(0) > before
     assert state.heuristic(1) < 0
+
+
+# --- Variant last-card-of-a-pile (issue 14) -------------------------------------------------------
+
+
+def _last_animal_position(variants: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+    # Player 1 holds every animal but one; the marketplace keeps its wheat and one animal.
+    from farmtable.games.farmers_finances.components import ANIMAL_CARDS_PER_COPY, copies_for
+
+    animals = ANIMAL_CARDS_PER_COPY * copies_for(2) - 1
+    return position(row=4, money=[10, 10], farms=[(1, 0, 0), (0, 0, animals)], variants=variants)
+
+
+def test_last_card_of_a_pile_variant_empties_the_market_with_the_last_animal() -> None:
+    state = _last_animal_position(("last-card-of-a-pile",))
+    assert state.market[1] == 1 and state.market[0] > 0
+    animals = state.hands[1][2]
+    state.apply(0, "buy animal")
+    # Row 4: the animal costs 7; then everyone sells at SELL +1: wheat 6, animal 11.
+    assert state.money[0] == 10 - 7 + 6 + 11
+    assert state.money[1] == 10 + 11 * animals
+    assert state.hands == [[0, 0, 0], [0, 0, 0]]
+    assert state.legal_actions(0) == ["reroll"]
+
+
+def test_by_default_the_last_animal_alone_does_not_empty_the_market() -> None:
+    state = _last_animal_position()
+    state.apply(0, "buy animal")
+    assert state.market[1] == 0 and state.market[0] > 0
+    assert state.hands[0] == [1, 0, 1]
+    assert "reroll" in state.legal_actions(0) and len(state.legal_actions(0)) > 1
+
+
+def test_last_card_of_a_pile_is_refused_solo() -> None:
+    with pytest.raises(ValueError, match="last-card-of-a-pile"):
+        GAME.new_game(players=1, seed=1, variants=("last-card-of-a-pile",))
+
+
+# --- Variant player-two-wins-at-once (issue 14) ---------------------------------------------------
+
+
+def _forced_sale_lifts_player_one(variants: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+    # One animal left in the market; player 2 (seat 1) buys it at row 4 for 7, and the forced sale
+    # pays seat 0: 2 wheat x 6 + 1 bread x 7 + 1 animal x 11 = 30 (50 -> 80); seat 1: 1 wheat x 6 +
+    # 1 animal x 11 = 17 (62 - 7 + 17 = 72). Seat 1 has reached 70 after his turn.
+    state = position(row=4, money=[50, 62], farms=[(2, 1, 1), (1, 0, 0)], current=1, variants=variants)
+    state.apply(1, "buy animal")
+    state.apply(1, "reroll")
+    if not state.is_over():  # a rolled 6: choose the new row, which ends the turn
+        state.apply(1, state.legal_actions(1)[0])
+    assert state.is_over() and state.money == [80, 72]
+    return state
+
+
+def test_by_default_the_forced_sale_lets_player_one_win_on_money() -> None:
+    assert _forced_sale_lifts_player_one().result().ranking == [[0], [1]]
+
+
+def test_literal_variant_player_two_reaching_70_wins_at_once() -> None:
+    state = _forced_sale_lifts_player_one(("player-two-wins-at-once",))
+    assert state.result().ranking == [[1], [0]]
+    assert GAME.from_json(state.to_json()).result().ranking == [[1], [0]]
+
+
+def test_literal_variant_does_not_apply_when_player_one_triggered_the_end() -> None:
+    # Player 1 reached 70 first: player 2's extra turn is judged on money, as the rulebook says.
+    state = position(money=[70, 60], farms=[(1, 0, 0), (0, 2, 0)], variants=("player-two-wins-at-once",))
+    _finish_turn(state, 0, "bake 1")
+    _finish_turn(state, 1, "sell bread 1")
+    assert state.is_over() and state.money == [70, 67]
+    assert state.result().ranking == [[0], [1]]
+
+
+def test_literal_variant_needs_two_players() -> None:
+    with pytest.raises(ValueError, match="players=2"):
+        GAME.new_game(players=3, seed=1, variants=("player-two-wins-at-once",))

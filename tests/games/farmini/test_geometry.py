@@ -198,24 +198,42 @@ def test_nested_pens_a_ring_pen_around_an_inner_pen() -> None:
     assert not inner & set(pens[1].cells)
 
 
-def test_a_gap_inside_the_farm_opens_the_pens_touching_it() -> None:
-    # 3 x 3 ring of fence crosses around an empty centre: every inner corner touches the gap.
-    text = """
-    farm at 0,0
-    A1 at 1,0
-    A2 at 2,0
-    A3 at 0,1
-    A4 at 2,1
-    H2 at 0,2
-    H3 at 1,2
-    H4 at 2,2
-    """
-    f = farm(text)
+RING_AROUND_A_GAP = """
+farm at 0,0
+A1 at 1,0
+A2 at 2,0
+A3 at 0,1
+A4 at 2,1
+H2 at 0,2
+H3 at 1,2
+H4 at 2,2
+"""
+"""A 3 x 3 ring of fence crosses around an empty centre (1,1): every inner corner touches the gap."""
+
+
+def test_first_reading_a_gap_inside_the_farm_opens_the_pens_touching_it() -> None:
+    # Variant gaps-not-enclosed (the first reading): a quarter facing a missing card is never enclosed.
+    f = farm("variant gaps-not-enclosed\n" + RING_AROUND_A_GAP)
     assert f.pens() == []
     # The deck has no ninth fence cross to fill the gap; a solid 3 x 2 block of fence crosses
     # closes both of its inner corners.
     block = farm("farm at 0,0\nA1 at 1,0\nA2 at 2,0\nA3 at 0,1\nA4 at 1,1\nH2 at 2,1")
     assert sorted(len(p.cells) for p in block.pens()) == [4, 4]
+
+
+def test_gap_reading_a_ring_around_a_missing_card_is_one_enclosed_fence() -> None:
+    # Default (DA-FM7): the four inner corners meet through the gap and form one enclosed fence of
+    # 12 quarters around it: (0,0)/NE, (0,1)/NE+SE, (0,2)/SE, (1,0)/NE+NW, (1,2)/SE+SW, (2,0)/NW,
+    # (2,1)/SW+NW, (2,2)/SW.
+    f = farm(RING_AROUND_A_GAP)
+    pens = f.pens()
+    assert len(pens) == 1
+    assert pens[0].gaps == ((1, 1),)
+    assert len(pens[0].cells) == 12
+    assert (0, 0, NE) in pens[0].cells and (2, 2, SW) in pens[0].cells
+    # A gap on the edge of the farm is open field, not a gap inside a fence.
+    edge = farm("farm at 0,0\nA1 at 1,0\nA2 at 2,0\nA3 at 0,1\nA4 at 2,1")
+    assert all(not p.gaps for p in edge.pens())
 
 
 def test_regions_partition_every_quarter() -> None:

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from farmtable.core import BadInput
+from farmtable.games.farmini.helper import read_farms
 from farmtable.games.farmini.rules import GAME
 from farmtable.games.farmini.scoring import ScoringRules, score_sheet, solo_achievement, solo_table
 from tests.games.farmini.builders import NESTED_PENS, PEN_2X2, PEN_2X2_WITH_ANIMAL_CELL, farm, make_state
@@ -214,3 +215,30 @@ def test_helper_refuses_a_sixth_pig() -> None:
     with pytest.raises(BadInput, match="more than 5 pigs") as err:
         GAME.score_text(text)
     assert err.value.line == 12
+
+
+RING = "farm at 0,0\nA1 at 1,0\nA2 at 2,0\nA3 at 0,1\nA4 at 2,1\nH2 at 0,2\nH3 at 1,2\nH4 at 2,2\n"
+"""A 3 x 3 ring of fence crosses around a missing centre card (1,1)."""
+
+
+def test_gap_reading_scores_the_ring_around_a_gap_as_an_enclosed_fence() -> None:
+    # Default (DA-FM7). The ring's one enclosed fence holds 4 cornfields ((0,0)/NE, (0,1)/SE,
+    # (1,0)/NE, (2,1)/SW) and 6 empty animal cells, and no animal: corn 4; the fence has empty
+    # cells (-1) and surrounds one gap (-1 for the gap): 4 - 2 = 2.
+    result = GAME.score_text(RING)
+    assert result.breakdown[0] == {"animals": 0, "corn": 4, "single_kind_bonus": 0, "empty_cell_penalty": -2}
+    assert result.totals == [2]
+
+
+def test_first_gap_reading_as_a_variant_leaves_the_ring_open() -> None:
+    result = GAME.score_text("variant gaps-not-enclosed\n" + RING)
+    assert result.breakdown[0] == {"animals": 0, "corn": 0, "single_kind_bonus": 0, "empty_cell_penalty": 0}
+
+
+def test_gap_reading_protects_animals_in_the_ring_from_the_wolf() -> None:
+    # The ring is an enclosed fence, so a pig on (0,1)/NE survives a pig wolf; under gaps-not-enclosed it
+    # stands in an open region and would be scattered.
+    default = GAME.score_text(RING + "pig at 0,1/NE\n")
+    assert default.breakdown[0]["corn"] == 0  # the pig eats the corn of its enclosed fence
+    assert read_farms(RING + "pig at 0,1/NE\n").farms[0].pen_cells() >= {(0, 1, 0)}
+    assert (0, 1, 0) not in read_farms("variant gaps-not-enclosed\n" + RING + "pig at 0,1/NE\n").farms[0].pen_cells()

@@ -348,3 +348,22 @@ def test_solo_outcome_and_milk_tie_break() -> None:
     b2 = board("Ch Ch . . | Ch . . .\n" + ". . . . | . . . .\n" * 3)
     result = scoring.score_solo(b2, 3, [0, 0, 0, 0, 0, 0, 4], "easy")
     assert result.totals == [6 - 1 + 3] and result.details["outcome"] == "win"
+
+
+def test_horses_zero_ranks_variant_ranks_a_player_without_horses() -> None:
+    from farmtable.games.tiny_farms.scoring import horse_points
+
+    # Default: no horse, no horse points; 2 horses lead alone and nobody is second.
+    assert horse_points([2, 0, 0], two_player_rules=False) == [10, 0, 0]
+    # Variant: the two players with no horse tie for second (6 each).
+    assert horse_points([2, 0, 0], two_player_rules=False, min_horses=0) == [10, 6, 6]
+
+
+def test_horses_zero_ranks_variant_reaches_the_game_result() -> None:
+    import farmtable
+
+    game = farmtable.get_game("tiny-farms")
+    # At the start nobody has a horse: by default nobody scores horses; in the variant all tie first.
+    assert [s["horses"] for s in game.new_game(players=3, seed=1).result().breakdown] == [0, 0, 0]
+    zero = game.new_game(players=3, seed=1, variants=("horses-zero-ranks",))
+    assert [s["horses"] for s in zero.result().breakdown] == [10, 10, 10]

@@ -251,3 +251,16 @@ def test_milk_can_dodge_a_full_row() -> None:
     state = crop_position(2, boards=[full_row_two])
     state.apply(0, "milk +1")
     assert all(a.startswith(("plant", "milk")) for a in state.legal_actions(0))
+
+
+@pytest.mark.parametrize(
+    ("variant", "filled"),
+    [
+        # tracks: forest friends, sheep, pigs, horses, cows, calves, chickens
+        ("emma-epic", [1, 1, 1, 1, 1, 1, 1]),  # the first circle of every track (default reading)
+        ("emma-epic-rows", [2, 2, 3, 1, 1, 1, 1]),  # the first circle of every printed row: 5/5, 3/3, 2/2/2
+    ],
+)
+def test_epic_readings_fill_emmas_first_circles(variant: str, filled: list[int]) -> None:
+    state = GAME.new_game(players=1, seed=4, variants=(variant,))
+    assert state.emma_filled == filled

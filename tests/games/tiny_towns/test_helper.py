@@ -111,3 +111,20 @@ def test_the_documented_example_scores() -> None:
     text = HELPER_FORMAT.split("Example:", 1)[1].split("The buildings line", 1)[0]
     result = GAME.score_text(text)
     assert result.totals == GAME.score_text(EXAMPLE).totals
+
+
+def test_the_same_monument_for_two_players_is_refused() -> None:
+    text = EXAMPLE.replace("player: Ben\n", "player: Ben\nmonument: Barrett Castle\n").replace(
+        "FAR CHA CHA .", "FAR CHA CHA MON"
+    )
+    with pytest.raises(BadInput, match="both built Barrett Castle") as err:
+        GAME.score_text(text)
+    assert err.value.line == 10  # the "player: Ben" line
+
+
+@pytest.mark.parametrize("place", [0, 3])
+def test_finished_places_run_from_one_to_the_number_of_towns(place: int) -> None:
+    text = EXAMPLE.replace("turns: 3", f"turns: 3\nfinished: {place}")
+    with pytest.raises(BadInput, match="places are 1 to 2"):
+        GAME.score_text(text)
+    assert GAME.score_text(EXAMPLE.replace("turns: 3", "turns: 3\nfinished: 2")).totals == [27, 22]

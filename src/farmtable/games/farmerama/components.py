@@ -50,9 +50,24 @@ FEED_COST: tuple[tuple[int, int, int, int, int], ...] = (
 )
 """Goods returned to the supply to feed each animal, indexed like ``GOODS``."""
 
-PRODUCT_VALUE = (3, 5, 7, 9)
-"""DA-FR5: stars per product: wool 3, truffles 5, milk 7, riding lessons 9 (the rulebook example
-27 + 30 + 42 + 36 is then 9 wool, 6 truffles, 6 milk and 4 riding lessons)."""
+PRODUCT_VALUES_DA_FR5B = (9, 10, 14, 18)
+"""DA-FR5b (the default since issue 14): stars per product: wool 9, truffles 10, milk 14, riding
+lessons 18. The rulebook example 27 + 30 + 42 + 36 is then 3 wool, 3 truffles, 3 milk and 2 riding
+lessons (11 products); each value is at least twice the product's feed (4/5/5/6 tiles), so feeding
+pays, and the dearer, slower animals pay more. The derivation is in ``docs/games/farmerama.md``."""
+PRODUCT_VALUES_DA_FR5 = (3, 5, 7, 9)
+"""DA-FR5 (the first assumption, variant ``products-3-5-7-9``): wool 3, truffles 5, milk 7, riding
+lessons 9 (the example is then 9 wool, 6 truffles, 6 milk and 4 riding lessons: 25 products). A
+product is then worth about the feed it eats, and the solo goal of 150 is out of reach."""
+VARIANT_FIRST_VALUES = "products-3-5-7-9"
+"""The variant that plays with the first assumption, DA-FR5."""
+PRODUCT_VALUE_SETS: dict[str, tuple[int, int, int, int]] = {
+    "": PRODUCT_VALUES_DA_FR5B,
+    VARIANT_FIRST_VALUES: PRODUCT_VALUES_DA_FR5,
+}
+"""Stars per product by variant (``""`` is the default); the one place to correct the tracks."""
+PRODUCT_VALUE = PRODUCT_VALUES_DA_FR5B
+"""The default stars per product (wool, truffles, milk, riding lessons): DA-FR5b."""
 PRODUCT_TRACK_MAX = 12
 """DA-FR5: a score-board track has positions 0..12; a marker at 12 stays there."""
 STABLE_VALUE = (1, 2, 2, 3)

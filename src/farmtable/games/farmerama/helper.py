@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from farmtable.core.errors import BadInput
 from farmtable.core.result import Result
-from farmtable.games.farmerama.components import ANIMALS, PRODUCT_KEYS, PRODUCT_TRACK_MAX, PRODUCTS
+from farmtable.games.farmerama.components import (
+    ANIMALS,
+    PRODUCT_KEYS,
+    PRODUCT_TRACK_MAX,
+    PRODUCT_VALUE,
+    PRODUCT_VALUES_DA_FR5,
+    PRODUCTS,
+)
 from farmtable.games.farmerama.scoring import ScoreInput, score
 
 SCORING_HELPER_FORMAT = """\
 One block per player, each starting with a 'player:' line; then 'key: value' lines in any order.
-Blank lines and text after '#' are ignored. Keys (a missing key counts 0 / none):
+Blank lines and text after '#' are ignored. Before the first block, an optional line
+'product values: 3, 5, 7, 9' gives the stars per wool, truffles, milk and riding lessons printed
+on your score boards (default 9, 10, 14, 18: assumption DA-FR5b; 3, 5, 7, 9 is the variant
+products-3-5-7-9). Keys (a missing key counts 0 / none):
 
   player: <name>
   wool: <markers on the wool track, 0-12>
@@ -24,10 +34,10 @@ Blank lines and text after '#' are ignored. Keys (a missing key counts 0 / none)
 Example (the rulebook's final-scoring example, 153 stars):
 
   player: Anna
-  wool: 9
-  truffles: 6
-  milk: 6
-  riding lessons: 4
+  wool: 3
+  truffles: 3
+  milk: 3
+  riding lessons: 2
   feed tiles: 7
   star buildings: 1
   pasture: sheep, pig, cow, horse
@@ -40,6 +50,8 @@ _COUNT_KEYS = {
     "star buildings": ("stars", 0),
     "water": ("water", 0),
 }
+MAX_VALUE = 100
+"""The most stars per product the helper accepts (more is surely a typing error)."""
 MAX_COUNT = 1000
 """The largest count the helper accepts on a line (more is surely a typing error)."""
 
@@ -54,8 +66,8 @@ class _Block:
         self.pasture: list[int] = []
         self.seen: set[str] = set()
 
-    def entry(self) -> ScoreInput:
-        return ScoreInput(self.products, self.feed, self.stars, self.pasture, self.water)
+    def entry(self, values: tuple[int, ...]) -> ScoreInput:
+        return ScoreInput(self.products, self.feed, self.stars, self.pasture, self.water, values)
 
 
 def _count(value: str, line: int, key: str, high: int) -> int:
@@ -70,6 +82,7 @@ def _count(value: str, line: int, key: str, high: int) -> int:
 def score_text(text: str) -> Result:
     """Read the helper format (see ``SCORING_HELPER_FORMAT``) and score it; BadInput names the line."""
     blocks: list[_Block] = []
+    values: tuple[int, ...] = PRODUCT_VALUE
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -78,6 +91,11 @@ def score_text(text: str) -> Result:
             raise BadInput(f"expected 'key: value', got '{line[:40]}'", line=number)
         key, value = (part.strip() for part in line.split(":", 1))
         key = " ".join(key.lower().split())
+        if key == "product values":
+            if blocks:
+                raise BadInput("'product values' goes before the first 'player:' line", line=number)
+            values = _values(value, number)
+            continue
         if key == "player":
             blocks.append(_Block(value or f"player {len(blocks)}"))
             continue
@@ -110,4 +128,22 @@ def score_text(text: str) -> Result:
             block.water = _count(value, number, key, MAX_COUNT)
     if not blocks:
         raise BadInput("no player: type at least one 'player: <name>' block")
-    return score([b.entry() for b in blocks], {"names": [b.name for b in blocks]})
+    extra: dict[str, object] = {"names": [b.name for b in blocks]}
+    if values != PRODUCT_VALUE:
+        extra["product_values"] = "3/5/7/9 (first assumption)" if values == PRODUCT_VALUES_DA_FR5 else "typed"
+    return score([b.entry(values) for b in blocks], extra)
+
+
+def _values(value: str, line: int) -> tuple[int, ...]:
+    """Read 'product values: w, t, m, r' (four whole numbers, stars per product)."""
+    parts = [p for p in value.replace(",", " ").split() if p]
+    if len(parts) != len(PRODUCTS) or not all(p.isdigit() for p in parts):
+        raise BadInput(
+            f"'product values' needs {len(PRODUCTS)} whole numbers (wool, truffles, milk, riding lessons), "
+            f"got '{value}'",
+            line=line,
+        )
+    numbers = tuple(int(p) for p in parts)
+    if max(numbers) > MAX_VALUE:
+        raise BadInput(f"a product is worth at most {MAX_VALUE} stars, got {max(numbers)}", line=line)
+    return numbers

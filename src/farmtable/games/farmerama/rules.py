@@ -51,6 +51,7 @@ from farmtable.games.farmerama.components import (
     PASTURE_CAPACITY,
     PRODUCT_TRACK_MAX,
     PRODUCT_VALUE,
+    PRODUCT_VALUE_SETS,
     REMOVED_BY_PLAYERS,
     SCARECROW_BED,
     SECTOR_COUNT,
@@ -65,6 +66,7 @@ from farmtable.games.farmerama.components import (
     STACK_HEIGHT,
     STARTING_BARN,
     TILES_PER_GOOD,
+    VARIANT_FIRST_VALUES,
     WATER,
     WATER_CARD,
     WHEEL_CARDS,
@@ -156,6 +158,7 @@ class Board:
         "garden",
         "pasture",
         "pending",
+        "product_values",
         "products",
         "remaining",
         "wheel",
@@ -172,6 +175,8 @@ class Board:
         """The area whose pasture each animal stands on, or IN_STABLE."""
         self.products: list[int] = [0] * len(ANIMALS)
         """Markers on the product tracks (wool, truffles, milk, riding lessons)."""
+        self.product_values: tuple[int, ...] = PRODUCT_VALUE
+        """Stars per product on this game's score boards (DA-FR5b, or DA-FR5 in its variant)."""
         self.garden: list[int] = []
         """Ornamental buildings (indices into BUILDINGS), in the order received."""
         self.cards: list[int] = []
@@ -193,6 +198,7 @@ class Board:
         other.wheel = self.wheel
         other.pasture = self.pasture[:]
         other.products = self.products[:]
+        other.product_values = self.product_values
         other.garden = self.garden[:]
         other.cards = self.cards[:]
         other.boss_count = self.boss_count
@@ -223,7 +229,7 @@ class Board:
 
     def product_stars(self) -> int:
         """Stars earned by products so far."""
-        return sum(n * v for n, v in zip(self.products, PRODUCT_VALUE, strict=True))
+        return sum(n * v for n, v in zip(self.products, self.product_values, strict=True))
 
     def score_input(self) -> ScoreInput:
         """What the final score of this board depends on."""
@@ -233,6 +239,7 @@ class Board:
             star_buildings=star_building_count(self.garden),
             pasture_animals=[a for a, where in enumerate(self.pasture) if where != IN_STABLE],
             water=self.barn[WATER],
+            product_values=self.product_values,
         )
 
 
@@ -247,6 +254,8 @@ class FarmeramaState(State[str]):
         self.solo = players == 1
         self.simultaneous = False
         """Variant 'simultaneous': everyone carries out phase 3 at the same time."""
+        self.first_values = False
+        """Variant 'products-3-5-7-9': the first assumption of the product values (DA-FR5)."""
         self.animals_block_wheel = False
         self.max_rounds: int | None = DEFAULT_MAX_ROUNDS
         """Safety stop (not a rule): the game also ends after this many rounds; None for no limit."""
@@ -301,6 +310,13 @@ class FarmeramaState(State[str]):
     # ------------------------------------------------------------------------------------------
     # Setup (rulebook "Game Contents and Setup"; "The Solo Game: Preparation")
     # ------------------------------------------------------------------------------------------
+
+    def use_product_values(self, first_values: bool) -> None:
+        """Play with the default product values (DA-FR5b) or the first assumption (DA-FR5)."""
+        self.first_values = first_values
+        values = PRODUCT_VALUE_SETS[VARIANT_FIRST_VALUES if first_values else ""]
+        for board in self.boards:
+            board.product_values = values
 
     def setup(self) -> None:
         """Put out the supply, the buildings, the boards and (solo) the card stacks."""
@@ -1145,6 +1161,7 @@ class FarmeramaState(State[str]):
             "players": self.players,
             "profi": self.profi,
             "simultaneous": self.simultaneous,
+            "first_values": self.first_values,
             "animals_block_wheel": self.animals_block_wheel,
             "max_rounds": self.max_rounds,
             "rng": self.rng.state,
@@ -1297,6 +1314,7 @@ def state_from_dict(data: dict[str, Any]) -> FarmeramaState:
         b.pending = _ints(raw, "pending", 0, len(CARDS) - 1)
         b.current = _int(raw, "current", NO_CARD, len(CARDS) - 1)
         b.remaining = _int(raw, "remaining", 0, MAX_REMAINING)
+        b.product_values = PRODUCT_VALUE
         if len(set(b.cards)) != len(b.cards) or len(b.cards) > 2:
             raise ValueError("a player holds the same card twice or more than two cards")
         for area in range(AREA_COUNT):
@@ -1348,6 +1366,11 @@ def state_from_dict(data: dict[str, Any]) -> FarmeramaState:
     unexpected = sorted(set(data) - set(state.to_dict()))
     if unexpected:
         raise ValueError(f"unknown fields {', '.join(map(str, unexpected))}")
+    first_values = data.get("first_values", True)
+    if not isinstance(first_values, bool):
+        raise ValueError("'first_values' must be true or false")
+    # A save from before issue 14 has no 'first_values': it was played with the first values (DA-FR5).
+    state.use_product_values(first_values)
     _check_phase_consistency(state)
     return state
 
@@ -1406,6 +1429,8 @@ class FarmeramaGame(Game[FarmeramaState]):
         VARIANT_PROFI: "Profi Farmer (2-4 players): dark-board buildings, Profi award order, water buys Sow/Harvest",
         VARIANT_SIMULTANEOUS: "Phase 3 played by everyone at the same time (the default is in turn, as the rulebook "
         "advises for learning)",
+        VARIANT_FIRST_VALUES: "The first assumed product values, wool 3, truffles 5, milk 7, riding lessons 9 "
+        "(the default is 9/10/14/18, see docs/games/farmerama.md)",
     }
 
     scoring_helper_format: ClassVar[str | None] = SCORING_HELPER_FORMAT
@@ -1438,6 +1463,7 @@ class FarmeramaGame(Game[FarmeramaState]):
             raise ValueError(f"{OPTION_MAX_ROUNDS} must be a whole number of rounds (1 or more) or None")
         state = FarmeramaState(players, VARIANT_PROFI in variants, Rng(seed))
         state.simultaneous = VARIANT_SIMULTANEOUS in variants
+        state.use_product_values(VARIANT_FIRST_VALUES in variants)
         state.animals_block_wheel = animals_block
         state.max_rounds = max_rounds
         state.setup()

@@ -2,7 +2,8 @@
 
 The score sheet has one line per scoring rule; its lines add up to the total:
 
-- the four products (wool, truffles, milk, riding lessons): markers x value per product;
+- the four products (wool, truffles, milk, riding lessons): markers x stars per product (DA-FR5b
+  9/10/14/18 by default; DA-FR5 3/5/7/9 in the variant ``products-3-5-7-9``);
 - ``feed_tiles``: 1 star per feed tile in the barn and on the farmland (a sown bed holds 2 tiles);
 - ``star_buildings``: 3 stars per ornamental building with a star symbol;
 - ``pasture_animals``: the stable value of every animal still on a pasture.
@@ -40,11 +41,16 @@ class ScoreInput:
     """Animals (SHEEP..HORSE indices) still standing on a pasture."""
     water: int
     """Water in the barn (the tie-break)."""
+    product_values: Sequence[int] = PRODUCT_VALUE
+    """Stars per product (wool, truffles, milk, riding lessons): the default DA-FR5b, or the
+    first assumption DA-FR5 in the variant ``products-3-5-7-9``."""
 
 
 def score_sheet(entry: ScoreInput) -> dict[str, int]:
     """One player's score-sheet lines (they add up to the total)."""
-    sheet = {key: count * value for key, count, value in zip(PRODUCT_KEYS, entry.products, PRODUCT_VALUE, strict=True)}
+    sheet = {
+        key: count * value for key, count, value in zip(PRODUCT_KEYS, entry.products, entry.product_values, strict=True)
+    }
     sheet["feed_tiles"] = entry.feed_tiles
     sheet["star_buildings"] = STAR_BUILDING_VALUE * entry.star_buildings
     sheet["pasture_animals"] = sum(STABLE_VALUE[a] for a in entry.pasture_animals)
@@ -58,9 +64,13 @@ def score(entries: Sequence[ScoreInput], extra: dict[str, object] | None = None)
     water = [e.water for e in entries]
     ranking = rank_by([(t, w) for t, w in zip(totals, water, strict=True)])
     details: dict[str, object] = {"water": water, "tie_break": "more water in the barn"}
+    notes = ["A tie in stars goes to the player with more water in the barn."]
     if len(entries) == 1:
         details["solo_goal"] = SOLO_GOAL
         details["solo_goal_reached"] = totals[0] >= SOLO_GOAL
+        notes = [f"Solo goal {SOLO_GOAL} stars: {'reached' if totals[0] >= SOLO_GOAL else 'not reached'}."]
+    details["notes"] = notes
+    details["labels"] = {"water": "Water in the barn (tie-break)"}
     if extra:
         details.update(extra)
     return Result(totals=totals, breakdown=sheets, ranking=ranking, details=dict(details))

@@ -53,6 +53,11 @@ AFTER_PICK: Final = (AFTER_PICK_END_TURN, AFTER_PICK_MARKET, AFTER_PICK_ACTION)
 
 SOLO_SIX_CHOOSE: Final = "solo-six-choose"
 EMPTY_MARKET_EXTRA_CHANGE: Final = "empty-market-extra-change"
+PLAYER_TWO_WINS_AT_ONCE: Final = "player-two-wins-at-once"
+"""Variant (issue 14): the literal Game End: player 2 reaching 70 after his turn wins, even when a
+forced sale in that turn lifted player 1 higher (2 players)."""
+LAST_CARD_OF_A_PILE: Final = "last-card-of-a-pile"
+"""Variant (issue 14): "the last card" of the empty-market rule is the last card of either pile."""
 
 # --- notation --------------------------------------------------------------------------------------
 
@@ -163,12 +168,23 @@ class FarmersFinancesGame(Game["FarmersFinancesState"]):
         EMPTY_MARKET_EXTRA_CHANGE: (
             "2-4 players: the empty-market reroll is extra; the buyer still makes the normal market change"
         ),
+        PLAYER_TWO_WINS_AT_ONCE: (
+            "2 players: player 2 reaching 70 after his turn wins at once, even if a forced sale lifted player 1 higher"
+        ),
+        LAST_CARD_OF_A_PILE: (
+            "2-4 players: buying the last card of either pile (wheat or animals) empties the market, "
+            "not only the last card of both"
+        ),
     }
 
     def check_players_and_variants(self, players: int, variants: tuple[str, ...]) -> None:
         """Refuse a solo-only variant with several players and a multiplayer-only variant solo."""
         if SOLO_SIX_CHOOSE in variants and players != 1:
             raise ValueError(f"'{SOLO_SIX_CHOOSE}' changes a solo rule (the 6 at the start of a solo turn): players=1")
+        if PLAYER_TWO_WINS_AT_ONCE in variants and players != 2:
+            raise ValueError(f"'{PLAYER_TWO_WINS_AT_ONCE}' reads the 2-player Game End sentence: players=2")
+        if LAST_CARD_OF_A_PILE in variants and players == 1:
+            raise ValueError(f"'{LAST_CARD_OF_A_PILE}' changes the 2-4 player empty-market rule; solo has its own")
         if EMPTY_MARKET_EXTRA_CHANGE in variants and players == 1:
             raise ValueError(
                 f"'{EMPTY_MARKET_EXTRA_CHANGE}' changes the 2-4 player empty-market rule; solo has no market change"
@@ -239,6 +255,8 @@ class FarmersFinancesState(State[str]):
         self.right: list[str] = []
         """Solo piles, bottom first (the top card is the last element)."""
         self.end_triggered = False
+        self.immediate_winner = -1
+        """Variant player-two-wins-at-once: the seat that won at once, or -1."""
         self.forced_reroll = False
         self.epoch = 0
         self._legal: list[str] | None = None
@@ -436,9 +454,15 @@ class FarmersFinancesState(State[str]):
             if self.solo:
                 self._solo_take(sort)
             else:
-                self.market[c.MARKET_SORTS.index(sort)] -= 1
-                # "If a player buys the last card": the last card of the marketplace, both stacks (DA-FF10).
-                if self.market[0] == 0 and self.market[1] == 0:
+                pile = c.MARKET_SORTS.index(sort)
+                self.market[pile] -= 1
+                # "If a player buys the last card": the last card of the marketplace, both stacks (DA-FF10);
+                # variant last-card-of-a-pile: the last card of the pile bought from.
+                if LAST_CARD_OF_A_PILE in self.variants:
+                    emptied = self.market[pile] == 0
+                else:
+                    emptied = self.market[0] == 0 and self.market[1] == 0
+                if emptied:
                     self._empty_market()
         elif kind == "sell":
             # Sell: "Sell one or more from one sort of cards ... Put the card(s) back to the marketplace
@@ -513,6 +537,9 @@ class FarmersFinancesState(State[str]):
         """
         self.forced_reroll = False
         if self.money[self.current] >= c.GOAL_MONEY:
+            if PLAYER_TWO_WINS_AT_ONCE in self.variants and not self.end_triggered and self.current == 1:
+                # "If player 2 reaches 70 money or more after his turn, he wins the game immediately."
+                self.immediate_winner = self.current
             self.end_triggered = True
         if self.end_triggered and self.current == self.players - 1:
             self.phase = OVER
@@ -562,7 +589,13 @@ class FarmersFinancesState(State[str]):
 
     def result(self) -> Result:
         """The score sheet: money; the ranking applies the tie rule; solo details carry the turns."""
-        return score_sheet(self.money, self.hands, solo_turns=self.turn if self.solo else None, turn=self.turn)
+        return score_sheet(
+            self.money,
+            self.hands,
+            solo_turns=self.turn if self.solo else None,
+            turn=self.turn,
+            immediate_winner=None if self.immediate_winner < 0 else self.immediate_winner,
+        )
 
     def heuristic(self, player: int) -> float:
         """How good the position looks for ``player`` (greedy agent, search cut-offs); see ``evaluation.py``."""
@@ -631,6 +664,7 @@ class FarmersFinancesState(State[str]):
         new.left = list(self.left)
         new.right = list(self.right)
         new.end_triggered = self.end_triggered
+        new.immediate_winner = self.immediate_winner
         new.forced_reroll = self.forced_reroll
         new.epoch = self.epoch
         new._legal = self._legal
@@ -669,6 +703,7 @@ class FarmersFinancesState(State[str]):
             "money": list(self.money),
             "farms": [dict(zip(c.SORTS, hand, strict=True)) for hand in self.hands],
             "end_triggered": self.end_triggered,
+            "immediate_winner": self.immediate_winner,
             "forced_reroll": self.forced_reroll,
             "epoch": self.epoch,
         }
@@ -705,6 +740,7 @@ class FarmersFinancesState(State[str]):
         state.current = _int(data, "current", 0, players - 1)
         state.turn = _int(data, "turn", 1)
         state.end_triggered = _bool(data, "end_triggered")
+        state.immediate_winner = _int(data, "immediate_winner", -1, players - 1) if "immediate_winner" in data else -1
         state.forced_reroll = _bool(data, "forced_reroll")
         state.epoch = _int(data, "epoch", 0)
         money = data["money"]

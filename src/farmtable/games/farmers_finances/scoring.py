@@ -28,7 +28,11 @@ def cards_at_base_value(hand: Sequence[int]) -> int:
 
 
 def score_sheet(
-    money: Sequence[int], hands: Sequence[Sequence[int]], solo_turns: int | None = None, turn: int | None = None
+    money: Sequence[int],
+    hands: Sequence[Sequence[int]],
+    solo_turns: int | None = None,
+    turn: int | None = None,
+    immediate_winner: int | None = None,
 ) -> Result:
     """The result of a position: totals are money; the ranking applies the tie rule.
 
@@ -44,7 +48,18 @@ def score_sheet(
         "cards": [dict(zip(SORTS, h, strict=True)) for h in hands],
         "note": f"totals are money; '{TIE_BREAK_LINE}' is not added: it only breaks ties",
     }
+    labels = {MONEY_LINE: "Money", TIE_BREAK_LINE: "Cards sold at base value (tie-break only, not added)"}
+    details["labels"] = labels
+    notes = [
+        f"The total is the money; the goal is {GOAL_MONEY} coins.",
+        "The cards' base value is not added: it only breaks a tie in money.",
+    ]
+    details["notes"] = notes
     if solo_turns is not None:
+        notes.append(
+            f"Solo: {'reached' if totals[0] >= GOAL_MONEY else 'not reached'} {GOAL_MONEY} coins "
+            f"in {solo_turns} turns (fewer is better)."
+        )
         details["turns"] = solo_turns
         details["goal_reached"] = totals[0] >= GOAL_MONEY
         # Solo Game End: "try to beat this number" -- fewer turns is better, whatever the money.
@@ -52,7 +67,14 @@ def score_sheet(
     # Rulebook "Game End": most money wins; tied players compare money plus their cards sold at
     # base value; still tied = a shared win. The same keys order the places below first (DA-FF6).
     details["tie_break_values"] = tie_values
+    labels["tie_break_values"] = "Money plus cards at base value (the tie-break)"
     if turn is not None:
         details["turn"] = turn
     keys = [(totals[p], tie_values[p]) for p in range(len(totals))]
-    return Result(totals, breakdown, rank_by(keys), details)
+    ranking = rank_by(keys)
+    if immediate_winner is not None:
+        # Variant player-two-wins-at-once: the literal Game End sentence puts player 2 first.
+        rest = [[p for p in group if p != immediate_winner] for group in ranking]
+        ranking = [[immediate_winner], *(g for g in rest if g)]
+        notes.append(f"Player {immediate_winner + 1} reached {GOAL_MONEY} after his turn and wins at once.")
+    return Result(totals, breakdown, ranking, details)

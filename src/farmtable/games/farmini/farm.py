@@ -37,6 +37,8 @@ Slot = tuple[Pos, int, int]
 those neighbours show a fence there (bit mask): a new card fits when its fence bits on the
 masked sides equal that value."""
 """Fence (True) or pasture (False) for the arms N, E, S, W of a placed card."""
+NO_ARMS: Final[Arms] = (False, False, False, False)
+"""A missing card in the gap reading: no fences, so its four quarters are one open space."""
 
 ROTATIONS: Final = (0, 90, 180, 270)
 """The four ways to turn a card, in degrees clockwise."""
@@ -137,14 +139,29 @@ class Region:
 
     cells: tuple[Cell, ...]
     closed: bool
+    gaps: tuple[Pos, ...] = ()
+    """Gap reading only: the empty grid positions (missing cards) this enclosed fence surrounds."""
 
 
 class Farm:
     """One player's farm: placed cards, animals on animal cells, and its regions (cached)."""
 
-    __slots__ = ("_animal_cells", "_frontier", "_needs", "_regions", "_slot_kinds", "animals", "cards")
+    __slots__ = (
+        "_animal_cells",
+        "_frontier",
+        "_needs",
+        "_regions",
+        "_slot_kinds",
+        "animals",
+        "cards",
+        "gaps_enclose",
+    )
 
-    def __init__(self) -> None:
+    def __init__(self, gaps_enclose: bool = False) -> None:
+        self.gaps_enclose = gaps_enclose
+        """The gap reading (DA-FM7): a ring of fences around a missing card is still an enclosed
+        fence, the missing card being a gap (empty cells) inside it. False: a quarter facing a
+        missing card is never enclosed."""
         self.cards: dict[Pos, Oriented] = {}
         self.animals: dict[Cell, str] = {}
         self._needs: dict[Pos, tuple[int, int]] = {}
@@ -166,6 +183,7 @@ class Farm:
     def copy(self) -> Farm:
         """An independent copy (oriented cards and regions are immutable, so shared)."""
         other = Farm.__new__(Farm)
+        other.gaps_enclose = self.gaps_enclose
         other.cards = dict(self.cards)
         other.animals = dict(self.animals)
         other._needs = dict(self._needs)
@@ -322,8 +340,19 @@ class Farm:
         return {cell for r in self.regions() if r.closed for cell in r.cells}
 
     def _compute_regions(self) -> Iterable[Region]:
-        """Flood-fill the quarters (see the module docstring for the connection rules)."""
+        """Flood-fill the quarters (see the module docstring for the connection rules).
+
+        Gap reading (``gaps_enclose``): a missing card inside the farm's bounding box is an empty
+        card without fences; the flood passes through it, and the region is open only if it
+        reaches past the bounding box. The missing cards it passes are the region's ``gaps``.
+        """
         cards = self.cards
+        if self.gaps_enclose and cards:
+            xs = [x for x, _ in cards]
+            ys = [y for _, y in cards]
+            box = (min(xs), max(xs), min(ys), max(ys))
+        else:
+            box = None
         seen: set[Cell] = set()
         for x0, y0 in sorted(cards):
             for q0 in range(SIDE_COUNT):
@@ -332,11 +361,17 @@ class Farm:
                 seen.add((x0, y0, q0))
                 stack = [(x0, y0, q0)]
                 cells: list[Cell] = []
+                gaps: set[Pos] = set()
                 closed = True
                 while stack:
                     x, y, q = stack.pop()
-                    cells.append((x, y, q))
-                    arms = cards[x, y].arms
+                    card = cards.get((x, y))
+                    if card is None:
+                        gaps.add((x, y))
+                        arms: Arms = NO_ARMS
+                    else:
+                        cells.append((x, y, q))
+                        arms = card.arms
                     # inside the card: quarter q meets q+1 across arm q+1 and q-1 across arm q
                     nxt = (q + 1) % SIDE_COUNT
                     if not arms[nxt] and (x, y, nxt) not in seen:
@@ -350,14 +385,17 @@ class Farm:
                     for side in (q, nxt):
                         dx, dy = DELTA[side]
                         npos = (x + dx, y + dy)
-                        if npos not in cards:
-                            closed = False  # this quarter faces an empty position: not enclosed
+                        if npos not in cards and (
+                            box is None or not (box[0] <= npos[0] <= box[1] and box[2] <= npos[1] <= box[3])
+                        ):
+                            closed = False  # this quarter faces the open field: not enclosed
                             continue
                         cell = (npos[0], npos[1], MIRROR[side][q])
                         if cell not in seen:
                             seen.add(cell)
                             stack.append(cell)
-                yield Region(tuple(sorted(cells)), closed)
+                if cells:
+                    yield Region(tuple(sorted(cells)), closed, tuple(sorted(gaps)) if closed else ())
 
 
 def cell_name(cell: Cell) -> str:

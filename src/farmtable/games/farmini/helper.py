@@ -20,7 +20,13 @@ from farmtable.games.farmini.components import (
     FenceCard,
 )
 from farmtable.games.farmini.farm import ORIENTED, QUARTER_INDEX, ROTATIONS, Farm, cell_name
-from farmtable.games.farmini.scoring import PER_CELL_PENALTY, SECOND_VARIANT, ScoringRules, score_farms
+from farmtable.games.farmini.scoring import (
+    GAPS_OPEN,
+    PER_CELL_PENALTY,
+    SECOND_VARIANT,
+    ScoringRules,
+    score_farms,
+)
 
 HELPER_FORMAT: Final = """\
 Farmini farms as text, one farm per player (1 to 4 farms). One item per line; blank lines and
@@ -28,6 +34,7 @@ text after '#' are ignored; case and extra spaces do not matter.
 
   variant second-variant         optional, before the first farm: pens of one kind score double
   variant penalty-per-empty-cell optional: -1 per empty animal cell instead of per pen with one
+  variant gaps-not-enclosed      optional: a ring of fences around a missing card is not a pen
   player Alice                   starts a farm (may be left out when there is only one farm)
   farm at 0,0                    the farm card (all four are alike; or give its id H1..H4)
   C7 at 1,0 rot 90               a fence card: its id, where it lies, and how far it is turned
@@ -60,10 +67,10 @@ _FARM_ALIAS: Final = "farm"
 class _FarmBeingRead:
     """One farm under construction, with the line each card came from."""
 
-    def __init__(self, name: str, line: int) -> None:
+    def __init__(self, name: str, line: int, gaps_enclose: bool = True) -> None:
         self.name = name
         self.line = line
-        self.farm = Farm()
+        self.farm = Farm(gaps_enclose=gaps_enclose)
         self.card_lines: dict[tuple[int, int], int] = {}
 
 
@@ -95,8 +102,10 @@ def read_farms(text: str) -> TypedFarms:
             continue
         if line.startswith("variant "):
             name = line.split(" ", 1)[1]
-            if name not in (SECOND_VARIANT, PER_CELL_PENALTY):
-                raise BadInput(f"unknown variant '{name}': use {SECOND_VARIANT} or {PER_CELL_PENALTY}", number)
+            if name not in (SECOND_VARIANT, PER_CELL_PENALTY, GAPS_OPEN):
+                raise BadInput(
+                    f"unknown variant '{name}': use {SECOND_VARIANT}, {PER_CELL_PENALTY} or {GAPS_OPEN}", number
+                )
             if farms:
                 raise BadInput("variants go before the first farm", number)
             variants.add(name)
@@ -105,10 +114,10 @@ def read_farms(text: str) -> TypedFarms:
             if len(farms) == len(FARM_CARDS):
                 raise BadInput(f"a fifth farm: Farmini has at most {len(FARM_CARDS)} players", number)
             name = raw.split("#", 1)[0].strip()[len("player") :].strip() or f"player {len(farms) + 1}"
-            farms.append(_FarmBeingRead(name, number))
+            farms.append(_FarmBeingRead(name, number, GAPS_OPEN not in variants))
             continue
         if not farms:
-            farms.append(_FarmBeingRead("player 1", number))
+            farms.append(_FarmBeingRead("player 1", number, GAPS_OPEN not in variants))
         current = farms[-1]
         m = _ANIMAL_RE.match(line)
         if m and m.group(1) in KINDS:

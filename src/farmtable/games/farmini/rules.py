@@ -56,6 +56,7 @@ from farmtable.games.farmini.farm import (
 from farmtable.games.farmini.helper import HELPER_FORMAT, score_text
 from farmtable.games.farmini.render import card_text, render_text
 from farmtable.games.farmini.scoring import (
+    GAPS_OPEN,
     PER_CELL_PENALTY,
     SECOND_VARIANT,
     SOLO_PLAYERS,
@@ -70,6 +71,8 @@ VARIANTS: Final = {
     SECOND_VARIANT: "Second Variant: each enclosed pen holding animals of only one kind scores double.",
     PER_CELL_PENALTY: "Other reading of the gap rule: −1 per empty animal cell anywhere, not per pen.",
     SOLO_CLEARS_ALL: "Solo only: a wolf discards every face-up animal card, not only its own kind.",
+    GAPS_OPEN: "First reading of gaps: a ring of fences around a missing card is not an enclosed fence "
+    "(default: it is, and each such gap costs 1 point).",
 }
 
 FARM_ORIGIN: Final[Pos] = (0, 0)
@@ -247,7 +250,7 @@ class FarminiState(State[Action]):
         self.rules = ScoringRules.from_variants(variants)
         self.rng = rng
         self.epoch = 0
-        self.farms = [Farm() for _ in range(players)]
+        self.farms = [Farm(gaps_enclose=self.rules.gaps_enclose) for _ in range(players)]
         self.farmyard = dict.fromkeys(KINDS, TOKENS_PER_KIND)
         self.table: list[str] = []
         self.deck: list[str] = []  # the top card is the last one
@@ -655,7 +658,7 @@ class FarminiState(State[Action]):
         farms = data["farms"]
         if not isinstance(farms, list) or len(farms) != players:
             raise ValueError(f"there must be one farm per player ({players})")
-        state.farms = [_farm_from_dict(f, p) for p, f in enumerate(farms)]
+        state.farms = [_farm_from_dict(f, p, state.rules.gaps_enclose) for p, f in enumerate(farms)]
         events = data["events"]
         if not isinstance(events, list) or not all(isinstance(e, str) for e in events):
             raise ValueError("events must be a list of strings")
@@ -733,11 +736,11 @@ def _card_list(value: Any, name: str) -> list[str]:
     return list(value)
 
 
-def _farm_from_dict(data: Any, player: int) -> Farm:
+def _farm_from_dict(data: Any, player: int, gaps_enclose: bool) -> Farm:
     """Rebuild a farm: cards on distinct positions, matching sides, animals on free animal cells."""
     if not isinstance(data, dict):
         raise ValueError(f"farm {player} is not an object")
-    farm = Farm()
+    farm = Farm(gaps_enclose=gaps_enclose)
     for entry in data["cards"]:
         if not isinstance(entry, list) or len(entry) != len(("x", "y", "card", "rot")):
             raise ValueError(f"farm {player}: a card entry must be [x, y, card, rot]")

@@ -8,7 +8,10 @@ Score sheet of one farm (the lines add up to the total):
   all of one kind brings twice the points, i.e. its animals score once more;
 - ``empty_cell_penalty`` (negative): by default −1 for each enclosed pen that still has an empty
   animal cell (the Scoring section; DA-FM6); with variant ``penalty-per-empty-cell`` −1 for each
-  empty animal cell anywhere on the farm (the note under Fence Cards).
+  empty animal cell anywhere on the farm (the note under Fence Cards). By default (the gap
+  reading, DA-FM7) a ring of fences around a missing card is an enclosed fence too, and each such
+  gap costs −1 more ("you lose 1 point for each gap"); variant ``gaps-not-enclosed`` keeps the first
+  reading, where a quarter facing a missing card is never enclosed.
 
 Ranking: most points; ties broken by most pigs, then goats, then chickens (Tiebreaker).
 """
@@ -25,6 +28,8 @@ from farmtable.games.farmini.farm import Farm
 
 SECOND_VARIANT: Final = "second-variant"
 PER_CELL_PENALTY: Final = "penalty-per-empty-cell"
+GAPS_OPEN: Final = "gaps-not-enclosed"
+"""Variant: the first reading of gaps, a missing card leaves the fences around it open."""
 
 SOLO_PLAYERS: Final = 1
 """A game with one player is the solo game (its achievement table applies)."""
@@ -39,11 +44,13 @@ class ScoringRules:
 
     second_variant: bool = False
     penalty_per_empty_cell: bool = False
+    gaps_enclose: bool = True
+    """DA-FM7: a ring around a missing card is an enclosed fence and each such gap costs 1."""
 
     @classmethod
     def from_variants(cls, variants: Sequence[str]) -> ScoringRules:
         """The rules a game with these variant names scores by."""
-        return cls(SECOND_VARIANT in variants, PER_CELL_PENALTY in variants)
+        return cls(SECOND_VARIANT in variants, PER_CELL_PENALTY in variants, GAPS_OPEN not in variants)
 
 
 def score_sheet(farm: Farm, rules: ScoringRules) -> dict[str, int]:
@@ -52,7 +59,9 @@ def score_sheet(farm: Farm, rules: ScoringRules) -> dict[str, int]:
     sheet = dict.fromkeys(SHEET_LINES, 0)
     sheet["animals"] = len(animals)
     pens_with_empty_cells = 0
+    gaps = 0
     for pen in farm.pens():
+        gaps += len(pen.gaps)
         kinds_here: set[str] = set()
         corn = 0
         empty_cells = 0
@@ -73,9 +82,9 @@ def score_sheet(farm: Farm, rules: ScoringRules) -> dict[str, int]:
         if empty_cells:
             pens_with_empty_cells += 1
     if rules.penalty_per_empty_cell:
-        sheet["empty_cell_penalty"] = -len(farm.free_cells())
+        sheet["empty_cell_penalty"] = -len(farm.free_cells()) - gaps
     else:
-        sheet["empty_cell_penalty"] = -pens_with_empty_cells
+        sheet["empty_cell_penalty"] = -pens_with_empty_cells - gaps
     return sheet
 
 

@@ -170,5 +170,16 @@ EMMA_DIFFICULTIES: Final[dict[str, tuple[int, ...]]] = {
     "medium": (EMMA_HORSES, EMMA_PIGS, EMMA_SHEEP),
     "hard": (EMMA_HORSES, EMMA_HORSES, EMMA_PIGS, EMMA_SHEEP, EMMA_FOREST),
     "epic": (EMMA_FOREST, EMMA_SHEEP, EMMA_PIGS, EMMA_HORSES, EMMA_COWS, EMMA_CALVES, EMMA_CHICKENS),
+    # Variant emma-epic-rows (issue 14): "row" is each printed group of circles, so the first circle
+    # of Forest Friends 5/5, sheep 3/3 and pigs 2/2/2 is checked in every group (11 circles).
+    "epic-rows": (
+        *(EMMA_FOREST,) * 2,
+        *(EMMA_SHEEP,) * 2,
+        *(EMMA_PIGS,) * 3,
+        EMMA_HORSES,
+        EMMA_COWS,
+        EMMA_CALVES,
+        EMMA_CHICKENS,
+    ),
 }
 DEFAULT_DIFFICULTY: Final = "easy"  # ours: a solo game with no difficulty variant plays Easy.

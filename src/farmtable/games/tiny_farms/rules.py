@@ -529,10 +529,12 @@ class TinyFarmsState(State[str]):
 
     def result(self) -> Result:
         """The score sheet (final once the game is over; otherwise the score as it stands)."""
+        # Variant horses-zero-ranks: a player with no horse is ranked in the horse comparison too.
+        least = 0 if HORSES_ZERO_RANKS in self.variants else c.MIN_HORSES_TO_SCORE
         if self.solo:
-            result = scoring.score_solo(self.boards[0], self.milk[0], self.emma_filled, self.difficulty)
+            result = scoring.score_solo(self.boards[0], self.milk[0], self.emma_filled, self.difficulty, least)
         else:
-            result = scoring.score_players(self.boards, self.milk)
+            result = scoring.score_players(self.boards, self.milk, least)
         result.details["round"] = self.round
         result.details["rounds"] = self.rounds
         return result
@@ -678,6 +680,8 @@ class TinyFarmsState(State[str]):
 OPEN_SPACE_WEIGHT: Final = 0.5
 """Heuristic weight of a pig or sheep that still has an empty neighbour."""
 
+HORSES_ZERO_RANKS: Final = "horses-zero-ranks"
+"""Variant (issue 14): a player with no horse takes part in the horse ranking (10 / 6 points)."""
 DIFFICULTY_VARIANTS: Final = {f"emma-{name}": name for name in c.EMMA_DIFFICULTIES}
 
 
@@ -719,6 +723,10 @@ class TinyFarmsGame(Game[TinyFarmsState]):
         "emma-medium": "solo: Farmer Emma starts with a horse, a pig and a sheep filled in",
         "emma-hard": "solo: Farmer Emma starts with two horses, a pig, a sheep and a Forest Friend",
         "emma-epic": "solo: Farmer Emma starts with the first circle of every track filled in",
+        HORSES_ZERO_RANKS: "a player with no horse is ranked in the horse comparison too (default: no horse, "
+        "no horse points)",
+        "emma-epic-rows": "solo: Epic read per printed row: the first circle of every group (Forest Friends 5/5, "
+        "sheep 3/3, pigs 2/2/2) and of every other track",
         "emma-advanced": "solo: Farmer Emma always takes the space that adds most to her score",
     }
 

@@ -162,14 +162,15 @@ def forest_points(counts: Sequence[int]) -> int:
     return total
 
 
-def horse_points(horses: Sequence[int], two_player_rules: bool) -> list[int]:
+def horse_points(horses: Sequence[int], two_player_rules: bool, min_horses: int = c.MIN_HORSES_TO_SCORE) -> list[int]:
     """Horse points per player from their horse counts (RULEBOOK "Horses ... scored comparatively").
 
     Most horses 10; second most 6 (0 when ``two_player_rules``); a tie for first gives every tied
     player 10 and nobody second; a tie for second gives each of them the second-place points.
-    A player with no horse scores no horse points (our reading, see docs).
+    A player with no horse scores no horse points (our reading, see docs); ``min_horses=0`` is the
+    variant ``horses-zero-ranks``, where a player with no horse is ranked like any other.
     """
-    counts = sorted({h for h in horses if h >= c.MIN_HORSES_TO_SCORE}, reverse=True)
+    counts = sorted({h for h in horses if h >= min_horses}, reverse=True)
     points = [0] * len(horses)
     if not counts:
         return points
@@ -247,13 +248,15 @@ def emma_sheet(filled: Sequence[int], horse_pts: int) -> dict[str, int]:
     }
 
 
-def score_players(boards: Sequence[Sequence[int]], milk: Sequence[int]) -> Result:
+def score_players(
+    boards: Sequence[Sequence[int]], milk: Sequence[int], min_horses: int = c.MIN_HORSES_TO_SCORE
+) -> Result:
     """Score a multiplayer game (2-4 players, or one player scored alone) and rank it.
 
     Ranking: most points; tie: most unused milk; still tied: a shared place (RULEBOOK "Game End").
     """
     n = len(boards)
-    horses = horse_points([horse_count(b) for b in boards], two_player_rules=n == 2)
+    horses = horse_points([horse_count(b) for b in boards], two_player_rules=n == 2, min_horses=min_horses)
     sheets = [player_sheet(boards[p], milk[p], horses[p], solo=False) for p in range(n)]
     totals = [sum(s.values()) for s in sheets]
     ranking = rank_by([(totals[p], milk[p]) for p in range(n)])
@@ -261,11 +264,17 @@ def score_players(boards: Sequence[Sequence[int]], milk: Sequence[int]) -> Resul
     return Result(totals, sheets, ranking, details)
 
 
-def score_solo(board: Sequence[int], milk: int, emma_filled: Sequence[int], difficulty: str) -> Result:
+def score_solo(
+    board: Sequence[int],
+    milk: int,
+    emma_filled: Sequence[int],
+    difficulty: str,
+    min_horses: int = c.MIN_HORSES_TO_SCORE,
+) -> Result:
     """Score a solo game: you (crops included) against Farmer Emma, horses compared as for two players."""
     emma_horses = emma_filled[c.EMMA_HORSES]
     you_horses = horse_count(board)
-    horses = horse_points([you_horses, emma_horses], two_player_rules=True)
+    horses = horse_points([you_horses, emma_horses], two_player_rules=True, min_horses=min_horses)
     sheet = player_sheet(board, milk, horses[0], solo=True)
     emma = emma_sheet(emma_filled, horses[1])
     total = sum(sheet.values())
@@ -280,6 +289,12 @@ def score_solo(board: Sequence[int], milk: int, emma_filled: Sequence[int], diff
         "difficulty": difficulty,
         "unused_milk": [milk],
         "horse_counts": [you_horses, emma_horses],
+        "opponent_sheet": {"name": "Farmer Emma", "lines": dict(emma), "total": emma_total},
+        "notes": [
+            f"Solo against Farmer Emma ({difficulty}): you {total}, Emma {emma_total}: "
+            + {"win": "you win.", "loss": "Emma wins.", "tie": "a tie."}[outcome],
+            f"Horses: you {you_horses}, Emma {emma_horses}; unused milk: {milk} (breaks a tie).",
+        ],
     }
     # The solo game is won by beating Emma, so a solo player's objective is the margin over her.
     return Result([total], [sheet], [[0]], details, objective=total - emma_total)

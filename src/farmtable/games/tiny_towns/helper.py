@@ -145,6 +145,7 @@ def score_text(text: str) -> Result:
         raise BadInput("no players: add 'player: NAME' and the town's 4 rows")
     if buildings is None:  # cannot happen: a player line needs the buildings line first
         raise BadInput("start with the buildings line: buildings: Cottage, Farm, ...")
+    _check_across_players(players)
     towns = [_facts(player, buildings) for player in players]
     result = score_towns(towns, buildings, frozenset(readings))
     result.details["names"] = [p.name for p in players]
@@ -175,6 +176,31 @@ def _grid_row(line: str, number: int, buildings: tuple[str, ...], player: _Playe
         else:
             raise BadInput(f"'{token}' is not a building code, MON, '.' or a resource", line=number)
     return row
+
+
+def _check_across_players(players: list[_Player]) -> None:
+    """What one town cannot show alone: a monument is built by one player only (each player's two
+    monument cards are their own), and 'finished:' places run from 1 to the number of towns typed
+    (1 to 6 when one town is typed alone)."""
+    owner: dict[str, _Player] = {}
+    for player in players:
+        if player.monument is None:
+            continue
+        if player.monument in owner:
+            first = owner[player.monument]
+            raise BadInput(
+                f"{player.name} and {first.name} both built {player.monument}: each monument is built once",
+                line=player.line,
+            )
+        owner[player.monument] = player
+    # One town typed alone may come from a bigger game; several towns typed are the whole table.
+    places = len(players) if len(players) > 1 else C.MAX_PLAYERS
+    for player in players:
+        if player.finished is not None and not 1 <= player.finished <= places:
+            raise BadInput(
+                f"{player.name} finished {player.finished}: with {places} towns the places are 1 to {places}",
+                line=player.line,
+            )
 
 
 def _facts(player: _Player, buildings: tuple[str, ...]) -> TownFacts:
