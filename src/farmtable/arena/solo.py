@@ -30,7 +30,9 @@ def _score_at_least(points: int) -> Callable[[GameRecord], bool]:
 
 def _farmini_tiers(variants: Iterable[str]) -> list[Tier]:
     # Farmini rulebook, "Your Achievements (Solo)": normal rules / second variant columns.
-    second = any("second" in v or "fence" in v or "pen" in v for v in variants)
+    from farmtable.games.farmini.scoring import SECOND_VARIANT
+
+    second = SECOND_VARIANT in variants
     bands = [
         (35, 50, "won the competition"),
         (30, 40, "podium"),

@@ -21,7 +21,6 @@ from farmtable.cli.common import (
     console,
     game_or_error,
     load_game_file,
-    player_names,
     print_result,
     read_text,
     save_game_file,
@@ -168,13 +167,11 @@ def score_command(
         state = load_game_file(Path(target))
         result = state.result()
         final = state.is_over()
-        players = state.players
     else:
         game = game_or_error(target)
         result = game.score_text(read_text(file))
         final = True
-        players = len(result.totals)
     if as_json:
         console.print(json.dumps(result.to_dict(), indent=2), markup=False, soft_wrap=True)
         return
-    print_result(result, player_names(players), final)
+    print_result(result, None, final)

@@ -37,7 +37,6 @@ from farmtable.games.farmerama.components import (
     PACIFIER_SECTOR,
     PASTURE_CAPACITY,
     PRODUCT_TRACK_MAX,
-    PRODUCT_VALUE,
     SECTOR_IS_HARVEST,
     SEED_STORE,
     SOLO_TURNS,
@@ -148,7 +147,7 @@ def features(state: FarmeramaState, player: int) -> list[float]:
     feed_ready = coverage_value = 0.0
     for animal in range(len(ANIMALS)):
         where = board.pasture[animal]
-        product = PRODUCT_VALUE[animal] if board.products[animal] < PRODUCT_TRACK_MAX else 0
+        product = board.product_values[animal] if board.products[animal] < PRODUCT_TRACK_MAX else 0
         head = HEAD_SECTOR[animal]
         if where != IN_STABLE:
             gain = product - STABLE_VALUE[animal]

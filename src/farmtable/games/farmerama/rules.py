@@ -92,13 +92,6 @@ PHASES = (CHOOSE, AWARD, ACT, SOLO_PICK, OVER)
 
 NO_CARD = -1
 ACTORS_KEY = -1
-HEURISTIC_PRODUCT_BASE = 0.9
-"""Heuristic: share of a product counted as soon as the animal is on its pasture (the rest grows
-as the wheel brings it to the pacifier)."""
-HEURISTIC_FEED_READY = 0.5
-"""Heuristic: bonus for an animal in the stable whose feed is in the barn."""
-HEURISTIC_WATER = 0.1
-"""Heuristic: stars per water in the barn (water turns the wheel; it is also the tie-break)."""
 """Key of the actors list in the per-state cache (players are 0..3)."""
 IN_STABLE = -1
 EMPTY_BED = -1

@@ -80,8 +80,6 @@ PICKS: Final[list[str]] = [PICK_ROW[row] for row in c.MARKET_ROWS]
 HEURISTIC_WIN_BONUS: Final = 1000.0
 """How much a won game outweighs any money difference in :meth:`FarmersFinancesState.heuristic`."""
 
-SOLO_TURN_COST: Final = (c.GOAL_MONEY - c.START_MONEY) / 20
-"""Solo heuristic: coins a turn must earn on average to reach the goal in 20 turns (a good solo result)."""
 
 Decoded = tuple[str, str, int]
 """An action read into (kind, sort or "", number or 0)."""

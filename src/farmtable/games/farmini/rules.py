@@ -31,7 +31,6 @@ from farmtable.games.farmini.components import (
     ALL_CARDS,
     ANIMAL_CARDS,
     ANIMAL_CELL,
-    CORN,
     FACE_UP_CARDS,
     FARM_CARDS,
     KINDS,
@@ -62,7 +61,6 @@ from farmtable.games.farmini.scoring import (
     SOLO_PLAYERS,
     ScoringRules,
     score_farms,
-    score_sheet,
 )
 
 SOLO_CLEARS_ALL: Final = "solo-wolf-clears-all"
@@ -83,13 +81,6 @@ MAX_ANIMALS_ON_A_CARD: Final = max(c.count for c in ANIMAL_CARDS)
 
 MAX_COORD: Final = 64
 """Largest |x| or |y| a saved or typed position may have (a farm has at most 36 cards)."""
-
-SAFE_ANIMAL_WEIGHT: Final = 0.3
-"""Heuristic: bonus per animal inside an enclosed pen (a wolf cannot scatter it)."""
-OPEN_ANIMAL_WEIGHT: Final = 0.3
-"""Heuristic: malus per animal outside every pen (a wolf may scatter it)."""
-OPEN_CORN_WEIGHT: Final = 0.2
-"""Heuristic: bonus per cornfield in an open region without animals (it may still be fenced in)."""
 
 
 # --- actions ------------------------------------------------------------------------------
@@ -513,34 +504,6 @@ class FarminiState(State[Action]):
         from farmtable.games.farmini.evaluation import evaluate
 
         return evaluate(self)
-
-    def _player_value(self, player: int) -> float:
-        farm = self.farms[player]
-        if player != self.current or self.pending is None:
-            return self._farm_value(farm)
-        card = ALL_CARDS[self.pending]
-        if isinstance(card, FenceCard):
-            best = float("-inf")
-            for pos, rot in farm.placements(card.id):
-                trial = farm.copy()
-                trial.put_card(card.id, pos, rot)
-                best = max(best, self._farm_value(trial))
-            return best if best > float("-inf") else self._farm_value(farm)
-        # an animal card: each token still to place will be worth about one point
-        placeable = min(self.pending_left, len(farm.free_cells()))
-        return self._farm_value(farm) + placeable
-
-    def _farm_value(self, farm: Farm) -> float:
-        safe = farm.pen_cells()
-        inside = sum(1 for c in farm.animals if c in safe)
-        exposed = len(farm.animals) - inside
-        points = sum(score_sheet(farm, self.rules).values())
-        open_corn = 0
-        for region in farm.regions():
-            if region.closed or any(c in farm.animals for c in region.cells):
-                continue
-            open_corn += sum(1 for c in region.cells if farm.content(c) == CORN)
-        return points + SAFE_ANIMAL_WEIGHT * inside - OPEN_ANIMAL_WEIGHT * exposed + OPEN_CORN_WEIGHT * open_corn
 
     def render_text(self, player: int | None = None) -> str:
         """The table and every farm drawn as plain text (see ``render.py``)."""

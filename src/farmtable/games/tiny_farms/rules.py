@@ -551,21 +551,6 @@ class TinyFarmsState(State[str]):
 
         return evaluate(self)
 
-    def _open_space_bonus(self, player: int) -> int:
-        """Pigs and sheep next to an empty space may still grow into sets; count them."""
-        board = self.boards[player]
-        count = 0
-        for f in (c.RED, c.BLUE):
-            base = f * c.FARM_CELLS
-            for local in range(c.FARM_CELLS):
-                if board[base + local] in (c.PIG, c.SHEEP) and any(
-                    board[base + n] == c.EMPTY for n in scoring.NEIGHBOURS[local]
-                ):
-                    count += 1
-        return count
-
-    # --- Views, saving, copies -------------------------------------------------------------------------
-
     def render_text(self, player: int | None = None) -> str:
         """The table as plain text for the terminal (see :mod:`render`)."""
         from farmtable.games.tiny_farms.render import render_text
@@ -676,9 +661,6 @@ class TinyFarmsState(State[str]):
             "events": list(self.events),
         }
 
-
-OPEN_SPACE_WEIGHT: Final = 0.5
-"""Heuristic weight of a pig or sheep that still has an empty neighbour."""
 
 HORSES_ZERO_RANKS: Final = "horses-zero-ranks"
 """Variant (issue 14): a player with no horse takes part in the horse ranking (10 / 6 points)."""

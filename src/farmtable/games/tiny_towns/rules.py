@@ -107,10 +107,6 @@ NOT_COMPLETE = -1
 NO_PLAYER = -1
 SHOWN_CHOICES = 6
 """How many choices an error message lists."""
-HEURISTIC_PER_BUILDING = 0.25
-"""Heuristic: a building is worth a little beyond its points (its square never scores -1 again)."""
-HEURISTIC_PER_BUILDABLE = 0.5
-"""Heuristic: each building type the cubes could make now is a promise of points."""
 ACTORS_KEY = -1
 """Key of the cached actor list in the per-state cache (players are 0..5)."""
 
