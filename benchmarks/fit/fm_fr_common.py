@@ -9,6 +9,7 @@ fit on held-out games.
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import time
@@ -149,3 +150,50 @@ def write_weights(path: Path, names: Sequence[str], models: dict[str, np.ndarray
 def cpu() -> float:
     """CPU seconds of this process."""
     return time.process_time()
+
+
+def fitting_parser(doc: str) -> argparse.ArgumentParser:
+    """The command line both fitting scripts share (rounds, games per model, exploration, ridge, seed)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--solo-games", type=int, default=300)
+    parser.add_argument("--multi-games", type=int, default=150)
+    parser.add_argument("--epsilon", type=float, default=0.1)
+    parser.add_argument("--ridge", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=1)
+    return parser
+
+
+def run_rounds(game_id: str, evaluation: Any, args: argparse.Namespace, signs: Sequence[int] | None = None) -> None:
+    """Self-play and fit ``args.rounds`` times, writing the game's ``weights.json`` after each round.
+
+    ``evaluation`` is the game's evaluation module (``features``, ``_score_now``, ``FEATURES``,
+    ``SOLO_MODEL``, ``MULTI_MODEL``, ``WEIGHTS_FILE``, ``weights``); ``signs`` optionally bounds
+    the weights' signs (see :func:`fit`).
+    """
+    target = Path(evaluation.__file__).with_name(evaluation.WEIGHTS_FILE)
+    seen: dict[str, list[Data]] = {evaluation.SOLO_MODEL: [], evaluation.MULTI_MODEL: []}
+    for r in range(args.rounds):
+        start = cpu()
+        models = {}
+        meta: dict[str, object] = {
+            "script": f"benchmarks/fit/{game_id}.py",
+            "args": vars(args),
+            "round": r + 1,
+            "target": "final score minus score now, per player and decision",
+        }
+        for name, players, games in (
+            (evaluation.SOLO_MODEL, 1, args.solo_games),
+            (evaluation.MULTI_MODEL, 2, args.multi_games),
+        ):
+            data = play(
+                game_id, players, games, args.seed * 1000 + r, args.epsilon, evaluation.features, evaluation._score_now
+            )
+            seen[name].append(data)  # every round's positions are kept: the fit does not swing
+            w, stats = fit(merge(seen[name]), args.ridge, signs=signs)
+            models[name] = w
+            meta[name] = stats
+            print(f"round {r + 1} {name}: {stats}", flush=True)
+        write_weights(target, evaluation.FEATURES, models, meta)
+        evaluation.weights.cache_clear()
+        print(f"round {r + 1} done in {cpu() - start:.0f} CPU s", flush=True)
