@@ -14,9 +14,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import farmtable.agents
-from farmtable.agents.levels import LEVELS, is_level, level_spec
-
 LIGHT_AGENTS = ("random", "greedy")
 """Raw agent names a seat may take besides the levels (cheap: one pass over the legal moves)."""
 SEARCH_PARAMS = frozenset({"iters", "time", "c", "rollout", "depth", "prior"})
@@ -79,6 +76,9 @@ class Limits:
         tuned spec applies; ``random`` and ``greedy`` are cheap; a raw ``ismcts`` spec must stay
         within ``max_ai_iters`` and ``max_ai_seconds`` (and is refused with ``levels_only``).
         """
+        import farmtable.agents  # here, not at import: `farmtable serve --help` stays light
+        from farmtable.agents.levels import LEVELS, is_level
+
         spec = spec.strip()
         if is_level(spec):
             return spec.lower()
@@ -212,4 +212,6 @@ def excerpt(value: Any, limit: int = 40) -> str:
 
 def agent_spec_to_run(stored: str) -> str:
     """The spec an AI seat runs: a level's current spec, else the stored raw spec."""
+    from farmtable.agents.levels import is_level, level_spec
+
     return level_spec(stored) if is_level(stored) else stored
