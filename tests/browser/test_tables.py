@@ -141,7 +141,10 @@ def test_the_scoring_helper_scores_typed_positions(page: Any, server: LiveServer
         page.click("button[type=submit]")
         page.locator("#score-panel table.sheet").wait_for()
         assert page.locator("#score-error").inner_text() == ""
-        assert "Total" in page.locator("#score-panel").inner_text()
+        sheet = page.locator("#score-panel").inner_text()
+        assert "Total" in sheet
+        assert "Anna" in sheet and "Ben" in sheet  # columns headed by the typed names
+        assert "Player 0" not in sheet and "tie_break" not in sheet and "[" not in sheet
         shoot(page, "scoring-helper")
 
 

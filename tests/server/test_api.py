@@ -89,6 +89,18 @@ def test_ai_seats_play_on_the_server_to_the_end(client: TestClient) -> None:
     final = wait_for(client, table["id"], None, lambda p: p["over"])
     assert final["over"] and final["result"]["winners"]
     assert all(s["kind"] == "ai" for s in final["seats"])
+    sheet = final["result"]["sheet"]  # the readable sheet, columns headed by the seats' names
+    assert sheet["columns"] == [s["label"] for s in final["seats"]]
+    assert sheet["totals"] == [str(t) for t in final["result"]["totals"]] and sheet["standing"]
+
+
+def test_the_scoring_helper_answers_a_sheet_headed_by_the_typed_names(client: TestClient) -> None:
+    typed = "Anna: 72 coins, 1 wheat, 1 bread, 1 animal\nBen: 72 coins, 2 wheat\n"
+    answer = client.post("/api/score/farmers-finances", json={"text": typed})
+    assert answer.status_code == 200, answer.text
+    sheet = answer.json()["sheet"]
+    assert sheet["columns"] == ["Anna", "Ben"]
+    assert "Anna" in sheet["standing"] and "[" not in " ".join(sheet["notes"])
 
 
 def test_undo_follows_the_terminal_policy(client: TestClient) -> None:

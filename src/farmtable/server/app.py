@@ -43,6 +43,7 @@ from farmtable.server.limits import (
     excerpt,
     json_too_deep,
 )
+from farmtable.server.render import result_with_sheet
 from farmtable.server.store import SQLITE_SYNC_MODES, Store
 
 log = logging.getLogger("farmtable.server")
@@ -347,7 +348,7 @@ def create_app(
             "total": total,
             "start": start,
             "frames": frames,
-            "result": table.state.result().to_dict(),
+            "result": result_with_sheet(table.state.result()),
         }
         body = json.dumps(data, separators=(",", ":")).encode("utf-8")
         if "gzip" in request.headers.get("accept-encoding", "") and len(body) > 1024:
@@ -370,7 +371,7 @@ def create_app(
             result = game.score_text(body.text)
         except (BadInput, ValueError) as exc:
             raise ApiError(422, str(exc)) from None
-        return result.to_dict()
+        return result_with_sheet(result)
 
     # --- WebSocket ----------------------------------------------------------------------------
 

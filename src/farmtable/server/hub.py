@@ -34,7 +34,7 @@ from farmtable.core import CorruptSave, Game, History, IllegalAction, State
 from farmtable.core.history import Decision
 from farmtable.core.rng import unpredictable_seed
 from farmtable.server.limits import Limits, agent_spec_to_run
-from farmtable.server.render import render
+from farmtable.server.render import render, result_with_sheet
 from farmtable.server.store import DecisionRecord, Seat, Store, TableRecord, hash_token
 
 log = logging.getLogger("farmtable.server")
@@ -525,7 +525,11 @@ class Hub:
             "log": self.log_lines(table, seat, LOG_TAIL),
             "log_total": len(table.lines),
             "over": over,
-            "result": state.result().to_dict() if over else None,
+            "result": result_with_sheet(
+                state.result(), [seat_label(s, i, seat) for i, s in enumerate(table.record.seats)]
+            )
+            if over
+            else None,
             "can_undo": seat is not None and undo is None,
             "undo_reason": undo,
             "rematch": table.record.rematch,

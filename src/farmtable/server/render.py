@@ -17,11 +17,12 @@ from __future__ import annotations
 import importlib
 import logging
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from farmtable.core import Game
+from farmtable.core import Game, Result
+from farmtable.core.sheet import score_sheet
 
 log = logging.getLogger("farmtable.server")
 
@@ -267,3 +268,11 @@ def fallback_svg(view: dict[str, Any], legal: list[str], player: int | None, tit
         f'aria-label="{escape(title or "game")} board">'
         f'<rect width="{width}" height="{height:.0f}" fill="#fffdf7"/>' + "".join(canvas.parts) + "</svg>"
     )
+
+
+def result_with_sheet(result: Result, names: Sequence[str] | None = None) -> dict[str, Any]:
+    """The result as JSON plus ``sheet``, the readable score sheet (``core.sheet``) the pages show:
+    columns headed by ``names`` (or the names typed in the input), lines and details in words."""
+    data = result.to_dict()
+    data["sheet"] = score_sheet(result, names).to_dict()
+    return data

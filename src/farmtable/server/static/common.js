@@ -23,31 +23,29 @@ window.FT = (function () {
     if (!res.ok) throw new Error((data && data.error) || res.statusText);
     return data;
   }
-  // The score sheet: one row per scoring line, one column per player; winners starred.
+  // The score sheet the server wrote in words (core.sheet): one column per player headed by their
+  // name, one row per scoring line, the totals, the standing and the details as sentences.
   function scoreSheet(result, labels) {
-    const lines = [];
-    for (const sheet of result.breakdown) for (const k of Object.keys(sheet)) if (!lines.includes(k)) lines.push(k);
+    const sheet = result.sheet;
+    const columns = sheet ? sheet.columns : labels;
     const winners = new Set(result.winners || []);
     const head = el("tr", {}, el("th", { scope: "col", text: "" }));
-    labels.forEach((name, p) => head.append(el("th", { scope: "col", class: winners.has(p) && labels.length > 1 ? "winner" : null, text: name })));
+    columns.forEach((name, p) => head.append(el("th", { scope: "col", class: winners.has(p) && columns.length > 1 ? "winner" : null, text: name })));
     const body = el("tbody");
+    const lines = sheet ? sheet.lines : [];
     for (const line of lines) {
-      const tr = el("tr", {}, el("th", { scope: "row", text: line.replace(/_/g, " ") }));
-      result.breakdown.forEach((sheet) => tr.append(el("td", { text: line in sheet ? String(sheet[line]) : "" })));
+      const tr = el("tr", { class: line.section === "score" ? null : "sheet-detail" }, el("th", { scope: "row", text: line.label }));
+      line.cells.forEach((cell) => tr.append(el("td", { text: cell })));
       body.append(tr);
     }
     const foot = el("tr", {}, el("td", { text: "Total" }));
-    result.totals.forEach((t) => foot.append(el("td", { text: String(t) })));
+    (sheet ? sheet.totals : result.totals.map(String)).forEach((t) => foot.append(el("td", { text: t })));
     const table = el("table", { class: "sheet" }, el("thead", {}, head), body, el("tfoot", {}, foot));
     const wrap = el("div", {}, table);
-    if (labels.length > 1 && result.ranking) {
-      const names = result.ranking.map((g) => g.map((p) => labels[p]).join(" = "));
-      wrap.append(el("p", { class: "ranking", text: "Ranking: " + names.join(" › ") }));
-    }
-    const details = Object.entries(result.details || {});
-    if (details.length) {
+    if (sheet && sheet.standing) wrap.append(el("p", { class: "ranking", text: sheet.standing }));
+    if (sheet && sheet.notes.length) {
       const ul = el("ul", { class: "details" });
-      for (const [k, v] of details) ul.append(el("li", { text: k.replace(/_/g, " ") + ": " + (typeof v === "object" ? JSON.stringify(v) : v) }));
+      for (const note of sheet.notes) ul.append(el("li", { text: note }));
       wrap.append(ul);
     }
     return wrap;
