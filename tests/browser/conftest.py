@@ -31,9 +31,10 @@ pytest.importorskip("fastapi", reason="the browser tests need the 'web' extra")
 from tests.server.live import LiveServer  # noqa: E402
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
-    """One headless chromium for the session."""
+    """One headless chromium for the browser tests; closed after them, since Playwright's sync API keeps
+    an event loop running in the main thread while it is open (later tests call ``asyncio.run``)."""
     with sync_api.sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield chromium

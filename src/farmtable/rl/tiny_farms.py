@@ -14,8 +14,8 @@ from farmtable.rl.encoding import BySeat, Counts, Ctx, Custom, Fields, Flag, Gri
 
 PHASES = ("move", "place", "crop", "over")
 """The phases a view names (``rules.PHASES``)."""
-DIFFICULTIES = ("easy", "medium", "hard", "epic")
-"""Emma's difficulties (the ``emma-*`` variants)."""
+DIFFICULTIES = tuple(c.EMMA_DIFFICULTIES)
+"""Emma's difficulties (the ``emma-*`` variants), as the game defines them (epic-rows included)."""
 FACES = tuple(range(c.MIN_DIE_VALUE, c.DIE_FACES + 1))
 ANIMAL_NAMES = tuple(c.NAMES[a] for a in c.ANIMALS)
 CELL_CODES = tuple(c.ABBREVIATIONS[k] for k in sorted(c.ABBREVIATIONS))
