@@ -40,9 +40,12 @@ def load(path: str) -> dict[tuple[int, int], dict[str, Any]]:
         if game == "farmers-finances":
             record["value"] = float(info["turns"])
             record["win"] = None
-        else:
+        elif "emma_total" in info:
             record["value"] = float(json.loads(totals)[0] - info["emma_total"])
             record["win"] = 1.0 if info["outcome"] == "win" else 0.5 if info["outcome"] == "tie" else 0.0
+        else:  # any other solo game: the score
+            record["value"] = float(json.loads(totals)[0])
+            record["win"] = None
         games[(index, seed)] = record
     return games
 

@@ -69,17 +69,19 @@ def test_an_animal_on_its_way_to_the_pacifier_beats_one_in_the_stable() -> None:
     assert _with_sheep_at(head).evaluate()[0] > _with_sheep_at(None).evaluate()[0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known flaw of the shipped fit: water beyond what the pasture animals need weighs negative "
-    "(in self-play, water kept in the barn goes with weak play), so the sheep nearer the pacifier, which "
-    "needs less of the same water, is rated lower; sign-bounded fits pass this but played 7-10 stars "
-    "worse (docs/games/farmerama-ai.md)",
-)
 def test_an_animal_nearer_the_pacifier_is_worth_more() -> None:
     head = HEAD_SECTOR[SHEEP]
     last = PACIFIER_SECTOR - 1  # on the pacifier itself the animal is already back in the stable
     assert _with_sheep_at(last).evaluate()[0] > _with_sheep_at(head).evaluate()[0]
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_the_fitted_model_stays_available_for_research(players: int) -> None:
+    """The play uses the hand estimate; the fitted one still reads its weights and rates positions."""
+    running = _random_play(players, seed=5, stop_after=20)
+    assert all(isinstance(evaluation.fitted_estimate(running, p), float) for p in range(players))
+    finished = _random_play(players, seed=5)
+    assert [evaluation.fitted_estimate(finished, p) for p in range(players)] == finished.evaluate()
 
 
 def test_water_to_turn_the_wheel_is_worth_something() -> None:
