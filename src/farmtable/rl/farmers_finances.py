@@ -12,6 +12,7 @@ import numpy as np
 
 from farmtable.core import Result, State
 from farmtable.games.farmers_finances import components as c
+from farmtable.games.farmers_finances.vector import actions as catalogue
 from farmtable.rl.catalogue import FastEncode, RLGame, Spec
 from farmtable.rl.encoding import INF, BySeat, Fields, Flag, Num, OneHot
 
@@ -20,20 +21,8 @@ PHASES = ("action", "market", "pick", "over")
 
 
 def actions(players: int, variants: tuple[str, ...]) -> list[str]:
-    """Every notation that can be legal: a farm never holds more cards of a sort than the game has."""
-    copies = c.copies_for(players)
-    wheat = c.WHEAT_CARDS_PER_COPY * copies
-    most = {c.WHEAT: wheat, c.BREAD: wheat, c.ANIMAL: c.ANIMAL_CARDS_PER_COPY * copies}
-    out = [f"buy {sort}" for sort in c.MARKET_SORTS]
-    for sort in c.SORTS:
-        out += [f"sell {sort} {n}" for n in range(1, most[sort] + 1)]
-    out += [f"bake {n}" for n in range(1, wheat + 1)]
-    out.append("pass")
-    if players > 1:
-        out += [f"move {row}" for row in c.MARKET_ROWS]
-        out.append("reroll")
-    out += [f"pick {row}" for row in c.MARKET_ROWS]
-    return out
+    """Every notation that can be legal (the game's one catalogue, shared with the vector simulator)."""
+    return catalogue(players)
 
 
 def schema(players: int, variants: tuple[str, ...]) -> Fields:

@@ -60,7 +60,8 @@ def check_setup(players: int, variants: tuple[str, ...] = ()) -> None:
 
 
 def actions(players: int) -> list[str]:
-    """The action catalogue (notation by index) for ``players``: the RL adapters' catalogue."""
+    """Every notation that can be legal for ``players`` (index = action number): the catalogue of this
+    simulator and of the RL adapters alike. A farm never holds more cards of a sort than the game has."""
     copies = c.copies_for(players)
     wheat = c.WHEAT_CARDS_PER_COPY * copies
     most = {c.WHEAT: wheat, c.BREAD: wheat, c.ANIMAL: c.ANIMAL_CARDS_PER_COPY * copies}
@@ -69,8 +70,9 @@ def actions(players: int) -> list[str]:
         out += [f"sell {sort} {n}" for n in range(1, most[sort] + 1)]
     out += [f"bake {n}" for n in range(1, wheat + 1)]
     out.append("pass")
-    out += [f"move {row}" for row in c.MARKET_ROWS]
-    out.append("reroll")
+    if players > 1:  # solo: the die is rolled for you, a 6 still lets you pick
+        out += [f"move {row}" for row in c.MARKET_ROWS]
+        out.append("reroll")
     out += [f"pick {row}" for row in c.MARKET_ROWS]
     return out
 
