@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import farmtable
 from farmtable.agents.levels import LEVELS
 from farmtable.core import BadInput
-from farmtable.server import pages
+from farmtable.server import guide, pages
 from farmtable.server.guard import Guard
 from farmtable.server.hub import AI, HUMAN, ApiError, Hub, Subscriber, Table
 from farmtable.server.limits import (
@@ -527,6 +527,8 @@ def create_app(
         return {"type": "ack", "id": msg_id, "version": version}
 
     # --- pages ------------------------------------------------------------------------------------
+
+    app.include_router(guide.router)
 
     @app.get("/", response_class=HTMLResponse)
     async def home() -> str:
