@@ -34,6 +34,7 @@ from farmtable.core import CorruptSave, Game, History, IllegalAction, State
 from farmtable.core.history import Decision
 from farmtable.core.rng import unpredictable_seed
 from farmtable.server.limits import Limits, agent_spec_to_run
+from farmtable.server.narrate import log_text, table_extras
 from farmtable.server.render import render, result_with_sheet
 from farmtable.server.store import DecisionRecord, Seat, Store, TableRecord, hash_token
 
@@ -115,10 +116,7 @@ class LogLine:
 
     def text_for(self, seat: int | None) -> str:
         """The line as ``seat`` may read it."""
-        hidden = self.secret and seat != self.player
-        if self.kind == "undo":
-            return f"Player {self.player} took back a decision" + ("" if hidden else f" ({self.notation})")
-        return f"Player {self.player} chose (secret)" if hidden else f"Player {self.player}: {self.notation}"
+        return log_text(self.kind, self.player, self.notation, self.secret and seat != self.player)
 
 
 class Wire:
@@ -534,6 +532,7 @@ class Hub:
             "undo_reason": undo,
             "rematch": table.record.rematch,
             "notice": table.notice,
+            "extras": table_extras(table.game, state, view, seat),
         }
         table.cache[seat] = payload
         return payload
