@@ -55,3 +55,10 @@ def test_help_lists_every_command() -> None:
     _, out = _modules_after(["--help"])
     for command in ("games", "new", "play", "arena", "solo", "bench", "hint", "serve"):
         assert f"  {command} " in out
+
+
+def test_help_needs_neither_rich_nor_the_game_core() -> None:
+    # help is plain click text; rich and the games load when a command that uses them runs
+    modules, _ = _modules_after(["--help"])
+    assert "rich.console" not in modules
+    assert "farmtable.core" not in modules

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 import farmtable
-from farmtable.core import Result, State
-from farmtable.core.sheet import ScoreSheet, score_sheet, standing
-from farmtable.core.sheet import player_names as player_names_of
+
+if TYPE_CHECKING:  # rich and the game core load on first use: `farmtable --help` needs neither
+    from rich.console import Console
+    from rich.table import Table
+
+    from farmtable.core import Result, State
+    from farmtable.core.sheet import ScoreSheet
 
 app = typer.Typer(
     name="farmtable",
@@ -23,7 +26,25 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console(highlight=False)
+
+
+@functools.cache
+def get_console() -> Console:
+    """The one rich console of the command line (made on first use)."""
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+class _ConsoleOnDemand:
+    """Stands for :func:`get_console` until first used (importing rich costs ~30 ms of start-up)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(get_console(), name)
+
+
+console = cast("Console", _ConsoleOnDemand())
+"""The console, for ``console.print(...)``; pass :func:`get_console` where a real Console is needed."""
 
 
 GameArg = Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `farmtable games`).")]
@@ -84,6 +105,8 @@ def player_names(players: int, names: list[str] | None = None) -> list[str]:
 
 def score_table(result: Result, names: list[str] | None = None, title: str = "Score sheet") -> Table:
     """The score sheet as a rich table: one row per scoring line (in words), one column per player."""
+    from farmtable.core.sheet import score_sheet
+
     return _rich_table(score_sheet(result, _typed_names(result, names), title))
 
 
@@ -95,6 +118,8 @@ def _typed_names(result: Result, names: list[str] | None) -> list[str] | None:
 
 
 def _rich_table(sheet: ScoreSheet) -> Table:
+    from rich.table import Table
+
     table = Table(title=sheet.title, show_footer=True)
     table.add_column("", footer="Total")
     for column, total in zip(sheet.columns, sheet.totals, strict=True):
@@ -112,6 +137,9 @@ def _rich_table(sheet: ScoreSheet) -> Table:
 
 def describe_ranking(result: Result, names: list[str]) -> str:
     """The standing in words, e.g. "1st Anna 40, 2nd Ben 38" ('' for a solo game)."""
+    from farmtable.core.sheet import player_names as player_names_of
+    from farmtable.core.sheet import standing
+
     if len(names) == 1:
         return ""
     return standing(result, player_names_of(result, names))
@@ -120,6 +148,8 @@ def describe_ranking(result: Result, names: list[str]) -> str:
 def print_result(result: Result, names: list[str] | None = None, final: bool = True) -> None:
     """Print the readable score sheet (``core.sheet``): columns headed by the players' names, the
     standing (only once the game is over) and the details in words, never raw data."""
+    from farmtable.core.sheet import score_sheet
+
     sheet = score_sheet(result, _typed_names(result, names), final=final)
     console.print(_rich_table(sheet))
     if sheet.standing and len(result.totals) > 1:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 import farmtable
 from farmtable.cli.common import (
@@ -25,7 +24,9 @@ from farmtable.cli.common import (
     read_text,
     save_game_file,
 )
-from farmtable.core import State
+
+if TYPE_CHECKING:
+    from farmtable.core import State
 
 AsPlayer = Annotated[int | None, typer.Option("--as", help="Seat number (0-based) whose view to use.")]
 
@@ -49,6 +50,8 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
 @app.command("games")
 def games_command() -> None:
     """List the games, their player counts and variants."""
+    from rich.table import Table
+
     table = Table(title="farmtable games")
     table.add_column("id")
     table.add_column("game")

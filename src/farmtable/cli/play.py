@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -23,7 +23,9 @@ from farmtable.cli.common import (
     save_game_file,
 )
 from farmtable.cli.files import parse_options
-from farmtable.core import History, State
+
+if TYPE_CHECKING:
+    from farmtable.core import State
 
 HUMAN = "human"
 DEFAULT_OPPONENT = "normal"
@@ -66,6 +68,7 @@ class TerminalGame:
 
     def __init__(self, state: State[Any], seats: dict[int, str], save_path: Path, seed: int | None) -> None:
         import farmtable.agents
+        from farmtable.core import History
 
         self.history = History(state)
         self.seats = seats
@@ -204,6 +207,8 @@ class TerminalGame:
         if state.game.id != self.state.game.id or state.players != self.state.players:
             console.print(f"[red]{path} holds another game or player count: not loaded[/red]")
             return
+        from farmtable.core import History
+
         self.history = History(state)
         console.print(f"Loaded {path}")
 

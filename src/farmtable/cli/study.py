@@ -17,6 +17,7 @@ from farmtable.cli.common import (
     app,
     console,
     game_or_error,
+    get_console,
     load_game_file,
 )
 from farmtable.cli.files import parse_options
@@ -96,7 +97,7 @@ def _run_with_progress(
             TextColumn("ETA"),
             TimeRemainingColumn(),
         )
-        with Progress(*columns, console=console, transient=False) as bar:
+        with Progress(*columns, console=get_console(), transient=False) as bar:
             task = bar.add_task(label, total=len(jobs), completed=done_before)
             try:
                 new = run_jobs(
