@@ -76,6 +76,15 @@ BAKE: Final[list[str]] = [f"bake {n}" for n in range(MAX_HELD + 1)]
 MOVE: Final[dict[int, str]] = {row: f"move {row}" for row in c.MARKET_ROWS}
 PICK_ROW: Final[dict[int, str]] = {row: f"pick {row}" for row in c.MARKET_ROWS}
 PICKS: Final[list[str]] = [PICK_ROW[row] for row in c.MARKET_ROWS]
+PICKS_CHOICES: Final[tuple[str, ...]] = tuple(PICKS)
+MARKET_CHOICES: Final[dict[int, tuple[str, ...]]] = {
+    row: (*(MOVE[r] for r in (row - 1, row + 1) if r in MOVE), REROLL) for row in c.MARKET_ROWS
+}
+"""Change Market: "Move the dice one space" up or down, or reroll; by the die's row."""
+MAX_BUY_COST: Final = max(c.buy_cost(sort, row) for sort in c.MARKET_SORTS for row in c.MARKET_ROWS)
+MAX_REMEMBERED_CHOICES: Final = 100_000
+_ACTION_CHOICES: dict[tuple[object, ...], tuple[str, ...]] = {}
+"""Action-phase choices already computed, by (row, money up to the dearest price, offered sorts, hand)."""
 
 HEURISTIC_WIN_BONUS: Final = 1000.0
 """How much a won game outweighs any money difference in :meth:`FarmersFinancesState.heuristic`."""
@@ -257,7 +266,7 @@ class FarmersFinancesState(State[str]):
         """Variant player-two-wins-at-once: the seat that won at once, or -1."""
         self.forced_reroll = False
         self.epoch = 0
-        self._legal: list[str] | None = None
+        self._legal: tuple[str, ...] | None = None
 
     # --- Game Setup --------------------------------------------------------------------------------
 
@@ -304,19 +313,33 @@ class FarmersFinancesState(State[str]):
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def _compute_legal(self) -> list[str]:
+    def _compute_legal(self) -> tuple[str, ...]:
         if self.phase == ACTION:
-            hand = self.hands[self.current]
-            legal = [BUY[sort] for sort in self.buyable_sorts() if self.money[self.current] >= self.buy_cost(sort)]
-            for i, sort in enumerate(c.SORTS):
-                legal.extend(SELL[sort][1 : hand[i] + 1])
-            legal.extend(BAKE[1 : hand[W] + 1])
-            return legal or [PASS]
+            return self._action_choices()
         if self.phase == MARKET:
             if self.forced_reroll:
-                return [REROLL]
-            return [MOVE[row] for row in (self.row - 1, self.row + 1) if row in MOVE] + [REROLL]
-        return list(PICKS)
+                return (REROLL,)
+            return MARKET_CHOICES[self.row]
+        return PICKS_CHOICES
+
+    def _action_choices(self) -> tuple[str, ...]:
+        """Game Play: buy what the market offers and you can pay, sell 1..n of a sort you hold, bake
+        1..n wheat; pass when nothing is possible. The list depends only on the die's row, the money
+        (up to the dearest price), the sorts offered and the hand, so it is looked up once computed."""
+        hand = self.hands[self.current]
+        money = self.money[self.current]
+        offered = self.buyable_sorts()
+        key = (self.row, min(money, MAX_BUY_COST), *offered, "|", *hand)
+        legal = _ACTION_CHOICES.get(key)
+        if legal is None:
+            choices = [BUY[sort] for sort in offered if money >= self.buy_cost(sort)]
+            for i, sort in enumerate(c.SORTS):
+                choices.extend(SELL[sort][1 : hand[i] + 1])
+            choices.extend(BAKE[1 : hand[W] + 1])
+            legal = tuple(choices) or (PASS,)
+            if len(_ACTION_CHOICES) < MAX_REMEMBERED_CHOICES:
+                _ACTION_CHOICES[key] = legal
+        return legal
 
     # --- prices (rulebook "Market", "Buy", "Sell") ---------------------------------------------------
 
