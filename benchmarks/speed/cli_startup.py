@@ -48,6 +48,7 @@ def main() -> None:
     cases = {
         "python -c pass": ([py, "-c", "pass"], "this"),
         "import farmtable": ([py, "-c", "import farmtable"], "this"),
+        "import typer (the CLI library alone)": ([py, "-c", "import typer"], "this"),
         "base: farmtable --help": ([py, "-m", "farmtable", "--help"], "base"),
         "this: farmtable --help": ([py, "-m", "farmtable", "--help"], "this"),
         "base: farmtable games": ([py, "-m", "farmtable", "games"], "base"),
