@@ -170,6 +170,7 @@ def test_heuristic_values_a_resource_to_place_on_its_best_square() -> None:
 def test_solo_evaluation_puts_the_resource_to_place_on_its_best_square(monkeypatch: pytest.MonkeyPatch) -> None:
     state = played(1, seed=31, moves=2)  # the resource is picked: it must be placed now
     assert state.phase == PLACE_PHASE
+    monkeypatch.setattr(E, "SOLO_LOOKAHEAD", 1)
     placed = []
     for action in state.legal_actions(0):
         child = state.clone()
