@@ -48,7 +48,8 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=50)
     ap.add_argument("--seed", type=int, default=3000)
     args = ap.parse_args()
-    base = dict(zip(E.FEATURES, json.load(open(args.base))["weights"]["solo"], strict=True))
+    with open(args.base, encoding="utf-8") as fh:
+        base = dict(zip(E.FEATURES, json.load(fh)["weights"]["solo"], strict=True))
     variants: dict[str, dict[str, float]] = {"base": {}, **json.loads(args.variants)}
     for name, change in variants.items():
         unknown = set(change) - set(E.FEATURES)
