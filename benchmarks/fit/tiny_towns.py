@@ -25,6 +25,14 @@ Commands used for the shipped weights (2-core machine, run under ``nice``; resul
     python benchmarks/fit/tiny_towns.py compare /tmp/before.json /tmp/after.json
 
 A candidate set of weights is tried with ``play --weights FILE`` before it replaces the shipped one.
+
+Tried in the second session (``docs/games/tiny-towns-ai.md``, "Search-era work"; nothing shipped)::
+
+    python benchmarks/fit/tiny_towns.py collect --agent "mcts:iters=100" --games 48 --seed 7000 --epsilon 0.05 \
+        --weights benchmarks/ai/out/tt-weights-hand.json --out /tmp/mcts_hand.npz   # positions of the search's games
+    python benchmarks/fit/tiny_towns.py fit --solo /tmp/mcts_hand.npz --out /tmp/fit_mcts.json
+    python benchmarks/fit/tiny_towns.py tune --start benchmarks/ai/out/tt-weights-future.json --generations 4 \
+        --population 10 --elite 3 --deals 30 --sigma 0.3 --out /tmp/tune.json   # weights for play strength
 """
 
 from __future__ import annotations
