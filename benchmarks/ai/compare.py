@@ -194,6 +194,23 @@ def report_duel(game_id: str, variants: tuple[str, ...], specs: list[str], playe
     return "\n".join(lines)
 
 
+def _setup(item: str, call: bool) -> None:
+    """Apply one ``--set MODULE.NAME=JSON`` or ``--call MODULE.FUNC=ARG`` (worker processes fork after it)."""
+    import importlib
+
+    target, sep, value = item.partition("=")
+    module_name, dot, name = target.rpartition(".")
+    if not sep or not dot:
+        raise SystemExit(f"--set/--call wants MODULE.NAME=VALUE, got {item!r}")
+    module = importlib.import_module(module_name)
+    if not hasattr(module, name):
+        raise SystemExit(f"{module_name} has no {name}")
+    if call:
+        getattr(module, name)(value)
+    else:
+        setattr(module, name, json.loads(value))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the comparison and print a Markdown report (and optionally the raw games as JSON lines)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -205,7 +222,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--raw", help="write every game as a JSON line to this file")
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="MODULE.NAME=JSON",
+        help="before any game, set a module attribute (e.g. an evaluation switch) to a JSON value",
+    )
+    ap.add_argument(
+        "--call",
+        action="append",
+        default=[],
+        metavar="MODULE.FUNC=ARG",
+        help="before any game, call a module function with one string argument (e.g. a weights file)",
+    )
     args = ap.parse_args(argv)
+    for item in args.set:
+        _setup(item, call=False)
+    for item in args.call:
+        _setup(item, call=True)
     from farmtable.agents.levels import is_level, level_spec
 
     specs = [level_spec(s) if is_level(s) else s for s in args.agents]

@@ -25,6 +25,14 @@ Commands used for the shipped weights (2-core machine, run under ``nice``; resul
     python benchmarks/fit/tiny_towns.py compare /tmp/before.json /tmp/after.json
 
 A candidate set of weights is tried with ``play --weights FILE`` before it replaces the shipped one.
+
+Tried in the second session (``docs/games/tiny-towns-ai.md``, "Search-era work"; nothing shipped)::
+
+    python benchmarks/fit/tiny_towns.py collect --agent "mcts:iters=100" --games 48 --seed 7000 --epsilon 0.05 \
+        --weights benchmarks/ai/out/tt-weights-hand.json --out /tmp/mcts_hand.npz   # positions of the search's games
+    python benchmarks/fit/tiny_towns.py fit --solo /tmp/mcts_hand.npz --out /tmp/fit_mcts.json
+    python benchmarks/fit/tiny_towns.py tune --start benchmarks/ai/out/tt-weights-future.json --generations 4 \
+        --population 10 --elite 3 --deals 30 --sigma 0.3 --out /tmp/tune.json   # weights for play strength
 """
 
 from __future__ import annotations
@@ -82,10 +90,13 @@ def _games(players: int, games: int, seed: int) -> list[Any]:
     return schedule(GAME, ["greedy"] * players, games, players=players, seed=seed)
 
 
-def collect(players: int, games: int, seed: int, epsilon: float, weights: str | None, out: str) -> None:
-    """Self-play with greedy on the current weights; save features, targets and game ids."""
+def collect(
+    players: int, games: int, seed: int, epsilon: float, weights: str | None, out: str, agent: str = "greedy"
+) -> None:
+    """Self-play with ``agent`` (greedy, or a search spec) on the current weights; save features, targets
+    and game ids."""
     import farmtable
-    from farmtable.agents.greedy import GreedyAgent
+    import farmtable.agents
     from farmtable.games.tiny_towns import evaluation as E
 
     if weights:
@@ -96,7 +107,7 @@ def collect(players: int, games: int, seed: int, epsilon: float, weights: str | 
     start = time.process_time()
     for g, job in enumerate(_games(players, games, seed)):
         state = farmtable.get_game(GAME).new_game(players=players, seed=job.seed)
-        agents = [GreedyAgent(seed=s) for s in job.agent_seeds]
+        agents = [farmtable.agents.make(agent, seed=s) for s in job.agent_seeds]
         rng = random.Random(job.seed)
         while not state.is_over():
             for p, town in enumerate(state.towns):
@@ -289,6 +300,87 @@ def compare(before: str, after: str) -> None:
     )
 
 
+TUNE_SEED = 5000
+"""Game seeds of the tuning deals (``TUNE_SEED + i``): apart from the arena's ``--seed 1`` deals used to check."""
+
+
+def _score_weights(args: tuple[list[float], int, int]) -> list[int]:
+    """Final scores of the greedy agent with weight vector ``w`` on deals ``seed .. seed + deals - 1``."""
+    import farmtable
+    from farmtable.agents.greedy import GreedyAgent
+    from farmtable.games.tiny_towns import evaluation as E
+
+    w, seed, deals = args
+    E.set_weights({"solo": w})
+    scores = []
+    for i in range(deals):
+        state = farmtable.get_game(GAME).new_game(players=1, seed=seed + i)
+        agent = GreedyAgent(seed=seed + i)
+        while not state.is_over():
+            state.apply(0, agent.act(state, 0))
+        scores.append(state.result().totals[0])
+    return scores
+
+
+def tune(start: str, generations: int, population: int, elite: int, deals: int, sigma: float, out: str) -> None:
+    """Cross-entropy search of the weights for play strength: each generation samples ``population``
+    weight vectors around the mean, plays each with the greedy agent on the same ``deals`` tuning deals,
+    and moves the mean (and spread) to the ``elite`` best. Only the base weights (not the bias, which
+    does not change a decision, nor the ``*filled`` terms) are searched; ``calibrate`` then puts the
+    result back on the final-score scale."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from farmtable.games.tiny_towns.evaluation import BASE_FEATURES, FEATURES
+
+    w0 = np.array(load_models(start)["solo"], dtype=np.float64)
+    free = [FEATURES.index(n) for n in BASE_FEATURES if n != "bias"]
+    mean = w0[free].copy()
+    spread = np.maximum(np.abs(mean) * sigma, 0.1)
+    rng = np.random.default_rng(TUNE_SEED)
+    cpu = time.process_time()
+    best: tuple[float, list[float]] = (-math.inf, list(w0))
+    with ProcessPoolExecutor(2) as pool:
+        base_scores = pool.submit(_score_weights, (list(w0), TUNE_SEED, deals)).result()
+        print(f"start: mean {statistics.mean(base_scores):.2f} on {deals} tuning deals", flush=True)
+        for gen in range(generations):
+            samples = [mean + spread * rng.standard_normal(len(free)) for _ in range(population - 1)] + [mean]
+            vectors = []
+            for x in samples:
+                w = w0.copy()
+                w[free] = x
+                vectors.append(list(w))
+            results = list(pool.map(_score_weights, [(v, TUNE_SEED, deals) for v in vectors]))
+            means = [statistics.mean(r) for r in results]
+            order = np.argsort(means)[::-1]
+            top = np.array([samples[i] for i in order[:elite]])
+            mean = top.mean(axis=0)
+            spread = np.maximum(0.7 * spread + 0.3 * top.std(axis=0), 0.02)
+            if means[order[0]] > best[0]:
+                best = (means[order[0]], vectors[order[0]])
+            elite_mean = np.mean([means[i] for i in order[:elite]])
+            print(
+                f"generation {gen + 1}: best {means[order[0]]:.2f}, elite mean {elite_mean:.2f},"
+                f" centre {means[-1]:.2f}, {time.process_time() - cpu:.0f} s (main)",
+                flush=True,
+            )
+    w = w0.copy()
+    w[free] = mean
+    doc = {
+        "tuned": {
+            "start": start,
+            "generations": generations,
+            "population": population,
+            "deals": deals,
+            "best_tuning_mean": best[0],
+        },
+        "features": list(FEATURES),
+        "weights": {"solo": [round(float(v), 4) for v in w]},
+        "best": {"solo": [round(float(v), 4) for v in best[1]]},
+    }
+    Path(out).write_text(json.dumps(doc, indent=2) + "\n")
+    print(f"wrote {out}")
+
+
 def main() -> None:
     """Command line: collect, fit, play, compare."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -300,6 +392,7 @@ def main() -> None:
     c.add_argument("--epsilon", type=float, default=0.1)
     c.add_argument("--weights", help="a weights.json to play with instead of the shipped one")
     c.add_argument("--out", required=True)
+    c.add_argument("--agent", default="greedy", help="the agent that plays the games (e.g. mcts:iters=100)")
     f = sub.add_parser("fit")
     f.add_argument("--solo", required=True)
     f.add_argument("--multi")
@@ -317,13 +410,23 @@ def main() -> None:
     m = sub.add_parser("compare")
     m.add_argument("before")
     m.add_argument("after")
+    t = sub.add_parser("tune")
+    t.add_argument("--start", default=str(WEIGHTS_PATH))
+    t.add_argument("--generations", type=int, default=6)
+    t.add_argument("--population", type=int, default=14)
+    t.add_argument("--elite", type=int, default=4)
+    t.add_argument("--deals", type=int, default=40)
+    t.add_argument("--sigma", type=float, default=0.4)
+    t.add_argument("--out", required=True)
     args = parser.parse_args()
     if args.command == "collect":
-        collect(args.players, args.games, args.seed, args.epsilon, args.weights, args.out)
+        collect(args.players, args.games, args.seed, args.epsilon, args.weights, args.out, args.agent)
     elif args.command == "fit":
         fit(args.solo, args.multi, args.write, args.prior, args.pull, args.out, args.simple)
     elif args.command == "play":
         play(args.agent, args.games, args.seed, args.out, args.weights)
+    elif args.command == "tune":
+        tune(args.start, args.generations, args.population, args.elite, args.deals, args.sigma, args.out)
     else:
         compare(args.before, args.after)
 

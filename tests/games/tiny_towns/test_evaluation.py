@@ -16,7 +16,7 @@ import pytest
 
 from farmtable.games.tiny_towns import components as C
 from farmtable.games.tiny_towns import evaluation as E
-from farmtable.games.tiny_towns.rules import GAME, PLACE_PHASE, TinyTownsState
+from farmtable.games.tiny_towns.rules import GAME, NAME_PHASE, PLACE_PHASE, TinyTownsState
 from tests.games.tiny_towns.builder import position
 
 EMPTY = ". . . ."
@@ -165,6 +165,34 @@ def test_heuristic_values_a_resource_to_place_on_its_best_square() -> None:
         child.apply(0, action)
         children.append(child.evaluate()[0])
     assert state.heuristic(0) == pytest.approx(max(children))
+
+
+def test_solo_evaluation_puts_the_resource_to_place_on_its_best_square(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = played(1, seed=31, moves=2)  # the resource is picked: it must be placed now
+    assert state.phase == PLACE_PHASE
+    monkeypatch.setattr(E, "SOLO_LOOKAHEAD", 1)
+    placed = []
+    for action in state.legal_actions(0):
+        child = state.clone()
+        child.apply(0, action)
+        placed.append(child.evaluate()[0])
+    assert state.evaluate()[0] == pytest.approx(max(placed))
+    monkeypatch.setattr(E, "SOLO_LOOKAHEAD", 0)  # the town as it stands: the cube is not counted
+    assert state.evaluate()[0] == pytest.approx(E.estimate(state, 0))
+    assert E.estimate(state, 0) != pytest.approx(max(placed))
+
+
+def test_solo_evaluation_can_look_at_the_best_face_up_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = played(1, seed=32, moves=1)  # the monument is kept: a face-up card is to be picked
+    assert state.phase == NAME_PHASE
+    monkeypatch.setattr(E, "SOLO_LOOKAHEAD", 2)
+    picked = []
+    for action in state.legal_actions(0):
+        child = state.clone()
+        child.apply(0, action)
+        picked.append(child.evaluate()[0])
+    assert len(set(picked)) > 1  # the cards are worth different amounts here
+    assert state.evaluate()[0] == pytest.approx(max(picked))
 
 
 def test_two_player_heuristic_is_own_estimate_minus_the_other() -> None:

@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from farmtable.games.tiny_towns import components as C
 from farmtable.games.tiny_towns.patterns import placement_table
-from farmtable.games.tiny_towns.rules import MAUSOLEUM_WOOD, PLACE, PLACE_PHASE, TinyTownsState, Town
+from farmtable.games.tiny_towns.rules import MAUSOLEUM_WOOD, NAME_PHASE, PLACE, PLACE_PHASE, TinyTownsState, Town
 from farmtable.games.tiny_towns.scoring import TownFacts, best_feeding, cottage_groups, cottage_weight
 
 BASE_FEATURES: tuple[str, ...] = (
@@ -74,6 +74,10 @@ LATE_SQUARES = 4
 """A town with this many empty squares or fewer is "late": few placements remain to finish a pattern."""
 FEEDER_REACH = 2
 """A feeder pattern at most this many cubes short counts as a feeder to come."""
+SOLO_LOOKAHEAD = 0
+"""How far a solo ``evaluate()`` looks ahead inside the round, exactly (solo has no hidden choice there):
+0 the town as it stands; 1 a resource still to place is put on its best square; 2 also, before the
+resource is picked, the best face-up card on its best square."""
 CACHE_LIMIT = 200_000
 """Per-town feature rows kept before the cache is emptied (memory stays bounded in long runs)."""
 
@@ -382,6 +386,15 @@ def set_weights(models: dict[str, Sequence[float]] | None) -> None:
     _OVERRIDE.update(vectors)
 
 
+def use_weights_file(path: str) -> None:
+    """Use the weight vectors of another weights file (same layout as ``weights.json``), for comparisons."""
+    with open(path, encoding="utf-8") as fh:
+        data = json.load(fh)
+    if list(data.get("features", FEATURES)) != list(FEATURES):
+        raise ValueError(f"{path} was fitted for features {data['features']}, not {list(FEATURES)}")
+    set_weights(data["weights"])
+
+
 @cache
 def load_weights() -> dict[str, npt.NDArray[np.float64]]:
     """The fitted weight vectors by model name ("solo", "multi"), read from ``weights.json``."""
@@ -414,6 +427,11 @@ def evaluate(state: TinyTownsState) -> list[float]:
         if state.players == 1:
             return [float(result.solo_score)]
         return [float(t) for t in result.totals]
+    if state.players == 1 and SOLO_LOOKAHEAD:
+        if _pending_place(state, 0):
+            return [best_placement_estimate(state, 0)]
+        if SOLO_LOOKAHEAD >= 2 and state.phase == NAME_PHASE:
+            return [max(best_placement_estimate(state, 0, r) for r in state.nameable(0))]
     weights = weights_for(state)
     values = [float(town_features(state, p) @ weights) for p in range(state.players)]
     if state.players > 1:  # the real score (Feast Hall, Starloom) instead of the town alone
@@ -428,10 +446,10 @@ def evaluate(state: TinyTownsState) -> list[float]:
     return values
 
 
-def best_placement_estimate(state: TinyTownsState, player: int) -> float:
-    """``player``'s estimate once the resource it must place now is on its best empty square."""
+def best_placement_estimate(state: TinyTownsState, player: int, resource: str | None = None) -> float:
+    """``player``'s estimate once the resource it must place now (or ``resource``) is on its best empty square."""
     town = state.towns[player]
-    resource = state.named
+    resource = resource or state.named
     best = float("-inf")
     grid = town.grid[:]
     kinds = [resource] if resource else list(C.RESOURCES)
