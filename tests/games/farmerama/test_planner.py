@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+import farmtable
 from farmtable.games.farmerama import planner
 from farmtable.games.farmerama.components import ANIMALS, BEDS_OF_AREA, HEAD_SECTOR, PACIFIER_SECTOR
 from farmtable.games.farmerama.rules import ACT, SOLO_PICK, FarmeramaState, area_of_sector
@@ -133,3 +134,16 @@ def test_plan_turn_reads_only_what_the_player_sees() -> None:
     other = state.clone()
     other.action_stack.reverse()
     assert planner.plan_turn(state, samples=2, width=1, seed=1) == planner.plan_turn(other, samples=2, width=1, seed=1)
+
+
+def test_best_completion_is_shared_by_every_determinization_and_kept_apart_by_variant() -> None:
+    state = _random_solo(seed=12, turns=20)
+    state.apply(0, "card harvest")
+    values = {planner.best_completion(state.determinize(0, random.Random(s))) for s in range(4)}
+    assert values == {planner.best_completion(state)}
+    first = farmtable.get_game("farmerama").new_game(players=1, seed=12, variants=("products-3-5-7-9",))
+    default = new(players=1, seed=12)
+    for probe in (first, default):
+        probe.boards[0].pasture[HORSE] = area_of_sector(probe.boards[0].wheel, PACIFIER_SECTOR - 1)
+        probe.apply(0, "card water")
+    assert planner.best_completion(first) < planner.best_completion(default)

@@ -242,8 +242,32 @@ def best_completion(state: FarmeramaState) -> float:
     return _complete(state)
 
 
+def _completion_key(state: FarmeramaState) -> tuple[object, ...]:
+    """What the best completion of a turn in phase 3 depends on: the board, the supply, the card
+    in progress and the public counts (stack sizes, tokens, turn), never the hidden card order, so
+    every determinization of a position shares one entry; the product values and the wheel option
+    keep games of different variants apart."""
+    board = state.boards[0]
+    return (
+        board.product_values,
+        state.animals_block_wheel,
+        state.turn,
+        state.tokens,
+        len(state.action_stack),
+        len(state.supply_stack),
+        tuple(state.supply),
+        tuple(board.barn),
+        tuple(board.beds),
+        board.wheel,
+        tuple(board.pasture),
+        tuple(board.products),
+        board.current,
+        board.remaining,
+    )
+
+
 def _complete(state: FarmeramaState) -> float:
-    key = _key(state)
+    key = _completion_key(state)
     cached = _completion_cache.get(key)
     if cached is not None:
         return cached
