@@ -7,7 +7,7 @@ Two planners from ``farmtable.games.farmerama.planner``:
 - ``turn-greedy``: a fair player that plays, every turn, the distinct end-of-turn position with the
   best plan value (no redraws: their card is hidden); it reads nothing hidden;
 - ``replan``: a fair player that plans the rest of the game with the beam on a fresh
-  determinization every turn and plays the plan's first turn (dear: about 40 CPU s a deal at
+  determinization every turn and plays the plan's first turn (dear: about 15 CPU s a deal at
   width 2).
 
 Deal ``i`` is game seed ``seed + i`` (as in ``benchmarks/ai/compare.py``). Prints one line per deal
