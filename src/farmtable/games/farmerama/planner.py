@@ -6,16 +6,21 @@ short sequence of small decisions (a redraw or a token, the action card, its ste
 them depth first and keeps each distinct end-of-turn position once, so a search can compare whole
 turns instead of single steps.
 
+:func:`best_completion` is the solo evaluation's core (``evaluation.solo_estimate``): the value of
+a position in the middle of a turn is the best way to finish that turn.
+
 :func:`beam_plan` searches whole games turn by turn on one *complete* state. Given the real state
-it knows the order of the action cards: it is **clairvoyant**, an upper-bound tool for the analysis
-of the product values (issue 14), not a fair player. :func:`plan_turn` is the fair use: it plans on
-several determinizations (``state.determinize``: the unseen card order re-sampled) and plays the
-first turn that does best on average.
+it knows the order of the action cards: it is **clairvoyant**, an optimistic reference for the
+analysis of the product values (issue 14; not a bound, since a beam can miss lines), not a fair
+player. :func:`plan_turn` is a fair use: it plans on several determinizations
+(``state.determinize``: the unseen card order re-sampled) and plays the first turn that does best
+on average.
 
 Positions are ranked by :func:`plan_value`: the stars now, plus the products of the animals on
-their way (counted fully when the water in the barn can bring them to the pacifier in the turns
-left), plus small values for water, tokens and ready feed. Every number comes from
-``components.py``.
+their way (counted fully when the water in the barn can turn the wheel far enough now, past empty
+areas only), plus small values for water, tokens and ready feed. Every number comes from
+``components.py``; the five constants below were checked by paired runs
+(``docs/games/farmerama-ai.md``).
 """
 
 from __future__ import annotations
