@@ -11,12 +11,14 @@ import random
 
 import pytest
 
-from farmtable.games.farmerama import evaluation
-from farmtable.games.farmerama.components import ANIMALS, HEAD_SECTOR, PACIFIER_SECTOR
+from farmtable.agents.greedy import GreedyAgent
+from farmtable.games.farmerama import evaluation, planner
+from farmtable.games.farmerama.components import ANIMALS, BEDS_OF_AREA, HARVEST, HEAD_SECTOR, PACIFIER_SECTOR
 from farmtable.games.farmerama.rules import IN_STABLE, FarmeramaState, area_of_sector
-from tests.games.farmerama.positions import move_good, new
+from tests.games.farmerama.positions import move_good, new, sow_directly
 
 SHEEP = ANIMALS.index("sheep")
+HORSE = ANIMALS.index("horse")
 
 
 def _random_play(players: int, seed: int, stop_after: int | None = None) -> FarmeramaState:
@@ -112,3 +114,32 @@ def test_the_share_of_the_game_left_runs_from_one_to_zero() -> None:
 def test_weights_that_do_not_fit_the_features_are_refused(payload: dict[str, object]) -> None:
     with pytest.raises(ValueError, match=r"weights\.json"):
         evaluation.parse_weights(json.dumps(payload))
+
+
+def test_solo_in_the_middle_of_a_turn_is_rated_by_the_best_way_to_finish_it() -> None:
+    state = new(players=1, seed=9)
+    state.apply(0, "card sow")
+    assert state.evaluate() == [planner.best_completion(state)]
+    done = state.clone()
+    done.apply(0, "done")
+    assert state.evaluate()[0] >= planner.plan_value(done)
+
+
+def test_solo_greedy_clears_the_bar_to_bring_an_animal_home() -> None:
+    """A horse one wheel turn from the pacifier, water in the barn, Harvest revealed, but a hay
+    stack in the bar's path: the turn takes that stack, so the wheel is free to bring the horse
+    home (now or later: the value is the same). The old evaluation saw no gain in the harvest."""
+    state = new(players=1, seed=2)
+    state.revealed = HARVEST
+    board = state.boards[0]
+    board.pasture[HORSE] = area_of_sector(board.wheel, PACIFIER_SECTOR - 1)
+    move_good(state, 0, "water", 2)
+    bar_area = area_of_sector(board.wheel, PACIFIER_SECTOR)
+    sow_directly(state, 0, BEDS_OF_AREA[bar_area][0], "hay")
+    assert planner.free_wheel_turns(board) == 0
+    agent = GreedyAgent(seed=1)
+    start_turn = state.turn
+    while state.turn == start_turn:
+        state.apply(0, agent.act(state, 0))
+    board = state.boards[0]
+    assert board.products[HORSE] == 1 or planner.free_wheel_turns(board) >= 1

@@ -26,6 +26,7 @@ from functools import cache
 from importlib import resources
 from typing import Final
 
+from farmtable.games.farmerama import planner
 from farmtable.games.farmerama.components import (
     ANIMALS,
     BED_COUNT,
@@ -245,8 +246,24 @@ def hand_estimate(state: FarmeramaState, player: int) -> float:
     return total + HAND_WATER * board.barn[WATER]
 
 
+def solo_estimate(state: FarmeramaState) -> float:
+    """The solo player's expected final stars as the AI judges them: in the middle of a turn, the
+    best way to finish that turn (every order of its steps, :func:`planner.best_completion`), then
+    :func:`planner.plan_value` of the position at the start of the next turn; at the start of a turn,
+    that position's :func:`planner.plan_value`; a finished game by its result.
+    """
+    if state.is_over():
+        return float(state.result().solo_score)
+    if state.phase == ACT:
+        return planner.best_completion(state)
+    return planner.plan_value(state)
+
+
 def estimate(state: FarmeramaState, player: int) -> float:
-    """``player``'s expected final stars as the AI judges them (today: :func:`hand_estimate`)."""
+    """``player``'s expected final stars as the AI judges them: solo, :func:`solo_estimate`;
+    with several players, :func:`hand_estimate`."""
+    if state.solo:
+        return solo_estimate(state)
     return hand_estimate(state, player)
 
 
