@@ -184,7 +184,7 @@ def features(state: FarminiState, player: int) -> list[float]:
     hand_animals = 0.0
     hand_cells = hand_corn = hand_arms = 0.0
     if state.pending is not None and player == state.current:
-        card = ALL_CARDS[state.pending]
+        card = state.faces.cards.get(state.pending) or ALL_CARDS[state.pending]
         if isinstance(card, AnimalCard):
             hand_animals = float(min(state.pending_left, free_cells))
         elif isinstance(card, FenceCard):
