@@ -178,6 +178,7 @@ class Farm:
         "_animal_cells",
         "_frontier",
         "_needs",
+        "_open_regions",
         "_regions",
         "_slot_kinds",
         "animals",
@@ -198,6 +199,7 @@ class Farm:
         self._needs: dict[Pos, tuple[int, int]] = {}
         """Per empty position next to the farm: (sides with a neighbour, which of them are fences)."""
         self._regions: tuple[Region, ...] | None = None
+        self._open_regions: tuple[Region, ...] | None = None
         self._frontier: tuple[Slot, ...] | None = None
         self._slot_kinds: frozenset[tuple[int, int]] | None = None
         self._animal_cells: tuple[Cell, ...] | None = None
@@ -205,6 +207,7 @@ class Farm:
     def _changed(self) -> None:
         """Forget what was computed from the cards (called whenever a card is laid)."""
         self._regions = None
+        self._open_regions = None
         self._frontier = None
         self._slot_kinds = None
         self._animal_cells = None
@@ -220,6 +223,7 @@ class Farm:
         other.animals = dict(self.animals)
         other._needs = dict(self._needs)
         other._regions = self._regions
+        other._open_regions = self._open_regions
         other._frontier = self._frontier
         other._slot_kinds = self._slot_kinds
         other._animal_cells = self._animal_cells
@@ -363,6 +367,18 @@ class Farm:
             self._regions = tuple(self._compute_regions())
         return self._regions
 
+    def regions_without_gaps(self) -> tuple[Region, ...]:
+        """The regions as the first gap reading sees them (a quarter facing a missing card is open).
+
+        The same as :meth:`regions` when ``gaps_enclose`` is off; cached. The evaluation reads the
+        farm this way: a ring around a missing card is a pen that is still one card short.
+        """
+        if not self.gaps_enclose:
+            return self.regions()
+        if self._open_regions is None:
+            self._open_regions = tuple(self._compute_regions(gaps_enclose=False))
+        return self._open_regions
+
     def pens(self) -> list[Region]:
         """The enclosed pens: regions closed on every side."""
         return [r for r in self.regions() if r.closed]
@@ -371,7 +387,7 @@ class Farm:
         """Every quarter that lies inside an enclosed pen."""
         return {cell for r in self.regions() if r.closed for cell in r.cells}
 
-    def _compute_regions(self) -> Iterable[Region]:
+    def _compute_regions(self, gaps_enclose: bool | None = None) -> Iterable[Region]:
         """Flood-fill the quarters (see the module docstring for the connection rules).
 
         Gap reading (``gaps_enclose``): a missing card inside the farm's bounding box is an empty
@@ -379,7 +395,7 @@ class Farm:
         reaches past the bounding box. The missing cards it passes are the region's ``gaps``.
         """
         cards = self.cards
-        if self.gaps_enclose and cards:
+        if (self.gaps_enclose if gaps_enclose is None else gaps_enclose) and cards:
             xs = [x for x, _ in cards]
             ys = [y for _, y in cards]
             box = (min(xs), max(xs), min(ys), max(ys))
