@@ -155,8 +155,17 @@ FENCE_CARDS_V1: Final = (
 """The first assumed faces of the 32 fence cards (variant ``cards-v1``; FOUND: 32 incl. 4 starting)."""
 
 REVISIONS: Final[dict[str, tuple[str, str]]] = {
-    # DA-FM3 revision (issue 14): card id -> (arms, quarters NE SE SW NW). Reasons in
-    # docs/games/farmini.md ("Card data review").
+    # DA-FM3 revision (issue 14): card id -> (arms, quarters NE SE SW NW). The seven cards that
+    # showed nothing get one cornfield each, fences unchanged. Reasons (the solo table asks for
+    # 15 animals + 20 scoring cornfields at the top; no blank cards in a children's game) and the
+    # measured effect: docs/games/farmini.md, "Card data review".
+    "D5": ("N S", "C G G G"),
+    "D7": ("N S", "G G C G"),
+    "E1": ("N", "C G G G"),
+    "E2": ("N", "G G G C"),
+    "F1": ("", "C G G G"),
+    "F3": ("", "C G G G"),
+    "F4": ("", "C G G G"),
 }
 """What the default faces change against ``cards-v1``: the only place the revision is written."""
 
