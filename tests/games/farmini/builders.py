@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from farmtable.games.farmini.components import ALL_CARDS, KINDS, TOKENS_PER_KIND
+from farmtable.games.farmini.components import ALL_CARDS, CARDS_V1, KINDS, TOKENS_PER_KIND
 from farmtable.games.farmini.farm import Farm
 from farmtable.games.farmini.helper import read_farms
 from farmtable.games.farmini.rules import GAME, FarminiState
+from farmtable.games.farmini.scoring import GAPS_OPEN
 
 PEN_2X2 = """
 farm at 0,0
@@ -66,10 +67,14 @@ def farm(text: str) -> Farm:
     return read_farms(text).farms[0]
 
 
-def farms(*texts: str) -> list[Farm]:
-    """Several farms typed in the helper format (farm cards H1, H2, ... in order)."""
+def farms(*texts: str, variants: Sequence[str] = ()) -> list[Farm]:
+    """Several farms typed in the helper format (farm cards H1, H2, ... in order).
+
+    ``variants`` that shape a farm (``gaps-not-enclosed``, ``cards-v1``) build them that way.
+    """
     joined = "\n".join(f"player p{i}\n{t}" for i, t in enumerate(texts))
-    return read_farms(joined).farms
+    shaping = [v for v in variants if v in (CARDS_V1, GAPS_OPEN)]
+    return read_farms("".join(f"variant {v}\n" for v in shaping) + joined).farms
 
 
 def make_state(
@@ -83,7 +88,7 @@ def make_state(
 ) -> FarminiState:
     """A consistent state with these farms, face-up cards and deck (top card first)."""
     state = GAME.new_game(players=len(farm_texts), seed=1, variants=variants)
-    state.farms = farms(*farm_texts)
+    state.farms = farms(*farm_texts, variants=variants)
     state.table = list(table)
     state.deck = list(reversed(deck_top_first))
     state.pending = pending

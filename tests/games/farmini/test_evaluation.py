@@ -117,3 +117,25 @@ def test_the_shipped_weights_match_the_features() -> None:
 def test_weights_that_do_not_fit_the_features_are_refused(payload: dict[str, object]) -> None:
     with pytest.raises(ValueError, match=r"weights\.json"):
         evaluation.parse_weights(json.dumps(payload))
+
+
+RING = "farm at 0,0\nA1 at 1,0\nA2 at 2,0\nA3 at 0,1\nA4 at 2,1\nH2 at 0,2\nH3 at 1,2\nH4 at 2,2\n"
+"""A 3 x 3 ring of fence crosses around a missing centre card (1,1)."""
+
+
+def test_the_evaluation_reads_a_ring_around_a_gap_as_a_pen_one_card_short() -> None:
+    # Under the default gap reading the ring is an enclosed fence (scored now), but the features
+    # read the farm as the first reading does: the ring's corn is open corn one card from a pen.
+    state = make_state([RING], ["B1", "B2", "B3", "B4"], ["B5"])
+    farm = state.farms[0]
+    assert any(r.closed and r.gaps for r in farm.regions())
+    assert not any(r.closed for r in farm.regions_without_gaps())
+    inner = next(r for r in farm.regions_without_gaps() if (0, 0, 0) in r.cells)  # the farm card's corn
+    corn, _, faced = evaluation._shape(inner, farm.cards)
+    assert not inner.closed and faced == 1 and corn >= 1  # its cornfields: one card from a pen
+    feats = dict(zip(evaluation.FEATURES, evaluation.features(state, 0), strict=True))
+    assert feats["pen_free_cells"] == 0
+    assert feats["open_corn_near"] >= 4
+    first = make_state([RING], ["B1", "B2", "B3", "B4"], ["B5"], variants=("gaps-not-enclosed",))
+    assert evaluation.features(first, 0) == evaluation.features(state, 0)
+    assert state.evaluate() != first.evaluate()  # the score now differs (2 against 0)

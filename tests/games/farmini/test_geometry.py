@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from farmtable.games.farmini.components import CARDS_V1
 from farmtable.games.farmini.farm import (
+    DEFAULT,
     DISTINCT_ROTATIONS,
+    FACES,
     ORIENTED,
+    Faces,
     Farm,
     canonical_rotation,
 )
@@ -44,24 +48,32 @@ def test_farm_card_is_a_full_fence_cross_with_one_cornfield() -> None:
     assert card.quarters == "CAAA"
 
 
+V1 = FACES[CARDS_V1]
+
+
 @pytest.mark.parametrize(
-    ("card", "rotations"),
+    ("card", "rotations", "faces"),
     [
-        ("F1", (0,)),  # no fence, all pasture: every turn looks the same
-        ("D5", (0, 90)),  # straight fence over plain pasture: half a turn looks the same
-        ("A4", (0, 90)),  # fence cross with corn NE and SW: half a turn looks the same
-        ("A1", (0, 90, 180, 270)),  # fence cross with C G A G: every turn differs
-        ("C7", (0, 90, 180, 270)),
+        ("F1", (0,), V1),  # cards-v1: no fence, all pasture: every turn looks the same
+        ("D5", (0, 90), V1),  # cards-v1: straight fence over plain pasture: half a turn looks the same
+        ("F1", (0, 90, 180, 270), DEFAULT),  # revised: one cornfield, so every turn differs
+        ("A4", (0, 90), DEFAULT),  # fence cross with corn NE and SW: half a turn looks the same
+        ("A1", (0, 90, 180, 270), DEFAULT),  # fence cross with C G A G: every turn differs
+        ("C7", (0, 90, 180, 270), DEFAULT),
     ],
 )
-def test_only_distinct_looking_rotations_are_offered(card: str, rotations: tuple[int, ...]) -> None:
-    assert DISTINCT_ROTATIONS[card] == rotations
+def test_only_distinct_looking_rotations_are_offered(card: str, rotations: tuple[int, ...], faces: Faces) -> None:
+    assert faces.distinct_rotations[card] == rotations
+    if faces is DEFAULT:
+        assert DISTINCT_ROTATIONS[card] == rotations
 
 
 def test_canonical_rotation_maps_look_alikes_to_the_smallest() -> None:
-    assert canonical_rotation("F1", 270) == 0
-    assert canonical_rotation("D5", 180) == 0
-    assert canonical_rotation("D5", 270) == 90
+    assert canonical_rotation("F1", 270, V1) == 0
+    assert canonical_rotation("D5", 180, V1) == 0
+    assert canonical_rotation("D5", 270, V1) == 90
+    assert canonical_rotation("F1", 270) == 270  # revised F1 shows a cornfield
+    assert canonical_rotation("A4", 180) == 0
     assert canonical_rotation("A1", 180) == 180
 
 

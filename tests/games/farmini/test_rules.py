@@ -257,8 +257,9 @@ def test_notation_tolerates_case_and_spaces_and_round_trips() -> None:
     assert state.parse_action(0, "place D1 at 0,1") == Place("D1", 0, 1, 0)
     # D1 turned 180 looks like D1 unturned? No: its quarters differ, so 180 stays 180.
     assert state.parse_action(0, "place D1 at 0,1 rot 180") == Place("D1", 0, 1, 180)
-    # F1 looks the same in every turn: any rotation reads as rot 0.
-    assert state.parse_action(0, "place F1 at 0,1 rot 270") == Place("F1", 0, 1, 0)
+    # A4 (fence cross, corn NE and SW) looks the same turned half way: rot 180 reads as rot 0.
+    assert state.parse_action(0, "place A4 at 0,1 rot 180") == Place("A4", 0, 1, 0)
+    assert state.parse_action(0, "place A4 at 0,1 rot 270") == Place("A4", 0, 1, 90)
     for action in state.legal_actions(0):
         assert state.parse_action(0, str(action)) == action
 

@@ -117,8 +117,8 @@ FARM_CARDS: Final = tuple(
 )
 """The four identical farm cards (ids H1..H4; H = house). Unused ones are shuffled into the deck."""
 
-FENCE_CARDS: Final = (
-    # DA-FM3: the 32 fence cards (4 starting, marked True). Quarters listed NE SE SW NW.
+FENCE_CARDS_V1: Final = (
+    # DA-FM3 v1 (variant cards-v1): the 32 fence cards (4 starting, marked True). Quarters listed NE SE SW NW.
     _fence("A1", "N E S W", "C G A G", True),
     _fence("A2", "N E S W", "C C G A"),
     _fence("A3", "N E S W", "A C G C"),
@@ -152,7 +152,52 @@ FENCE_CARDS: Final = (
     _fence("F3", "", "G G G G"),
     _fence("F4", "", "G G G G"),
 )
-"""The 32 fence cards (FOUND: 32 incl. 4 starting cards; their faces: DA-FM3)."""
+"""The first assumed faces of the 32 fence cards (variant ``cards-v1``; FOUND: 32 incl. 4 starting)."""
+
+REVISIONS: Final[dict[str, tuple[str, str]]] = {
+    # DA-FM3 revision (issue 14): card id -> (arms, quarters NE SE SW NW). The seven cards that
+    # showed nothing get one cornfield each, fences unchanged. Reasons (the solo table asks for
+    # 15 animals + 20 scoring cornfields at the top; no blank cards in a children's game) and the
+    # measured effect: docs/games/farmini.md, "Card data review".
+    "D5": ("N S", "C G G G"),
+    "D7": ("N S", "G G C G"),
+    "E1": ("N", "C G G G"),
+    "E2": ("N", "G G G C"),
+    "F1": ("", "C G G G"),
+    "F3": ("", "C G G G"),
+    "F4": ("", "C G G G"),
+}
+"""What the default faces change against ``cards-v1``: the only place the revision is written."""
+
+
+def _revised(card: FenceCard) -> FenceCard:
+    """``card`` with its DA-FM3 revision applied (unchanged when it has none)."""
+    if card.id not in REVISIONS:
+        return card
+    arms, quarters = REVISIONS[card.id]
+    label = "DA-FM3 revised (issue 14; faces assumed); FOUND: 32 fence cards, 4 of them starting cards (rulebook)"
+    return FenceCard(card.id, frozenset(arms.split()), quarters.replace(" ", ""), card.starting, label=label)
+
+
+FENCE_CARDS: Final = tuple(_revised(card) for card in FENCE_CARDS_V1)
+"""The 32 fence cards as played by default (FOUND: 32 incl. 4 starting cards; faces: DA-FM3 revised)."""
+
+DEFAULT_FACES: Final = "revised"
+"""Name of the default card faces."""
+CARDS_V1: Final = "cards-v1"
+"""The variant (and face-set name) that plays the first assumed faces, before the issue 14 review."""
+
+CARD_FACES: Final[dict[str, tuple[FenceCard, ...]]] = {
+    DEFAULT_FACES: (*FARM_CARDS, *FENCE_CARDS),
+    CARDS_V1: (*FARM_CARDS, *FENCE_CARDS_V1),
+}
+"""Every face set by name: the farm cards and the 32 fence cards. Only faces differ; ids never do."""
+
+
+def faces_name(variants: tuple[str, ...] | list[str] | frozenset[str]) -> str:
+    """The face set a game with ``variants`` plays: ``cards-v1`` when named, else the default."""
+    return CARDS_V1 if CARDS_V1 in variants else DEFAULT_FACES
+
 
 ANIMAL_CARD_PREFIX: Final = {PIG: "P", GOAT: "G", CHICKEN: "K"}
 """Id letter of each kind's animal cards (K for chicken: C1-C8 are fence cards)."""
@@ -206,7 +251,12 @@ def _check_data() -> None:
     """Refuse inconsistent component data at import time (a wrong edit here fails loudly)."""
     if len(ALL_CARDS) != len(_EVERY_CARD):
         raise ValueError("two Farmini cards share an id")
-    for card in (*FARM_CARDS, *FENCE_CARDS):
+    for name, faces in CARD_FACES.items():
+        if [c.id for c in faces] != [c.id for c in (*FARM_CARDS, *FENCE_CARDS_V1)]:
+            raise ValueError(f"face set {name}: every face set has the same card ids in the same order")
+    if set(REVISIONS) - {c.id for c in FENCE_CARDS_V1}:
+        raise ValueError("a revision names a card that is not a fence card")
+    for card in (*FARM_CARDS, *FENCE_CARDS, *FENCE_CARDS_V1):
         if len(card.quarters) != len(QUARTERS) or set(card.quarters) - set(QUARTER_CONTENTS):
             raise ValueError(f"card {card.id}: quarters must be 4 letters of G, C, A")
         if not card.arms <= set(SIDES):

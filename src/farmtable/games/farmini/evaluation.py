@@ -155,7 +155,10 @@ def features(state: FarminiState, player: int) -> list[float]:
     pen_free = open_corn = open_free = 0
     open_corn_near = open_free_near = open_animals_near = 0.0
     free_cells = 0
-    for region in farm.regions():
+    # the regions as the first gap reading sees them: under the default reading a ring around a
+    # missing card is already a pen (scored in "score now"), but one still a card short
+    # (measured: greedy solo median 9 -> 20 on 12 deals against reading the gap-enclosed pens)
+    for region in farm.regions_without_gaps():
         corn, cells, faced = _shape(region, cards)
         free = held = 0
         closed = region.closed
@@ -184,7 +187,7 @@ def features(state: FarminiState, player: int) -> list[float]:
     hand_animals = 0.0
     hand_cells = hand_corn = hand_arms = 0.0
     if state.pending is not None and player == state.current:
-        card = ALL_CARDS[state.pending]
+        card = state.faces.cards.get(state.pending) or ALL_CARDS[state.pending]
         if isinstance(card, AnimalCard):
             hand_animals = float(min(state.pending_left, free_cells))
         elif isinstance(card, FenceCard):

@@ -20,11 +20,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from farmtable.games.farmini.components import (
-    ALL_CARDS,
     ANIMAL_CELL,
+    CARD_FACES,
+    DEFAULT_FACES,
     QUARTERS,
     SIDES,
     FenceCard,
+    faces_name,
 )
 
 Pos = tuple[int, int]
@@ -90,47 +92,73 @@ def _orient(card: FenceCard, rot: int) -> Oriented:
     return Oriented(card.id, rot, (arms[0], arms[1], arms[2], arms[3]), "".join(quarters), bits)
 
 
-ORIENTED: Final[dict[tuple[str, int], Oriented]] = {
-    (card.id, rot): _orient(card, rot)
-    for card in ALL_CARDS.values()
-    if isinstance(card, FenceCard)
-    for rot in ROTATIONS
-}
-"""Every fence/farm card in every rotation, computed once."""
+class Faces:
+    """One face set (``components.CARD_FACES``) turned every way, computed once.
+
+    ``oriented[card_id, rot]`` is the card as it lies; ``distinct_rotations[card_id]`` the
+    rotations that look different (turning F1, all pasture, changes nothing);
+    ``rotation_bits[card_id]`` those rotations as (fence bit mask, rotation) pairs for fast
+    matching.
+    """
+
+    __slots__ = ("cards", "distinct_rotations", "name", "oriented", "rotation_bits")
+
+    def __init__(self, name: str, cards: Iterable[FenceCard]) -> None:
+        self.name = name
+        self.cards: dict[str, FenceCard] = {card.id: card for card in cards}
+        self.oriented: dict[tuple[str, int], Oriented] = {
+            (card.id, rot): _orient(card, rot) for card in self.cards.values() for rot in ROTATIONS
+        }
+        self.distinct_rotations: dict[str, tuple[int, ...]] = {}
+        for card in self.cards.values():
+            looks: dict[tuple[Arms, str], int] = {}
+            for rot in ROTATIONS:
+                o = self.oriented[card.id, rot]
+                looks.setdefault((o.arms, o.quarters), rot)
+            self.distinct_rotations[card.id] = tuple(sorted(set(looks.values())))
+        self.rotation_bits: dict[str, tuple[tuple[int, int], ...]] = {
+            card_id: tuple((self.oriented[card_id, rot].bits, rot) for rot in rots)
+            for card_id, rots in self.distinct_rotations.items()
+        }
+
+    def canonical_rotation(self, card_id: str, rot: int) -> int:
+        """The smallest rotation that gives ``card_id`` the same look as ``rot``."""
+        o = self.oriented[card_id, rot]
+        for r in self.distinct_rotations[card_id]:
+            other = self.oriented[card_id, r]
+            if other.arms == o.arms and other.quarters == o.quarters:
+                return r
+        return rot  # pragma: no cover - every rotation has a look
+
+    def __repr__(self) -> str:
+        return f"Faces({self.name!r})"
 
 
-def _distinct_rotations() -> dict[str, tuple[int, ...]]:
-    """Per card, the rotations that look different (the smallest rotation of each look)."""
-    table: dict[str, tuple[int, ...]] = {}
-    for card in ALL_CARDS.values():
-        if not isinstance(card, FenceCard):
-            continue
-        looks: dict[tuple[Arms, str], int] = {}
-        for rot in ROTATIONS:
-            o = ORIENTED[card.id, rot]
-            looks.setdefault((o.arms, o.quarters), rot)
-        table[card.id] = tuple(sorted(set(looks.values())))
-    return table
+FACES: Final[dict[str, Faces]] = {name: Faces(name, cards) for name, cards in CARD_FACES.items()}
+"""Every face set by name (the default and the ``cards-v1`` variant)."""
+
+DEFAULT: Final = FACES[DEFAULT_FACES]
+"""The default face set."""
 
 
-DISTINCT_ROTATIONS: Final = _distinct_rotations()
-"""Rotations worth offering per card: turning F1 (no arms, all pasture) changes nothing."""
+def faces_for(variants: tuple[str, ...] | list[str] | frozenset[str]) -> Faces:
+    """The face set a game with ``variants`` plays (``cards-v1`` or the default)."""
+    return FACES[faces_name(variants)]
 
 
-ROTATION_BITS: Final[dict[str, tuple[tuple[int, int], ...]]] = {
-    card_id: tuple((ORIENTED[card_id, rot].bits, rot) for rot in rots) for card_id, rots in DISTINCT_ROTATIONS.items()
-}
-"""Per card, its distinct rotations as (fence bit mask, rotation) pairs, for fast matching."""
+ORIENTED: Final = DEFAULT.oriented
+"""Every fence/farm card of the default faces in every rotation (a game reads its farm's ``faces``)."""
+
+DISTINCT_ROTATIONS: Final = DEFAULT.distinct_rotations
+"""Rotations worth offering per card under the default faces."""
+
+ROTATION_BITS: Final = DEFAULT.rotation_bits
+"""Per card of the default faces, its distinct rotations as (fence bit mask, rotation) pairs."""
 
 
-def canonical_rotation(card_id: str, rot: int) -> int:
-    """The smallest rotation that gives ``card_id`` the same look as ``rot``."""
-    o = ORIENTED[card_id, rot]
-    for r in DISTINCT_ROTATIONS[card_id]:
-        other = ORIENTED[card_id, r]
-        if other.arms == o.arms and other.quarters == o.quarters:
-            return r
-    return rot  # pragma: no cover - every rotation has a look
+def canonical_rotation(card_id: str, rot: int, faces: Faces = DEFAULT) -> int:
+    """The smallest rotation that gives ``card_id`` the same look as ``rot`` (under ``faces``)."""
+    return faces.canonical_rotation(card_id, rot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,14 +178,18 @@ class Farm:
         "_animal_cells",
         "_frontier",
         "_needs",
+        "_open_regions",
         "_regions",
         "_slot_kinds",
         "animals",
         "cards",
+        "faces",
         "gaps_enclose",
     )
 
-    def __init__(self, gaps_enclose: bool = False) -> None:
+    def __init__(self, gaps_enclose: bool = False, faces: Faces = DEFAULT) -> None:
+        self.faces = faces
+        """The card faces this farm's cards show (the default, or the ``cards-v1`` variant's)."""
         self.gaps_enclose = gaps_enclose
         """The gap reading (DA-FM7): a ring of fences around a missing card is still an enclosed
         fence, the missing card being a gap (empty cells) inside it. False: a quarter facing a
@@ -167,6 +199,7 @@ class Farm:
         self._needs: dict[Pos, tuple[int, int]] = {}
         """Per empty position next to the farm: (sides with a neighbour, which of them are fences)."""
         self._regions: tuple[Region, ...] | None = None
+        self._open_regions: tuple[Region, ...] | None = None
         self._frontier: tuple[Slot, ...] | None = None
         self._slot_kinds: frozenset[tuple[int, int]] | None = None
         self._animal_cells: tuple[Cell, ...] | None = None
@@ -174,6 +207,7 @@ class Farm:
     def _changed(self) -> None:
         """Forget what was computed from the cards (called whenever a card is laid)."""
         self._regions = None
+        self._open_regions = None
         self._frontier = None
         self._slot_kinds = None
         self._animal_cells = None
@@ -184,10 +218,12 @@ class Farm:
         """An independent copy (oriented cards and regions are immutable, so shared)."""
         other = Farm.__new__(Farm)
         other.gaps_enclose = self.gaps_enclose
+        other.faces = self.faces
         other.cards = dict(self.cards)
         other.animals = dict(self.animals)
         other._needs = dict(self._needs)
         other._regions = self._regions
+        other._open_regions = self._open_regions
         other._frontier = self._frontier
         other._slot_kinds = self._slot_kinds
         other._animal_cells = self._animal_cells
@@ -195,7 +231,7 @@ class Farm:
 
     def put_card(self, card_id: str, pos: Pos, rot: int) -> None:
         """Lay a card without checking the rules (used by setup, loading and tests)."""
-        card = ORIENTED[card_id, rot]
+        card = self.faces.oriented[card_id, rot]
         cards = self.cards
         cards[pos] = card
         needs = self._needs
@@ -269,14 +305,14 @@ class Farm:
         Same answer as :meth:`fits` over the frontier, computed with bit masks: a card fits a
         slot when its fenced arms agree with the neighbours on every side that has one.
         """
-        turns = ROTATION_BITS[card_id]
+        turns = self.faces.rotation_bits[card_id]
         return [(pos, rot) for pos, mask, value in self.slots() for bits, rot in turns if bits & mask == value]
 
     def can_place(self, card_id: str) -> bool:
         """Whether the card fits anywhere on this farm (checked once per kind of slot)."""
         if self._slot_kinds is None:
             self._slot_kinds = frozenset(self._needs.values())
-        turns = ROTATION_BITS[card_id]
+        turns = self.faces.rotation_bits[card_id]
         return any(bits & mask == value for mask, value in self._slot_kinds for bits, _ in turns)
 
     def is_connected(self) -> bool:
@@ -331,6 +367,18 @@ class Farm:
             self._regions = tuple(self._compute_regions())
         return self._regions
 
+    def regions_without_gaps(self) -> tuple[Region, ...]:
+        """The regions as the first gap reading sees them (a quarter facing a missing card is open).
+
+        The same as :meth:`regions` when ``gaps_enclose`` is off; cached. The evaluation reads the
+        farm this way: a ring around a missing card is a pen that is still one card short.
+        """
+        if not self.gaps_enclose:
+            return self.regions()
+        if self._open_regions is None:
+            self._open_regions = tuple(self._compute_regions(gaps_enclose=False))
+        return self._open_regions
+
     def pens(self) -> list[Region]:
         """The enclosed pens: regions closed on every side."""
         return [r for r in self.regions() if r.closed]
@@ -339,7 +387,7 @@ class Farm:
         """Every quarter that lies inside an enclosed pen."""
         return {cell for r in self.regions() if r.closed for cell in r.cells}
 
-    def _compute_regions(self) -> Iterable[Region]:
+    def _compute_regions(self, gaps_enclose: bool | None = None) -> Iterable[Region]:
         """Flood-fill the quarters (see the module docstring for the connection rules).
 
         Gap reading (``gaps_enclose``): a missing card inside the farm's bounding box is an empty
@@ -347,7 +395,7 @@ class Farm:
         reaches past the bounding box. The missing cards it passes are the region's ``gaps``.
         """
         cards = self.cards
-        if self.gaps_enclose and cards:
+        if (self.gaps_enclose if gaps_enclose is None else gaps_enclose) and cards:
             xs = [x for x, _ in cards]
             ys = [y for _, y in cards]
             box = (min(xs), max(xs), min(ys), max(ys))

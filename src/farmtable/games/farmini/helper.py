@@ -14,12 +14,13 @@ from farmtable.core.notation import normalize, shorten
 from farmtable.games.farmini.components import (
     ALL_CARDS,
     ANIMAL_CELL,
+    CARDS_V1,
     FARM_CARDS,
     KINDS,
     TOKENS_PER_KIND,
     FenceCard,
 )
-from farmtable.games.farmini.farm import ORIENTED, QUARTER_INDEX, ROTATIONS, Farm, cell_name
+from farmtable.games.farmini.farm import QUARTER_INDEX, ROTATIONS, Faces, Farm, cell_name, faces_for
 from farmtable.games.farmini.scoring import (
     GAPS_OPEN,
     PER_CELL_PENALTY,
@@ -35,6 +36,7 @@ text after '#' are ignored; case and extra spaces do not matter.
   variant second-variant         optional, before the first farm: pens of one kind score double
   variant penalty-per-empty-cell optional: -1 per empty animal cell instead of per pen with one
   variant gaps-not-enclosed      optional: a ring of fences around a missing card is not a pen
+  variant cards-v1               optional: the first assumed card faces (before the review)
   player Alice                   starts a farm (may be left out when there is only one farm)
   farm at 0,0                    the farm card (all four are alike; or give its id H1..H4)
   C7 at 1,0 rot 90               a fence card: its id, where it lies, and how far it is turned
@@ -62,15 +64,17 @@ _COORD = r"(-?\d{1,3}) ?, ?(-?\d{1,3})"
 _CARD_RE: Final = re.compile(rf"^(?:card |place )?([a-z]{{1,4}}\d{{0,2}}) at {_COORD}(?: rot (\d{{1,3}}))?$")
 _ANIMAL_RE: Final = re.compile(rf"^(?:animal )?([a-z]+) at {_COORD} ?/ ?([a-z]+)$")
 _FARM_ALIAS: Final = "farm"
+_HELPER_VARIANTS: Final = (SECOND_VARIANT, PER_CELL_PENALTY, GAPS_OPEN, CARDS_V1)
+"""The variants a helper text may name (scoring readings and the card faces)."""
 
 
 class _FarmBeingRead:
     """One farm under construction, with the line each card came from."""
 
-    def __init__(self, name: str, line: int, gaps_enclose: bool = True) -> None:
+    def __init__(self, name: str, line: int, gaps_enclose: bool, faces: Faces) -> None:
         self.name = name
         self.line = line
-        self.farm = Farm(gaps_enclose=gaps_enclose)
+        self.farm = Farm(gaps_enclose=gaps_enclose, faces=faces)
         self.card_lines: dict[tuple[int, int], int] = {}
 
 
@@ -102,10 +106,8 @@ def read_farms(text: str) -> TypedFarms:
             continue
         if line.startswith("variant "):
             name = line.split(" ", 1)[1]
-            if name not in (SECOND_VARIANT, PER_CELL_PENALTY, GAPS_OPEN):
-                raise BadInput(
-                    f"unknown variant '{name}': use {SECOND_VARIANT}, {PER_CELL_PENALTY} or {GAPS_OPEN}", number
-                )
+            if name not in _HELPER_VARIANTS:
+                raise BadInput(f"unknown variant '{name}': use {', '.join(_HELPER_VARIANTS)}", number)
             if farms:
                 raise BadInput("variants go before the first farm", number)
             variants.add(name)
@@ -114,10 +116,10 @@ def read_farms(text: str) -> TypedFarms:
             if len(farms) == len(FARM_CARDS):
                 raise BadInput(f"a fifth farm: Farmini has at most {len(FARM_CARDS)} players", number)
             name = raw.split("#", 1)[0].strip()[len("player") :].strip() or f"player {len(farms) + 1}"
-            farms.append(_FarmBeingRead(name, number, GAPS_OPEN not in variants))
+            farms.append(_FarmBeingRead(name, number, GAPS_OPEN not in variants, faces_for(frozenset(variants))))
             continue
         if not farms:
-            farms.append(_FarmBeingRead("player 1", number, GAPS_OPEN not in variants))
+            farms.append(_FarmBeingRead("player 1", number, GAPS_OPEN not in variants, faces_for(frozenset(variants))))
         current = farms[-1]
         m = _ANIMAL_RE.match(line)
         if m and m.group(1) in KINDS:
@@ -158,7 +160,7 @@ def _read_card(fr: _FarmBeingRead, m: re.Match[str], number: int, used: dict[str
     pos = (int(m.group(2)), int(m.group(3)))
     if pos in fr.farm.cards:
         raise BadInput(f"{pos[0]},{pos[1]} already holds a card (line {fr.card_lines[pos]})", number)
-    oriented = ORIENTED[card_id, rot]
+    oriented = fr.farm.faces.oriented[card_id, rot]
     if fr.farm.cards:
         problem = fr.farm.misfit(oriented, pos)
         if problem and "must touch" not in problem:

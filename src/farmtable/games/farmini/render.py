@@ -25,7 +25,7 @@ from farmtable.games.farmini.components import (
     AnimalCard,
     FenceCard,
 )
-from farmtable.games.farmini.farm import DISTINCT_ROTATIONS, ORIENTED, Farm, Oriented
+from farmtable.games.farmini.farm import DEFAULT, Faces, Farm, Oriented
 from farmtable.games.farmini.scoring import SHEET_LINES, solo_table
 
 if TYPE_CHECKING:
@@ -53,9 +53,9 @@ NORTH, EAST, SOUTH, WEST = range(len(SIDES))
 NE, SE, SW, NW = range(len(SIDES))
 
 
-def card_text(card_id: str) -> str:
-    """A short description of a card for people: ``C7 fence: fences N E; quarters ...``."""
-    card = ALL_CARDS[card_id]
+def card_text(card_id: str, faces: Faces = DEFAULT) -> str:
+    """A short description of a card for people: ``C7 fence: fences N E; quarters ...`` (under ``faces``)."""
+    card = faces.cards.get(card_id) or ALL_CARDS[card_id]
     if isinstance(card, FenceCard):
         arms = " ".join(s for s in SIDES if s in card.arms) or "none"
         kind = "farm card" if card.farm else "fence"
@@ -101,13 +101,13 @@ def draw_card(card: Oriented, quarter: Callable[[int], str] | None = None) -> tu
     )
 
 
-def render_cards(cards: list[tuple[str, str, int]]) -> list[str]:
+def render_cards(cards: list[tuple[str, str, int]], faces: Faces = DEFAULT) -> list[str]:
     """Loose cards side by side: each ``(label, card id, rotation)``; animal cards as text."""
     rows = ["", "", "", ""]
     for label, card_id, rot in cards:
         card = ALL_CARDS[card_id]
         if isinstance(card, FenceCard):
-            lines = draw_card(ORIENTED[card_id, rot])
+            lines = draw_card(faces.oriented[card_id, rot])
         elif isinstance(card, AnimalCard):
             lines = ("", f"{card.count} {card.kind}", "")
         else:
@@ -182,15 +182,17 @@ def render_text(state: FarminiState, player: int | None = None) -> str:
     out.append("farmyard: " + ", ".join(f"{count} {kind}" for kind, count in state.farmyard.items()))
     out.append("face-up cards:")
     for i, cid in enumerate(state.table):
-        out.append(f"  {i + 1}: {card_text(cid)}")
-    out.extend("  " + line for line in render_cards([(f"{i + 1}: {c}", c, 0) for i, c in enumerate(state.table)]))
+        out.append(f"  {i + 1}: {card_text(cid, state.faces)}")
+    faces = state.faces
+    loose = [(f"{i + 1}: {c}", c, 0) for i, c in enumerate(state.table)]
+    out.extend("  " + line for line in render_cards(loose, faces))
     if state.pending is not None:
         pending = ALL_CARDS[state.pending]
         left = f" ({state.pending_left} to place)" if isinstance(pending, AnimalCard) else ""
-        out.append(f"player {state.current} has taken {card_text(state.pending)}{left}")
+        out.append(f"player {state.current} has taken {card_text(state.pending, faces)}{left}")
         if isinstance(pending, FenceCard):
-            turns = [(f"rot {r}", pending.id, r) for r in DISTINCT_ROTATIONS[pending.id]]
-            out.extend("  " + line for line in render_cards(turns))
+            turns = [(f"rot {r}", pending.id, r) for r in faces.distinct_rotations[pending.id]]
+            out.extend("  " + line for line in render_cards(turns, faces))
     for event in state.events:
         out.append(f"  * {event}")
     result = state.result()

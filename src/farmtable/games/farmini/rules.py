@@ -31,6 +31,7 @@ from farmtable.games.farmini.components import (
     ALL_CARDS,
     ANIMAL_CARDS,
     ANIMAL_CELL,
+    CARDS_V1,
     FACE_UP_CARDS,
     FARM_CARDS,
     KINDS,
@@ -42,15 +43,14 @@ from farmtable.games.farmini.components import (
     WolfCard,
 )
 from farmtable.games.farmini.farm import (
-    DISTINCT_ROTATIONS,
-    ORIENTED,
     QUARTER_INDEX,
     ROTATIONS,
     Cell,
+    Faces,
     Farm,
     Pos,
-    canonical_rotation,
     cell_name,
+    faces_for,
 )
 from farmtable.games.farmini.helper import HELPER_FORMAT, score_text
 from farmtable.games.farmini.render import card_text, render_text
@@ -69,6 +69,7 @@ VARIANTS: Final = {
     SECOND_VARIANT: "Second Variant: each enclosed pen holding animals of only one kind scores double.",
     PER_CELL_PENALTY: "Other reading of the gap rule: −1 per empty animal cell anywhere, not per pen.",
     SOLO_CLEARS_ALL: "Solo only: a wolf discards every face-up animal card, not only its own kind.",
+    CARDS_V1: "The first assumed card faces (before the issue 14 review): seven fence cards show nothing.",
     GAPS_OPEN: "First reading of gaps: a ring of fences around a missing card is not an enclosed fence "
     "(default: it is, and each such gap costs 1 point).",
 }
@@ -223,6 +224,7 @@ class FarminiState(State[Action]):
         "discard",
         "epoch",
         "events",
+        "faces",
         "farms",
         "farmyard",
         "pending",
@@ -239,9 +241,10 @@ class FarminiState(State[Action]):
         self.players = players
         self.variants = variants
         self.rules = ScoringRules.from_variants(variants)
+        self.faces: Faces = faces_for(variants)
         self.rng = rng
         self.epoch = 0
-        self.farms = [Farm(gaps_enclose=self.rules.gaps_enclose) for _ in range(players)]
+        self.farms = [Farm(gaps_enclose=self.rules.gaps_enclose, faces=self.faces) for _ in range(players)]
         self.farmyard = dict.fromkeys(KINDS, TOKENS_PER_KIND)
         self.table: list[str] = []
         self.deck: list[str] = []  # the top card is the last one
@@ -325,7 +328,7 @@ class FarminiState(State[Action]):
             if rot not in ROTATIONS:
                 raise IllegalAction(f"rot must be 0, 90, 180 or 270 (degrees clockwise), not {rot}")
             x, y = int(m.group(2)), int(m.group(3))
-            return Place(card_id, x, y, canonical_rotation(card_id, rot))
+            return Place(card_id, x, y, self.faces.canonical_rotation(card_id, rot))
         m = _ANIMAL_RE.match(norm)
         if m:
             kind = m.group(1)
@@ -383,9 +386,9 @@ class FarminiState(State[Action]):
             return f"you took {self.pending}, not {action.card}: place {self.pending}"
         if not isinstance(ALL_CARDS[action.card], FenceCard):
             return f"you took animal card {action.card}: put its animals on free animal cells"
-        if action.rot not in DISTINCT_ROTATIONS[action.card]:
+        if action.rot not in self.faces.distinct_rotations[action.card]:
             return f"{action.card} looks the same turned {action.rot}; write it with its smallest rotation"
-        reason = farm.misfit(ORIENTED[action.card, action.rot], (action.x, action.y))
+        reason = farm.misfit(self.faces.oriented[action.card, action.rot], (action.x, action.y))
         return reason or f"{action} is not a legal placement now"
 
     def _why_not_animal(self, farm: Farm, action: PutAnimal) -> str:
@@ -526,7 +529,7 @@ class FarminiState(State[Action]):
             "current": self.current,
             "actors": self.actors(),
             "over": self.is_over(),
-            "table": [_card_view(i + 1, cid) for i, cid in enumerate(self.table)],
+            "table": [_card_view(i + 1, cid, self.faces) for i, cid in enumerate(self.table)],
             "deck_size": len(self.deck),
             "discard": list(self.discard),
             "farmyard": dict(self.farmyard),
@@ -553,6 +556,7 @@ class FarminiState(State[Action]):
         other.players = self.players
         other.variants = self.variants
         other.rules = self.rules
+        other.faces = self.faces
         other.rng = self.rng.copy()
         other.epoch = self.epoch
         other.farms = [farm.copy() for farm in self.farms]
@@ -621,7 +625,7 @@ class FarminiState(State[Action]):
         farms = data["farms"]
         if not isinstance(farms, list) or len(farms) != players:
             raise ValueError(f"there must be one farm per player ({players})")
-        state.farms = [_farm_from_dict(f, p, state.rules.gaps_enclose) for p, f in enumerate(farms)]
+        state.farms = [_farm_from_dict(f, p, state.rules.gaps_enclose, state.faces) for p, f in enumerate(farms)]
         events = data["events"]
         if not isinstance(events, list) or not all(isinstance(e, str) for e in events):
             raise ValueError("events must be a list of strings")
@@ -666,9 +670,9 @@ class FarminiState(State[Action]):
 # --- view and save helpers --------------------------------------------------------------------
 
 
-def _card_view(slot: int, card_id: str) -> dict[str, Any]:
-    card = ALL_CARDS[card_id]
-    entry: dict[str, Any] = {"slot": slot, "card": card_id, "text": card_text(card_id)}
+def _card_view(slot: int, card_id: str, faces: Faces) -> dict[str, Any]:
+    card = faces.cards.get(card_id) or ALL_CARDS[card_id]
+    entry: dict[str, Any] = {"slot": slot, "card": card_id, "text": card_text(card_id, faces)}
     if isinstance(card, FenceCard):
         entry.update(type="fence", arms=sorted(card.arms), quarters=card.quarters)
     elif isinstance(card, AnimalCard):
@@ -699,11 +703,11 @@ def _card_list(value: Any, name: str) -> list[str]:
     return list(value)
 
 
-def _farm_from_dict(data: Any, player: int, gaps_enclose: bool) -> Farm:
+def _farm_from_dict(data: Any, player: int, gaps_enclose: bool, faces: Faces) -> Farm:
     """Rebuild a farm: cards on distinct positions, matching sides, animals on free animal cells."""
     if not isinstance(data, dict):
         raise ValueError(f"farm {player} is not an object")
-    farm = Farm(gaps_enclose=gaps_enclose)
+    farm = Farm(gaps_enclose=gaps_enclose, faces=faces)
     for entry in data["cards"]:
         if not isinstance(entry, list) or len(entry) != len(("x", "y", "card", "rot")):
             raise ValueError(f"farm {player}: a card entry must be [x, y, card, rot]")

@@ -30,7 +30,7 @@ from farmtable.games.farmini.components import (
     FenceCard,
     WolfCard,
 )
-from farmtable.games.farmini.farm import DISTINCT_ROTATIONS, ORIENTED
+from farmtable.games.farmini.farm import DEFAULT, Faces, faces_for
 
 # --- look -------------------------------------------------------------------------------------
 
@@ -193,8 +193,8 @@ def _ring(cx: float, cy: float, h: float) -> str:
 QuarterState = tuple[bool, str | None, bool]
 """A farm quarter as drawn: inside a pen, its animal, whether its free cell is drawn as a button."""
 _PLAIN: Final[tuple[QuarterState, ...]] = ((False, None, False),) * 4
-_CARD_CACHE: dict[tuple[str, int, float, tuple[QuarterState, ...]], str] = {}
-"""Card drawings at the origin, by card, rotation, size and quarter states (few distinct ones)."""
+_CARD_CACHE: dict[tuple[str, str, int, float, tuple[QuarterState, ...]], str] = {}
+"""Card drawings at the origin, by face set, card, rotation, size and quarter states (few distinct ones)."""
 CARD_CACHE_LIMIT: Final = 20_000
 
 
@@ -210,6 +210,7 @@ def _card(
     animals: dict[Cell, str] | None = None,
     pens: set[Cell] | None = None,
     actions: dict[Cell, str] | None = None,
+    faces: Faces = DEFAULT,
 ) -> None:
     """A fence or farm card of side ``s`` turned ``rot``; on a farm, ``pos`` finds its animals and pens.
 
@@ -230,10 +231,10 @@ def _card(
                 (pens is not None and cell in pens, animals.get(cell) if animals else None, action is not None)
             )
         states = (quarter_states[0], quarter_states[1], quarter_states[2], quarter_states[3])
-    key = (card_id, rot, s, states)
+    key = (faces.name, card_id, rot, s, states)
     body = _CARD_CACHE.get(key)
     if body is None:
-        body = _card_body(s, card_id, rot, states)
+        body = _card_body(s, card_id, rot, states, faces)
         if len(_CARD_CACHE) >= CARD_CACHE_LIMIT:
             _CARD_CACHE.clear()
         _CARD_CACHE[key] = body
@@ -244,9 +245,9 @@ def _card(
         parts.append(_action_open(action) + _ring(x + ox * h + h / 2, y + oy * h + h / 2, h) + "</g>")
 
 
-def _card_body(s: float, card_id: str, rot: int, states: tuple[QuarterState, ...]) -> str:
-    """The drawing of a card of side ``s`` at the origin (see :func:`_card`)."""
-    oriented = ORIENTED.get((card_id, rot))
+def _card_body(s: float, card_id: str, rot: int, states: tuple[QuarterState, ...], faces: Faces) -> str:
+    """The drawing of a card of side ``s`` at the origin (see :func:`_card`), showing ``faces``."""
+    oriented = faces.oriented.get((card_id, rot))
     if oriented is None:
         return _text(s / 2, s / 2, card_id, 11, anchor="middle", fill=MUTED)
     parts = [f'<rect width="{_n(s)}" height="{_n(s)}" fill="{PASTURE}"/>']
@@ -283,7 +284,7 @@ def _card_body(s: float, card_id: str, rot: int, states: tuple[QuarterState, ...
     return "".join(parts)
 
 
-def _loose_card(parts: list[str], x: float, y: float, card_id: str, action: str | None) -> None:
+def _loose_card(parts: list[str], x: float, y: float, card_id: str, action: str | None, faces: Faces) -> None:
     """A face-up card (``LOOSE`` square) with its id above; tagged with ``take N``/``discard N``."""
     card = ALL_CARDS.get(card_id)
     parts.append(
@@ -291,7 +292,7 @@ def _loose_card(parts: list[str], x: float, y: float, card_id: str, action: str 
         f'stroke="{CARD_EDGE}" stroke-width="1"/>'
     )
     if isinstance(card, FenceCard):
-        _card(parts, x, y, LOOSE, card_id, 0)
+        _card(parts, x, y, LOOSE, card_id, 0, faces=faces)
     elif isinstance(card, AnimalCard):
         parts.append(
             f'<rect x="{x:g}" y="{y:g}" width="{LOOSE}" height="{LOOSE}" rx="3" fill="#f6efe2" stroke="{CARD_EDGE}"/>'
@@ -317,7 +318,9 @@ def _loose_card(parts: list[str], x: float, y: float, card_id: str, action: str 
         parts.append(_button(x - 6, y - 6, LOOSE + 12, LOOSE + 30, action))
 
 
-def _rotation_chips(parts: list[str], x: float, y: float, card_id: str, chips: dict[int, str]) -> None:
+def _rotation_chips(
+    parts: list[str], x: float, y: float, card_id: str, chips: dict[int, str], faces: Faces = DEFAULT
+) -> None:
     """A free place on the farm where the taken card fits: one chip per legal rotation (2 x 2)."""
     parts.append(
         f'<rect x="{x + 1:g}" y="{y + 1:g}" width="{CELL - 2}" height="{CELL - 2}" rx="4" fill="#ffffff" '
@@ -336,7 +339,7 @@ def _rotation_chips(parts: list[str], x: float, y: float, card_id: str, chips: d
             f'<rect x="{_n(cx - 1)}" y="{_n(cy - 1)}" width="{_n(size + 2)}" height="{_n(size + 10)}" rx="2" '
             f'fill="#ffffff" stroke="{BLUE}" stroke-width="0.8"/>'
         )
-        _card(parts, cx, cy, size, card_id, rot)
+        _card(parts, cx, cy, size, card_id, rot, faces=faces)
         parts.append(_text(cx + size / 2, cy + size + 8, f"{rot}°", 8, anchor="middle", fill=BLUE))
         parts.append(_button(cx - 1, cy - 1, size + 2, size + 10, notation))
 
@@ -419,6 +422,7 @@ def _farm_block(
     place_card: str | None,
     cells: dict[Cell, str],
     winners: set[int],
+    faces: Faces = DEFAULT,
 ) -> tuple[list[str], float, float]:
     """One player's area at (0, 0): header, score line, coordinates and the card grid; its size."""
     farm = view["farms"][p]
@@ -489,10 +493,12 @@ def _farm_block(
             if (x, y) in cards:
                 cid, rot = cards[x, y]
                 parts.append(f"<g><title>{escape(f'{cid} at {x},{y} rot {rot}')}</title>")
-                _card(parts, px, py, CELL, cid, rot, pos=(x, y), animals=animals, pens=pens, actions=my_cells)
+                _card(
+                    parts, px, py, CELL, cid, rot, pos=(x, y), animals=animals, pens=pens, actions=my_cells, faces=faces
+                )
                 parts.append("</g>")
             elif (x, y) in my_places and place_card is not None:
-                _rotation_chips(parts, px, py, place_card, my_places[x, y])
+                _rotation_chips(parts, px, py, place_card, my_places[x, y], faces)
             elif _is_gap(rows_ext, columns_ext, x, y):
                 parts.append(
                     f'<rect x="{px + 3}" y="{py + 3}" width="{CELL - 6}" height="{CELL - 6}" fill="none" '
@@ -508,6 +514,8 @@ def _farm_block(
 def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> str:
     """Draw ``view`` (``state.view(player)``) as one ``<svg>``; decisions carry ``data-action``."""
     slots, places, place_card, cells = _legal_maps(legal)
+    variants = view.get("variants")
+    faces = faces_for([str(v) for v in variants] if isinstance(variants, list) else [])
     players = int(view.get("players") or len(view.get("farms") or []) or 1)
     over = bool(view.get("over"))
     actors = view.get("actors") or []
@@ -545,7 +553,7 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
         cid = str(entry.get("card", "?"))
         action = slots.get(slot)
         parts.append(_text(x + LOOSE / 2, card_top - 10, f"{slot}: {cid}", 12, anchor="middle", bold=True))
-        _loose_card(parts, x, card_top, cid, action)
+        _loose_card(parts, x, card_top, cid, action, faces)
         x += LOOSE + 24
     if not view.get("table"):
         parts.append(_text(16, card_top + 20, "(none left)", 12, fill=MUTED))
@@ -571,9 +579,9 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
             parts.append(_text(px, y + 12, f"{who.capitalize()} places {cid}", 13, bold=True))
             parts.append(_text(px, y + 28, "where it fits, a chip per turn (rot)", 11, fill=MUTED))
             mini = 46
-            for i, rot in enumerate(DISTINCT_ROTATIONS.get(cid, (0,))):
+            for i, rot in enumerate(faces.distinct_rotations.get(cid, (0,))):
                 rx = px + i * (mini + 20)
-                _card(parts, rx, card_top, mini, cid, rot)
+                _card(parts, rx, card_top, mini, cid, rot, faces=faces)
                 parts.append(_text(rx + mini / 2, card_top + mini + 14, f"rot {rot}", 11, anchor="middle"))
         elif isinstance(card, AnimalCard):
             left = int(pending.get("left", 0))
@@ -602,7 +610,7 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
     if player is not None and 0 <= player < players:
         order = order[player:] + order[:player]
     blocks = [
-        _farm_block(view, p, player, places, place_card, cells, winners)
+        _farm_block(view, p, player, places, place_card, cells, winners, faces)
         for p in order
         if p < len(view.get("farms") or [])
     ]
