@@ -411,6 +411,92 @@ def limits_cost(n: int = 20_000, rounds: int = 7) -> dict[str, Any]:
     }
 
 
+def notify_cost(db_url: str, n: int = 300, rounds: int = 8) -> dict[str, Any]:
+    """CPU and wall microseconds per stored decision with and without the ``pg_notify`` of several
+    processes, measured in-process on the same database: ``rounds`` rounds, each storing ``n``
+    decisions both ways (order alternating), paired per round; 95% t interval of the difference.
+    It switches the announcing trigger off and on for the whole database: never on a live one.
+
+    Also the reading side: a second connection LISTENs while the decisions are stored, and the CPU
+    it spends reading the notifications is timed by ``time.thread_time`` on its thread."""
+    import threading
+
+    import psycopg
+
+    from farmtable.server.cluster import conninfo
+    from farmtable.server.store import CHANNEL, DecisionRecord, Store, TableRecord
+
+    store = Store(db_url)
+    if not store.shared:
+        raise SystemExit("--notify-cost needs --db postgresql://…")
+    state = "{}"
+
+    def one_table(tag: str) -> str:
+        record = TableRecord(
+            f"bench-{tag}-{random.randrange(1 << 30)}", "race", 2, 1, [], {}, [], state, 0, False, None, None
+        )
+        store.create_table(record)
+        return record.id
+
+    read_cpu = [0.0]
+    received = [0]
+    stop = threading.Event()
+
+    def listen() -> None:
+        with psycopg.connect(conninfo(store.engine.url), autocommit=True) as conn:
+            conn.execute(f"LISTEN {CHANNEL}")
+            t0 = time.thread_time()
+            while not stop.is_set():
+                for _note in conn.notifies(timeout=0.2):
+                    received[0] += 1
+            read_cpu[0] = time.thread_time() - t0
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    time.sleep(0.5)
+
+    def batch(notify: bool) -> tuple[float, float]:
+        table_id = one_table("on" if notify else "off")
+        with store.engine.begin() as conn:  # the one switch: the trigger that announces each decision
+            conn.exec_driver_sql(
+                f"ALTER TABLE decisions {'ENABLE' if notify else 'DISABLE'} TRIGGER farmtable_announce"
+            )
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        for v in range(1, n + 1):
+            store.record_decision(table_id, v, DecisionRecord(v, "move", 0, "add 1", False, 0, state), state, False)
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        return cpu / n * 1e6, wall / n * 1e6
+
+    rows = []
+    for r in range(rounds):
+        order = [True, False] if r % 2 else [False, True]
+        got = {flag: batch(flag) for flag in order}
+        rows.append((got[True], got[False]))
+    stop.set()
+    listener.join(5)
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE decisions ENABLE TRIGGER farmtable_announce")
+    store.dispose()
+
+    def interval(diffs: list[float]) -> list[float]:
+        mean = statistics.fmean(diffs)
+        half = 2.365 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("nan")
+        return [round(mean - half, 1), round(mean, 1), round(mean + half, 1)]
+
+    return {
+        "decisions_per_round": n,
+        "rounds": rounds,
+        "writer_cpu_us_with_notify": round(statistics.median(on[0] for on, _ in rows), 1),
+        "writer_cpu_us_without": round(statistics.median(off[0] for _, off in rows), 1),
+        "writer_cpu_us_difference_ci95": interval([on[0] - off[0] for on, off in rows]),
+        "commit_wall_us_with_notify": round(statistics.median(on[1] for on, _ in rows), 1),
+        "commit_wall_us_without": round(statistics.median(off[1] for _, off in rows), 1),
+        "commit_wall_us_difference_ci95": interval([on[1] - off[1] for on, off in rows]),
+        "notifications_read": received[0],
+        "reader_cpu_us_per_notification": round(read_cpu[0] / max(1, received[0]) * 1e6, 1),
+    }
+
+
 def main() -> None:
     """Parse the options, start the server, run the load, print the report."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -438,11 +524,19 @@ def main() -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON only")
     parser.add_argument(
+        "--notify-cost",
+        action="store_true",
+        help="measure the cost of the cross-process notification per decision in-process (--db postgresql://…)",
+    )
+    parser.add_argument(
         "--limits-cost", action="store_true", help="measure the CPU cost of the limit checks in-process and exit"
     )
     args = parser.parse_args()
     if args.limits_cost:
         print(json.dumps(limits_cost()))
+        return
+    if args.notify_cost:
+        print(json.dumps(notify_cost(args.db or "")))
         return
     if args.ai_tables + args.human_tables > MAX_TABLES or args.seconds + args.warmup > MAX_SECONDS:
         raise SystemExit(f"bounded on purpose: at most {MAX_TABLES} tables and {MAX_SECONDS} s")

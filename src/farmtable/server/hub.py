@@ -205,24 +205,20 @@ COUNTERFACTUALS = 3
 """How many other legal choices :func:`shown_choices` tries per decision (a bound on its work)."""
 
 
-def shown_choices(
-    game: Game[Any], players: int, decisions: Sequence[Decision], seqs: Sequence[int], now: State[Any]
-) -> list[int]:
+def shown_choices(game: Game[Any], players: int, decisions: Sequence[Decision], seqs: Sequence[int]) -> list[int]:
     """Of the decisions of a simultaneous step that just closed (``decisions``: the step's first decision
-    through the one that closed it, standing, with their ``seqs``; ``now`` the state after them), the seqs
-    of those the game now shows to every other seat and to spectators.
+    through the one that closed it, standing, with their ``seqs``), the seqs of those the game now shows
+    to every other seat and to spectators.
 
     Asked of the game through its views only: a choice is shown when, had its player chosen otherwise
-    (up to :data:`COUNTERFACTUALS` other legal choices, the rest of the step as it was), what each other
-    seat and a spectator sees now would differ. A Tiny Towns placement is shown that way; a monument kept
-    and not built is not (the views hide it), so its line stays secret. A forced choice hides nothing."""
+    (up to :data:`COUNTERFACTUALS` other legal choices, the rest of the step as it was, as far as it stays
+    legal), what each other seat and a spectator sees would differ. A Tiny Towns placement is shown that
+    way; a monument kept and not built is not (the views hide it), so its line stays secret. A forced
+    choice hides nothing."""
     shown: list[int] = []
-    seen: dict[int | None, str] = {}
 
-    def view_now(seat: int | None) -> str:
-        if seat not in seen:
-            seen[seat] = json.dumps(now.view(seat), sort_keys=True, default=str)
-        return seen[seat]
+    def seen(state: State[Any], seat: int | None) -> str:
+        return json.dumps(state.view(seat), sort_keys=True, default=str)
 
     for k, (decision, seq) in enumerate(zip(decisions, seqs, strict=True)):
         try:
@@ -236,19 +232,23 @@ def shown_choices(
             continue
         others: list[int | None] = [q for q in range(players) if q != player]
         others.append(None)
-        worlds: list[State[Any]] = []
+        differs = dict.fromkeys(others, False)
         for alternative in alternatives:
-            world = before.clone()
+            world, actual = before.clone(), before.clone()
             try:
                 world.apply(player, alternative)
-                for later in decisions[k + 1 :]:
-                    world.apply(later.player, later.notation)
+                actual.apply(player, decision.notation)
             except (IllegalAction, ValueError):
                 continue
-            worlds.append(world)
-        if worlds and all(
-            any(json.dumps(w.view(q), sort_keys=True, default=str) != view_now(q) for w in worlds) for q in others
-        ):
+            for later in decisions[k + 1 :]:
+                try:  # the rest of the step as it was, while it stays legal in the other world
+                    world.apply(later.player, later.notation)
+                except (IllegalAction, ValueError):
+                    break
+                actual.apply(later.player, later.notation)
+            for q in others:
+                differs[q] = differs[q] or seen(world, q) != seen(actual, q)
+        if all(differs.values()):
             shown.append(seq)
     return shown
 
@@ -760,10 +760,10 @@ class Hub:
         self.metrics.notifications.inc()
         if origin == self.origin:
             return
-        self.metrics.notify_delay.observe(max(0.0, time.time() - sent))
         table = self.tables.get(table_id)
         if table is None or (kind == "decision" and version <= table.version):
-            return
+            return  # not here, or this process's own decision (or one it has caught up with already)
+        self.metrics.notify_delay.observe(max(0.0, time.time() - sent))
         self.catch_up(table)
 
     def catch_up(self, table: Table) -> None:
@@ -1000,7 +1000,7 @@ class Hub:
             return ()
         decisions = table.history.decisions[first:]
         seqs = [ln.seq for ln in lines] + [seq]
-        shown = shown_choices(table.game, table.record.players, decisions, seqs, table.state)
+        shown = shown_choices(table.game, table.record.players, decisions, seqs)
         return tuple(sorted(candidates.intersection(shown)))
 
     async def undo(self, table: Table, seat: int, made_at: int) -> int:

@@ -220,6 +220,18 @@ def _decision(r: DecisionRow) -> DecisionRecord:
 
 
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+MIGRATION_LOCK = 0x66617274  # "fart": the advisory lock key under which the schema is brought up to date
+NOTIFY_TRIGGER = (
+    f"""CREATE OR REPLACE FUNCTION farmtable_announce() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        PERFORM pg_notify('{CHANNEL}', NEW.table_id || ' ' || NEW.seq || ' decision - '
+                          || extract(epoch FROM clock_timestamp()));
+        RETURN NULL;
+    END $$""",
+    "CREATE TRIGGER farmtable_announce AFTER INSERT ON decisions FOR EACH ROW EXECUTE FUNCTION farmtable_announce()",
+)
+"""Every stored decision is announced by PostgreSQL itself (no extra round trip for the writer): the
+payload is ``"<table> <seq> decision - <unix time>"``, sent when the writing transaction commits."""
 _TAKE_LEASE = text(
     "INSERT INTO ai_leases (table_id, holder, expires) VALUES (:t, :h, now() + make_interval(secs => :s)) "
     "ON CONFLICT (table_id) DO UPDATE SET holder = EXCLUDED.holder, expires = EXCLUDED.expires "
@@ -293,29 +305,37 @@ class Store:
         self.engine = make_engine(url, sqlite_sync)
         self.inline = self.engine.dialect.name == "sqlite"
         """True when calls are cheap enough to make on the event loop (SQLite: a local file)."""
-        Base.metadata.create_all(self.engine)
-        self._migrate()
+        self.shared = self.engine.dialect.name == "postgresql"
+        """True when several server processes may use this database at once (PostgreSQL)."""
+        self.announce = self.shared
+        """Announce every change on :data:`CHANNEL` (what other processes listen to)."""
+        with self.engine.begin() as conn:
+            if self.shared:  # several processes may start at once: one at a time makes or updates the schema
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            Base.metadata.create_all(conn)
+            self._migrate(conn)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
-    def _migrate(self) -> None:
-        """Add the columns newer versions need to a database made by an older one (idempotent)."""
-        present = {c["name"] for c in inspect(self.engine).get_columns("tables")}
-        logged = {c["name"] for c in inspect(self.engine).get_columns("decisions")}
-        with self.engine.begin() as conn:
-            for name in ("seed_text", "meta"):
-                if name not in present:
-                    conn.exec_driver_sql(f"ALTER TABLE tables ADD COLUMN {name} TEXT")
-            if "reveals" not in logged:
-                conn.exec_driver_sql("ALTER TABLE decisions ADD COLUMN reveals TEXT")
-
-    @property
-    def shared(self) -> bool:
-        """True when several server processes may use this database at once (PostgreSQL)."""
-        return self.engine.dialect.name == "postgresql"
+    def _migrate(self, conn: Connection) -> None:
+        """Add the columns newer versions need to a database made by an older one, and (PostgreSQL) the
+        trigger that announces every decision (idempotent; run under the schema lock)."""
+        present = {c["name"] for c in inspect(conn).get_columns("tables")}
+        logged = {c["name"] for c in inspect(conn).get_columns("decisions")}
+        for name in ("seed_text", "meta"):
+            if name not in present:
+                conn.exec_driver_sql(f"ALTER TABLE tables ADD COLUMN {name} TEXT")
+        if "reveals" not in logged:
+            conn.exec_driver_sql("ALTER TABLE decisions ADD COLUMN reveals TEXT")
+        if self.shared:
+            function, trigger = NOTIFY_TRIGGER
+            conn.exec_driver_sql(function)
+            found = conn.execute(text("SELECT 1 FROM pg_trigger WHERE tgname = 'farmtable_announce'")).first()
+            if found is None:
+                conn.exec_driver_sql(trigger)
 
     def _notify(self, conn: Connection, table_id: str, version: int, kind: str, origin: str) -> None:
         """Announce a change of a table to every process (PostgreSQL; sent when the transaction commits)."""
-        if self.shared:
+        if self.announce:
             conn.execute(
                 _NOTIFY,
                 {"channel": CHANNEL, "payload": f"{table_id} {version} {kind} {origin or '-'} {time.time():.6f}"},
@@ -449,7 +469,7 @@ class Store:
                     "created_at": now,
                 },
             )
-            self._notify(conn, table_id, version, "decision", origin)
+            # announced by the database itself: the trigger NOTIFY_TRIGGER on the insert of the log row
 
     # --- AI-seat leases (PostgreSQL: several processes) ------------------------------------
 
