@@ -56,6 +56,10 @@ TABLE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 MAX_TABLE_ID = 32
 
 
+STORAGE_THREADS = 8
+"""Storage threads (and so connections in use at once) per process on PostgreSQL: a commit waits for the
+database's disk, and different tables' commits may wait together."""
+
 HEAVY_AGENTS = frozenset({"ismcts", "mcts"})
 """Agents that think for long (search): they run in worker processes, so their thinking never
 holds the interpreter lock the server's event loop needs. Light agents run in a thread pool."""
@@ -357,6 +361,10 @@ class Table:
     """The simultaneous step still open (its lines are secret until it closes); None: none."""
     stale: bool = False
     """Another process changed the table since it was read (a notification): catch up before use."""
+    heard: int = 0
+    """The newest version announced on the channel (a process hears its own decisions too)."""
+    reseat: bool = False
+    """Seats or the rematch link changed elsewhere (or notifications were missed): read the record again."""
     catching: asyncio.Task[None] | None = None
 
     @property
@@ -520,7 +528,9 @@ class Hub:
         self._replays = ThreadPoolExecutor(max_workers=1, thread_name_prefix="farmtable-replay")
         self._replay_cache: dict[str, list[tuple[str, dict[str, Any]]]] = {}
         self.tables: dict[str, Table] = {}
-        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="farmtable-db")
+        self._db = ThreadPoolExecutor(
+            max_workers=STORAGE_THREADS if store.shared else 1, thread_name_prefix="farmtable-db"
+        )
         self._ai = ThreadPoolExecutor(max_workers=ai_workers, thread_name_prefix="farmtable-ai")
         self._ai_workers = ai_workers
         self._procs: ProcessPoolExecutor | None = None
@@ -534,7 +544,9 @@ class Hub:
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a blocking storage call: inline for SQLite (a WAL commit takes well under a millisecond,
-        cheaper than waking a thread on a busy machine), else on the one storage thread."""
+        cheaper than waking a thread on a busy machine), else on a storage thread (PostgreSQL: several, so
+        the commits of different tables wait for the disk together; one table's stay in order under its
+        lock)."""
         if self.store.inline:
             return fn(*args)
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
@@ -763,6 +775,9 @@ class Hub:
         table = self.tables.get(table_id)
         if table is None or (kind == "decision" and version <= table.version):
             return  # not here, or this process's own decision (or one it has caught up with already)
+        table.heard = max(table.heard, version)
+        if kind != "decision":
+            table.reseat = True
         self.metrics.notify_delay.observe(max(0.0, time.time() - sent))
         self.catch_up(table)
 
@@ -776,8 +791,12 @@ class Hub:
         while table.stale:
             try:
                 async with table.lock:
-                    if table.stale:
-                        await self.refresh_locked(table)
+                    # its own decision may have been announced before this process took note of it
+                    behind = table.reseat or table.version < table.heard
+                    table.stale = table.reseat = False
+                    if not behind:
+                        continue
+                    await self.refresh_locked(table)
             except Exception:
                 log.exception("catching up table %s failed", table.record.id)
                 table.stale = False
@@ -789,6 +808,7 @@ class Hub:
         """The notification channel was down (reconnected now): every table here may have missed
         changes, so each catches up from the log."""
         for table in list(self.tables.values()):
+            table.reseat = True
             self.catch_up(table)
 
     def sweep(self, idle_seconds: float) -> int:
@@ -1071,6 +1091,9 @@ class Hub:
             restore()
             self.metrics.conflicts.inc()
             raise Stale() from None
+        except asyncio.CancelledError:  # the server is stopping: whatever the database kept, it tells
+            restore()
+            raise
         except BaseException:
             log.exception("storing decision %s of table %s failed", row.seq, table.record.id)
             restore()
@@ -1125,6 +1148,8 @@ class Hub:
         if not self.shared:
             return True
         table_id = table.record.id
+        if table_id in self.leases:  # held already: renew_forever keeps it (and drops it if it was lost)
+            return True
         left = await self.db(self.store.take_lease, table_id, self.origin, self.lease_seconds)
         if left is None:
             self.leases.add(table_id)
