@@ -101,7 +101,8 @@ class Bench:
         self.clients = [httpx.AsyncClient(base_url=b, timeout=30) for b in bases]
         self.next_base = 0
         self.cross: list[float] = []
-        """Move-to-update latency (ms) seen by a spectator on another process than the mover's."""
+        """Move-to-update latency (ms) seen by a spectator on the next process after the mover's (with one
+        process, on the same one: every run does the same work)."""
         self.games = games
         self.agent = agent
         self.think = think
@@ -153,16 +154,14 @@ class Bench:
         while not self.stop.is_set():
             where = self.pick()
             tid, token = await self.open_table(human=True, where=where)
-            elsewhere = (where + 1) % len(self.bases)
+            elsewhere = (where + 1) % len(self.bases)  # the same one when there is one: the same work
             seen: dict[int, float] = {}
-            watcher = None
-            if elsewhere != where:  # a spectator on another process: the cross-process push
-                watcher = asyncio.create_task(self.spectate(f"{self.ws_bases[elsewhere]}/ws/tables/{tid}", seen))
+            # a spectator on another process (the cross-process push), or on this one with one process
+            watcher = asyncio.create_task(self.spectate(f"{self.ws_bases[elsewhere]}/ws/tables/{tid}", seen))
             try:
                 await self.play(f"{self.ws_bases[where]}/ws/tables/{tid}", token, seen)
             finally:
-                if watcher is not None:
-                    watcher.cancel()
+                watcher.cancel()
 
     async def spectate(self, url: str, seen: dict[int, float]) -> None:
         """Watch a table as a spectator, noting when each version arrived."""
@@ -219,7 +218,7 @@ class Bench:
                 if carried:
                     self.latencies.append((carried[0][0] - sent) * 1000)
                     self.human_moves += 1
-                    if seen is not None and len(self.bases) > 1:
+                    if seen is not None:
                         self.cross_wait.append(asyncio.create_task(self.cross_latency(seen, acked, sent)))
                     newest = arrivals[-1][1]
                     return None if newest["over"] else newest
@@ -588,7 +587,7 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
     if report.get("cross_process_latency_ms"):
         cross = report["cross_process_latency_ms"]
         print(
-            f"{report['processes']} processes: a spectator on another process got the update after "
+            f"{report['processes']} processes: a spectator on the next process (the same with one) got it after "
             f"p50 {cross['p50']} ms, p99 {cross['p99']} ms ({cross['n']} moves); "
             f"PostgreSQL CPU {report['postgres_cpu_s_per_s']} cores"
         )
