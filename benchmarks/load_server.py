@@ -12,6 +12,11 @@ at most 500 tables, at most 600 seconds, and only 127.0.0.1.
 
 Prints decisions per second (all tables) and the p50/p90/p99/max latency from a submitted move
 to its pushed update, plus the server's CPU time.
+
+Several processes (issue 17): ``--processes N --db postgresql://…`` starts N servers on one database,
+or ``--urls http://127.0.0.1:A,http://127.0.0.1:B`` uses running ones. Tables are spread round-robin
+over them, and each human table is also watched by a spectator on *another* process: the report then
+gives the latency from a move to its update there too (through PostgreSQL ``NOTIFY``).
 """
 
 from __future__ import annotations
@@ -63,6 +68,7 @@ def start_server(
 ) -> subprocess.Popen[bytes]:
     """``farmtable serve`` on 127.0.0.1 in a subprocess; returns once it answers."""
     cmd = [sys.executable, "-m", "farmtable", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    cmd += ["--lease-seconds", "5"]
     cmd += ["--db", db_url, "--ai-delay", str(ai_delay), "--sqlite-sync", sqlite_sync]
     cmd += LOAD_CLIENT_LIMITS if limits == "on" else NO_LIMITS
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
@@ -87,9 +93,16 @@ def percentile(values: list[float], q: float) -> float:
 class Bench:
     """The client side: opens tables, watches them, plays the people's seats, collects latencies."""
 
-    def __init__(self, base: str, games: list[str], agent: str, think: tuple[float, float], seed: int) -> None:
-        self.base = base
-        self.ws_base = base.replace("http://", "ws://")
+    def __init__(self, bases: list[str], games: list[str], agent: str, think: tuple[float, float], seed: int) -> None:
+        self.bases = bases
+        self.base = bases[0]
+        self.ws_bases = [b.replace("http://", "ws://") for b in bases]
+        self.ws_base = self.ws_bases[0]
+        self.clients = [httpx.AsyncClient(base_url=b, timeout=30) for b in bases]
+        self.next_base = 0
+        self.cross: list[float] = []
+        """Move-to-update latency (ms) seen by a spectator on the next process after the mover's (with one
+        process, on the same one: every run does the same work)."""
         self.games = games
         self.agent = agent
         self.think = think
@@ -100,16 +113,22 @@ class Bench:
         self.finished = 0
         self.errors: list[str] = []
         self.stop = asyncio.Event()
-        self.http = httpx.AsyncClient(base_url=base, timeout=30)
+        self.cross_wait: list[asyncio.Task[None]] = []
+        self.http = self.clients[0]
 
-    async def open_table(self, human: bool) -> tuple[str, str | None]:
+    def pick(self) -> int:
+        """The process the next table goes to (round-robin)."""
+        self.next_base = (self.next_base + 1) % len(self.bases)
+        return self.next_base
+
+    async def open_table(self, human: bool, where: int = 0) -> tuple[str, str | None]:
         """Open a 2-player table of a random game: AI vs AI, or a person (seat 0) vs AI."""
         if self.tables_opened >= MAX_TABLES:
             raise asyncio.CancelledError
         self.tables_opened += 1
         game = self.rng.choice(self.games)
         seats = [{"kind": "you"} if human else {"kind": "ai", "agent": self.agent}, {"kind": "ai", "agent": self.agent}]
-        r = await self.http.post("/api/tables", json={"game": game, "players": 2, "seats": seats})
+        r = await self.clients[where].post("/api/tables", json={"game": game, "players": 2, "seats": seats})
         r.raise_for_status()
         data = r.json()
         return data["id"], data["seats"][0]["token"]
@@ -117,8 +136,9 @@ class Bench:
     async def ai_table(self) -> None:
         """Keep one AI-vs-AI table active (a spectator watches every push); replace it when it ends."""
         while not self.stop.is_set():
-            tid, _ = await self.open_table(human=False)
-            async with websockets.connect(f"{self.ws_base}/ws/tables/{tid}", max_size=None) as ws:
+            where = self.pick()
+            tid, _ = await self.open_table(human=False, where=where)
+            async with websockets.connect(f"{self.ws_bases[where]}/ws/tables/{tid}", max_size=None) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": None}))
                 while not self.stop.is_set():
                     try:
@@ -132,28 +152,51 @@ class Bench:
     async def human_table(self) -> None:
         """A simulated person playing seat 0 against an AI; measures submitted-move-to-pushed-update."""
         while not self.stop.is_set():
-            tid, token = await self.open_table(human=True)
-            async with websockets.connect(f"{self.ws_base}/ws/tables/{tid}", max_size=None) as ws:
-                await ws.send(json.dumps({"type": "hello", "token": token}))  # the token never in the URL
-                latest: dict[str, Any] | None = None
-                while not self.stop.is_set():
-                    if latest is None or not latest["legal"]:
-                        try:
-                            msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
-                        except TimeoutError:
-                            continue
-                        if msg.get("type") == "update":
-                            latest = msg
-                            if msg["over"]:
-                                self.finished += 1
-                                break
-                        continue
-                    await asyncio.sleep(self.rng.uniform(*self.think))
-                    latest = await self.move(ws, latest)
-                    if latest is None:
-                        break
+            where = self.pick()
+            tid, token = await self.open_table(human=True, where=where)
+            elsewhere = (where + 1) % len(self.bases)  # the same one when there is one: the same work
+            seen: dict[int, float] = {}
+            # a spectator on another process (the cross-process push), or on this one with one process
+            watcher = asyncio.create_task(self.spectate(f"{self.ws_bases[elsewhere]}/ws/tables/{tid}", seen))
+            try:
+                await self.play(f"{self.ws_bases[where]}/ws/tables/{tid}", token, seen)
+            finally:
+                watcher.cancel()
 
-    async def move(self, ws: Any, latest: dict[str, Any]) -> dict[str, Any] | None:
+    async def spectate(self, url: str, seen: dict[int, float]) -> None:
+        """Watch a table as a spectator, noting when each version arrived."""
+        async with websockets.connect(url, max_size=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": None}))
+            while True:
+                msg = json.loads(await ws.recv())
+                if msg.get("type") == "update":
+                    seen.setdefault(msg["version"], time.perf_counter())
+
+    async def play(self, url: str, token: str | None, seen: dict[int, float]) -> None:
+        """Play seat 0 of one table until it ends or the run stops."""
+        async with websockets.connect(url, max_size=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))  # the token never in the URL
+            latest: dict[str, Any] | None = None
+            while not self.stop.is_set():
+                if latest is None or not latest["legal"]:
+                    try:
+                        msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                    except TimeoutError:
+                        continue
+                    if msg.get("type") == "update":
+                        latest = msg
+                        if msg["over"]:
+                            self.finished += 1
+                            break
+                    continue
+                await asyncio.sleep(self.rng.uniform(*self.think))
+                latest = await self.move(ws, latest, seen)
+                if latest is None:
+                    break
+
+    async def move(
+        self, ws: Any, latest: dict[str, Any], seen: dict[int, float] | None = None
+    ) -> dict[str, Any] | None:
         """Send one random legal move; wait for its ack and the update that carries it."""
         action = self.rng.choice(latest["legal"])
         sent = time.perf_counter()
@@ -175,49 +218,91 @@ class Bench:
                 if carried:
                     self.latencies.append((carried[0][0] - sent) * 1000)
                     self.human_moves += 1
+                    if seen is not None:
+                        self.cross_wait.append(asyncio.create_task(self.cross_latency(seen, acked, sent)))
                     newest = arrivals[-1][1]
                     return None if newest["over"] else newest
 
+    async def cross_latency(self, seen: dict[int, float], version: int, sent: float) -> None:
+        """Note when the spectator on the other process got ``version`` (given up after 10 s)."""
+        deadline = time.perf_counter() + 10
+        while time.perf_counter() < deadline:
+            arrived = [t for v, t in seen.items() if v >= version]
+            if arrived:
+                self.cross.append((min(arrived) - sent) * 1000)
+                return
+            await asyncio.sleep(0.005)
+
     async def stats(self) -> dict[str, Any]:
-        """The server's counters."""
-        r = await self.http.get("/api/stats")
-        data: dict[str, Any] = r.json()
-        return data
+        """The servers' counters, summed."""
+        total: dict[str, Any] = {}
+        for client in self.clients:
+            r = await client.get("/api/stats")
+            for key, value in r.json().items():
+                total[key] = total.get(key, 0) + value
+        return total
 
 
 def cpu_seconds(pid: int) -> float:
-    """User+system CPU seconds a process has used (Linux /proc)."""
+    """User+system CPU seconds a process and its finished children have used (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def run(args: argparse.Namespace, base: str, server_pid: int | None) -> dict[str, Any]:
+def cpu_of(pids: list[int]) -> float:
+    """CPU seconds of the server processes together."""
+    return sum(cpu_seconds(pid) for pid in pids)
+
+
+def postgres_cpu() -> float:
+    """CPU seconds of every PostgreSQL process on this machine (0 if none is visible)."""
+    total = 0.0
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if (proc / "comm").read_text().strip() in ("postgres", "postmaster"):
+                total += cpu_seconds(int(proc.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+async def run(args: argparse.Namespace, bases: list[str], server_pids: list[int]) -> dict[str, Any]:
     """Run the load for ``args.seconds`` and gather the numbers."""
+    base = bases[0]
     games = args.games or httpx.get(base + "/api/games").json()
     games = [g["id"] if isinstance(g, dict) else g for g in games]
     games = [g for g in games if g != "race"]
-    bench = Bench(base, games, args.agent, (args.think_min, args.think_max), args.seed)
+    bench = Bench(bases, games, args.agent, (args.think_min, args.think_max), args.seed)
     tasks = [asyncio.create_task(bench.ai_table()) for _ in range(args.ai_tables)]
     tasks += [asyncio.create_task(bench.human_table()) for _ in range(args.human_tables)]
     await asyncio.sleep(args.warmup)
     bench.latencies.clear()
+    bench.cross.clear()
     start_stats = await bench.stats()
-    start_cpu = cpu_seconds(server_pid) if server_pid else 0.0
+    start_cpu, start_pg = cpu_of(server_pids), postgres_cpu()
     started = time.perf_counter()
     await asyncio.sleep(args.seconds)
     elapsed = time.perf_counter() - started
     end_stats = await bench.stats()
-    end_cpu = cpu_seconds(server_pid) if server_pid else 0.0
+    end_cpu, end_pg = cpu_of(server_pids), postgres_cpu()
+    cross = list(bench.cross)
     bench.stop.set()
+    for waiting in bench.cross_wait:
+        waiting.cancel()
     done, pending = await asyncio.wait(tasks, timeout=5)
     for task in pending:
         task.cancel()
     for task in done:
         if not task.cancelled() and task.exception() is not None:
             bench.errors.append(repr(task.exception()))
-    await bench.http.aclose()
+    for client in bench.clients:
+        await client.aclose()
     lat = bench.latencies
+    decisions = end_stats["decisions"] - start_stats["decisions"]
     return {
+        "processes": len(bases),
         "games": games,
         "ai_tables": args.ai_tables,
         "human_tables": args.human_tables,
@@ -240,7 +325,18 @@ async def run(args: argparse.Namespace, base: str, server_pid: int | None) -> di
             "max": round(max(lat), 2) if lat else None,
             "mean": round(statistics.fmean(lat), 2) if lat else None,
         },
-        "server_cpu_s_per_s": round((end_cpu - start_cpu) / elapsed, 2) if server_pid else None,
+        "server_cpu_s_per_s": round((end_cpu - start_cpu) / elapsed, 2) if server_pids else None,
+        "server_cpu_ms_per_decision": round((end_cpu - start_cpu) / decisions * 1000, 3)
+        if server_pids and decisions
+        else None,
+        "postgres_cpu_s_per_s": round((end_pg - start_pg) / elapsed, 2),
+        "cross_process_latency_ms": {
+            "n": len(cross),
+            "p50": round(percentile(cross, 50), 2),
+            "p99": round(percentile(cross, 99), 2),
+        }
+        if cross
+        else None,
         "tables_opened": bench.tables_opened,
         "games_finished": bench.finished,
         "errors": bench.errors[:5],
@@ -314,6 +410,92 @@ def limits_cost(n: int = 20_000, rounds: int = 7) -> dict[str, Any]:
     }
 
 
+def notify_cost(db_url: str, n: int = 300, rounds: int = 8) -> dict[str, Any]:
+    """CPU and wall microseconds per stored decision with and without the ``pg_notify`` of several
+    processes, measured in-process on the same database: ``rounds`` rounds, each storing ``n``
+    decisions both ways (order alternating), paired per round; 95% t interval of the difference.
+    It switches the announcing trigger off and on for the whole database: never on a live one.
+
+    Also the reading side: a second connection LISTENs while the decisions are stored, and the CPU
+    it spends reading the notifications is timed by ``time.thread_time`` on its thread."""
+    import threading
+
+    import psycopg
+
+    from farmtable.server.cluster import conninfo
+    from farmtable.server.store import CHANNEL, DecisionRecord, Store, TableRecord
+
+    store = Store(db_url)
+    if not store.shared:
+        raise SystemExit("--notify-cost needs --db postgresql://…")
+    state = "{}"
+
+    def one_table(tag: str) -> str:
+        record = TableRecord(
+            f"bench-{tag}-{random.randrange(1 << 30)}", "race", 2, 1, [], {}, [], state, 0, False, None, None
+        )
+        store.create_table(record)
+        return record.id
+
+    read_cpu = [0.0]
+    received = [0]
+    stop = threading.Event()
+
+    def listen() -> None:
+        with psycopg.connect(conninfo(store.engine.url), autocommit=True) as conn:
+            conn.execute(f"LISTEN {CHANNEL}")
+            t0 = time.thread_time()
+            while not stop.is_set():
+                for _note in conn.notifies(timeout=0.2):
+                    received[0] += 1
+            read_cpu[0] = time.thread_time() - t0
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    time.sleep(0.5)
+
+    def batch(notify: bool) -> tuple[float, float]:
+        table_id = one_table("on" if notify else "off")
+        with store.engine.begin() as conn:  # the one switch: the trigger that announces each decision
+            conn.exec_driver_sql(
+                f"ALTER TABLE decisions {'ENABLE' if notify else 'DISABLE'} TRIGGER farmtable_announce"
+            )
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        for v in range(1, n + 1):
+            store.record_decision(table_id, v, DecisionRecord(v, "move", 0, "add 1", False, 0, state), state, False)
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        return cpu / n * 1e6, wall / n * 1e6
+
+    rows = []
+    for r in range(rounds):
+        order = [True, False] if r % 2 else [False, True]
+        got = {flag: batch(flag) for flag in order}
+        rows.append((got[True], got[False]))
+    stop.set()
+    listener.join(5)
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE decisions ENABLE TRIGGER farmtable_announce")
+    store.dispose()
+
+    def interval(diffs: list[float]) -> list[float]:
+        mean = statistics.fmean(diffs)
+        half = 2.365 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("nan")
+        return [round(mean - half, 1), round(mean, 1), round(mean + half, 1)]
+
+    return {
+        "decisions_per_round": n,
+        "rounds": rounds,
+        "writer_cpu_us_with_notify": round(statistics.median(on[0] for on, _ in rows), 1),
+        "writer_cpu_us_without": round(statistics.median(off[0] for _, off in rows), 1),
+        "writer_cpu_us_difference_ci95": interval([on[0] - off[0] for on, off in rows]),
+        "commit_wall_us_with_notify": round(statistics.median(on[1] for on, _ in rows), 1),
+        "commit_wall_us_without": round(statistics.median(off[1] for _, off in rows), 1),
+        "commit_wall_us_difference_ci95": interval([on[1] - off[1] for on, off in rows]),
+        "notifications_read": received[0],
+        "reader_cpu_us_per_notification": round(read_cpu[0] / max(1, received[0]) * 1e6, 1),
+    }
+
+
 def main() -> None:
     """Parse the options, start the server, run the load, print the report."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -329,11 +511,22 @@ def main() -> None:
     parser.add_argument("--db", help="database URL (default: a fresh SQLite file in a temporary folder)")
     parser.add_argument("--sqlite-sync", default="NORMAL", help="NORMAL or FULL (fsync every decision)")
     parser.add_argument("--url", help="use a server already running at this http://127.0.0.1:PORT address")
+    parser.add_argument(
+        "--urls", help="comma-separated http://127.0.0.1:PORT addresses of running servers on one database"
+    )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="start this many servers on --db (more than 1: PostgreSQL)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--limits", choices=["on", "off"], default="on", help="on: defaults (per-address ones raised); off: none"
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON only")
+    parser.add_argument(
+        "--notify-cost",
+        action="store_true",
+        help="measure the cost of the cross-process notification per decision in-process (--db postgresql://…)",
+    )
     parser.add_argument(
         "--limits-cost", action="store_true", help="measure the CPU cost of the limit checks in-process and exit"
     )
@@ -341,26 +534,39 @@ def main() -> None:
     if args.limits_cost:
         print(json.dumps(limits_cost()))
         return
+    if args.notify_cost:
+        print(json.dumps(notify_cost(args.db or "")))
+        return
     if args.ai_tables + args.human_tables > MAX_TABLES or args.seconds + args.warmup > MAX_SECONDS:
         raise SystemExit(f"bounded on purpose: at most {MAX_TABLES} tables and {MAX_SECONDS} s")
-    if args.url:
-        if not args.url.startswith("http://127.0.0.1:"):
-            raise SystemExit("loopback only: --url must be http://127.0.0.1:PORT")
-        report = asyncio.run(run(args, args.url.rstrip("/"), None))
+    urls = [u.strip().rstrip("/") for u in (args.urls or args.url or "").split(",") if u.strip()]
+    if urls:
+        if not all(u.startswith("http://127.0.0.1:") for u in urls):
+            raise SystemExit("loopback only: every address must be http://127.0.0.1:PORT")
+        report = asyncio.run(run(args, urls, []))
         print_report(report, args.json)
         return
+    if args.processes < 1 or args.processes > 4:
+        raise SystemExit("--processes is 1 to 4 (bounded on purpose)")
+    if args.processes > 1 and not (args.db or "").startswith("postgresql"):
+        raise SystemExit("several processes need --db postgresql://…")
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
-        port = free_port()
-        proc = start_server(db, port, args.ai_delay, args.sqlite_sync, args.limits)
+        procs: list[subprocess.Popen[bytes]] = []
+        ports = [free_port() for _ in range(args.processes)]
         try:
-            report = asyncio.run(run(args, f"http://127.0.0.1:{port}", proc.pid))
+            for port in ports:
+                procs.append(start_server(db, port, args.ai_delay, args.sqlite_sync, args.limits))
+            bases = [f"http://127.0.0.1:{port}" for port in ports]
+            report = asyncio.run(run(args, bases, [p.pid for p in procs]))
         finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            for proc in procs:
+                proc.send_signal(signal.SIGTERM)
+            for proc in procs:
+                try:
+                    proc.wait(20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
     print_report(report, args.json)
 
 
@@ -378,6 +584,13 @@ def print_report(report: dict[str, Any], as_json: bool) -> None:
         f"p50 {lat['p50']} ms, p90 {lat['p90']} ms, p99 {lat['p99']} ms, max {lat['max']} ms; "
         f"server CPU {report['server_cpu_s_per_s']} cores; {report['games_finished']} games finished"
     )
+    if report.get("cross_process_latency_ms"):
+        cross = report["cross_process_latency_ms"]
+        print(
+            f"{report['processes']} processes: a spectator on the next process (the same with one) got it after "
+            f"p50 {cross['p50']} ms, p99 {cross['p99']} ms ({cross['n']} moves); "
+            f"PostgreSQL CPU {report['postgres_cpu_s_per_s']} cores"
+        )
     if report["errors"]:
         print("errors:", report["errors"])
 

@@ -146,24 +146,45 @@ def test_no_payload_carries_a_hidden_value(client: TestClient, game: str) -> Non
                 checked += len(hidden)
                 for line in payload.get("log", []):
                     row = rows[line["seq"] - 1]
-                    if row.secret and row.player != rec.seat:
+                    if hidden_at(rows, row.seq, version) and row.player != rec.seat:
                         assert row.notation not in line["text"], line
         assert checked > 0, f"the {game} probe found nothing hidden to look for"
 
 
-def test_simultaneous_choices_are_logged_as_secret(client: TestClient) -> None:
+def hidden_at(rows: list[Any], seq: int, version: int) -> bool:
+    """Was log line ``seq`` still secret at ``version``: a simultaneous choice that no row up to ``version``
+    had shown (the row that closes a step lists in ``reveals`` the lines the game shows from then on)."""
+    row = rows[seq - 1]
+    if not row.secret:
+        return False
+    return not any(seq in r.reveals for r in rows[:version])
+
+
+def test_simultaneous_choices_are_secret_until_their_step_closes(client: TestClient) -> None:
     if "farmerama" not in farmtable.list_games():
         pytest.skip("farmerama is not registered yet")
     tid, recorders = play_recorded(client, "farmerama", 3)
     rows = client.app.state.hub.store.load_log(tid)  # type: ignore[attr-defined]
     secret = [r for r in rows if r.secret]
     assert secret, "farmerama's secret action cards should be logged as secret"
-    full_log = recorders[1].payloads[-1]  # the whole log as seat 1 reads it
+    assert all(r.notation.startswith("card ") for r in secret), "only the secret cards are secret"
+    seen_hidden = seen_shown = 0
+    for payload in recorders[1].payloads:  # seat 1's updates: player 0's cards hidden while their step is open
+        if payload["type"] != "update":
+            continue
+        for line in payload["log"]:
+            row = rows[line["seq"] - 1]
+            if row.secret and row.player == 0:
+                if hidden_at(rows, row.seq, payload["version"]):
+                    assert line["text"] == "Player 0 chose (secret)"
+                    seen_hidden += 1
+                else:
+                    assert row.notation in line["text"]
+                    seen_shown += 1
+    assert seen_hidden and seen_shown
+    full_log = recorders[1].payloads[-1]  # the finished game's whole log: every step closed, all shown
     assert full_log["type"] == "log" and len(full_log["log"]) == len(rows)
-    texts = {line["seq"]: line["text"] for line in full_log["log"]}
-    for row in secret:
-        if row.player == 0:
-            assert texts[row.seq] == "Player 0 chose (secret)"
+    assert not any("(secret)" in line["text"] for line in full_log["log"])
 
 
 def test_the_toy_games_secret_stays_with_its_seat(client: TestClient) -> None:

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import errno
+import os
+import signal
 import socket
+import sys
+import time
 from types import SimpleNamespace
 from typing import Annotated, Any
 
@@ -78,6 +82,69 @@ def bind_listener(host: str, port: int) -> socket.socket:
     return sock
 
 
+SQLITE_ONE_PROCESS = (
+    "--workers {n} needs PostgreSQL (--db postgresql://…): with SQLite one process holds the tables and "
+    "runs their AI seats, and other processes would neither see its moves nor push them; use --workers 1"
+)
+
+
+def check_workers(workers: int, url: str) -> None:
+    """``CliError`` unless ``workers`` processes may share the database at ``url`` (more than one: PostgreSQL)."""
+    if workers < 1:
+        raise CliError(f"--workers must be 1 or more, not {workers}")
+    if workers > 1 and not url.startswith("postgresql"):
+        raise CliError(SQLITE_ONE_PROCESS.format(n=workers))
+
+
+def run_workers(serve_one: Any, workers: int) -> None:
+    """Run ``serve_one()`` in ``workers`` forked processes sharing the listening socket; a worker that
+    dies is started again, and SIGTERM/SIGINT stop them all gracefully (each drains its own sockets)."""
+    children: set[int] = set()
+    stopping = False
+
+    def spawn() -> None:
+        pid = os.fork()
+        if pid == 0:  # the worker: it serves until told to stop, then leaves without the parent's clean-up
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            code = 0
+            try:
+                serve_one()
+            except BaseException:
+                code = 1
+            os._exit(code)
+        children.add(pid)
+
+    def stop(signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in list(children):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                children.discard(pid)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        for _ in range(workers):
+            spawn()
+        while children:
+            try:
+                pid, status = os.wait()
+            except ChildProcessError:
+                break
+            except InterruptedError:
+                continue
+            children.discard(pid)
+            if not stopping:
+                print(f"worker {pid} ended ({status}); starting another", file=sys.stderr)
+                time.sleep(0.5)
+                spawn()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 def default_db_url() -> str:
     """The embedded default: a SQLite file in the user's farmtable data folder."""
     folder = data_dir()
@@ -138,6 +205,21 @@ def serve(
             help="Days a seat token acts after it was issued; then it is refused with 401 (0: forever).", min=0
         ),
     ] = _DEFAULTS.token_seconds / 86_400,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Server processes on this machine sharing the port and the database (more than 1 needs PostgreSQL).",
+            min=1,
+        ),
+    ] = 1,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            help="With several processes: seconds an AI-seat lease lasts unrenewed (how soon another process "
+            "takes over the AI seats of one that died).",
+            min=0.5,
+        ),
+    ] = 10.0,
 ) -> None:
     """Start the web server: play every game in the browser with friends and AI."""
     try:
@@ -147,8 +229,9 @@ def serve(
         from farmtable.server.limits import Limits
     except ImportError as exc:
         raise CliError(f"the web server needs the 'web' extra: pip install 'farmtable[web]' ({exc})") from None
-    listener = bind_listener(host, port)
     url = db or default_db_url()
+    check_workers(workers, url)
+    listener = bind_listener(host, port)
     limits = Limits(
         max_body=max_body,
         tables_per_minute=tables_per_minute,
@@ -163,7 +246,9 @@ def serve(
         allow_hosts=tuple(h.strip().lower() for h in allow_host or ()),
     )
     try:
-        application = create_app(url, ai_delay=ai_delay, sqlite_sync=sqlite_sync, limits=limits)
+        application = create_app(
+            url, ai_delay=ai_delay, sqlite_sync=sqlite_sync, limits=limits, lease_seconds=lease_seconds
+        )
     except ValueError as exc:
         listener.close()
         raise CliError(str(exc)) from None
@@ -172,12 +257,42 @@ def serve(
         raise CliError(f"cannot open the database {url}: {exc}") from None
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     console.print(f"farmtable is serving on http://{shown}:{port}/", markup=False, soft_wrap=True)
-    console.print(f"database: {url} (Ctrl+C stops the server)", markup=False, soft_wrap=True, style="dim")
+    console.print(f"database: {shown_url(url)} (Ctrl+C stops the server)", markup=False, soft_wrap=True, style="dim")
+    if workers > 1:
+        console.print(f"{workers} worker processes share the port", markup=False, soft_wrap=True, style="dim")
     if host not in ("127.0.0.1", "::1", "localhost") and not allow_host:
         hint = "others may use this machine's IP address; to reach it by a name, add --allow-host NAME"
         console.print(hint, markup=False, soft_wrap=True, style="dim")
-    config = uvicorn.Config(application, host=host, port=port, log_level="warning", **uvicorn_options(limits))
-    try:
+    config = uvicorn.Config(
+        application,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
+        **uvicorn_options(limits),
+    )
+
+    def serve_one() -> None:
         uvicorn.Server(config).run(sockets=[listener])
+
+    try:
+        if workers > 1:
+            run_workers(serve_one, workers)
+        else:
+            serve_one()
     finally:
         listener.close()
+
+
+GRACEFUL_SECONDS = 15
+"""At shutdown, how long requests and sockets in flight may take before they are cut."""
+
+
+def shown_url(url: str) -> str:
+    """A database URL fit to print: its password replaced by ``***``."""
+    head, sep, rest = url.partition("://")
+    if not sep or "@" not in rest:
+        return url
+    auth, _, place = rest.rpartition("@")
+    user, colon, _password = auth.partition(":")
+    return f"{head}://{user}{':***' if colon else ''}@{place}"

@@ -43,6 +43,7 @@ from farmtable.server.limits import (
     excerpt,
     json_too_deep,
 )
+from farmtable.server.metrics import CONTENT_TYPE
 from farmtable.server.render import result_with_sheet
 from farmtable.server.store import SQLITE_SYNC_MODES, Store
 
@@ -58,6 +59,10 @@ MAX_BODY = Limits().max_body
 """Largest request body accepted by default (a scoring-helper position is the biggest thing anyone sends)."""
 MAX_ERROR = 300
 """Longest error message sent back: never more than a short excerpt of what a client sent."""
+LEASE_SECONDS = 10.0
+"""How long an AI-seat lease lasts without renewal (several processes on PostgreSQL)."""
+DRAIN_SECONDS = 10.0
+"""At shutdown, the longest wait for the decisions being stored to finish."""
 
 
 class SeatSpec(BaseModel):
@@ -75,6 +80,14 @@ class NewTable(BaseModel):
     variants: list[str] = Field(default_factory=list, max_length=16)
     seats: list[SeatSpec] = Field(max_length=8)
     seed: int | None = Field(default=None, ge=0, lt=2**64, strict=True)
+    name: str | None = Field(default=None, max_length=200)
+    """The name of the creator's seat (``you``): 1–24 letters, digits, spaces or -_.'"""
+
+
+class NameBody(BaseModel):
+    """The body of ``POST /api/tables/{id}/name``: the new name of the seat of the X-Seat-Token."""
+
+    name: str = Field(max_length=200)
 
 
 class Move(BaseModel):
@@ -152,13 +165,21 @@ def create_app(
     ai_workers: int = 2,
     sqlite_sync: str = "NORMAL",
     limits: Limits | None = None,
+    lease_seconds: float = LEASE_SECONDS,
+    drain_seconds: float = DRAIN_SECONDS,
 ) -> FastAPI:
     """The web app on the database at ``db_url`` (``sqlite:///file.db`` or ``postgresql://...``).
 
     ``ai_delay`` is the pause (seconds) before each AI decision, so people can follow the play;
     ``sqlite_sync`` is ``NORMAL`` (survives a killed process) or ``FULL`` (survives power loss too);
     ``limits`` bounds what any one client can make the server hold or do (see :class:`Limits`).
+    On PostgreSQL any number of these apps (processes, machines) may serve the same tables:
+    ``lease_seconds`` is how long an AI-seat lease lasts without renewal (how soon another process
+    takes over the AI seats of one that died); ``drain_seconds`` bounds the wait for decisions in
+    flight at shutdown.
     """
+    if lease_seconds <= 0:
+        raise ValueError(f"the AI-seat lease must last more than 0 seconds, not {lease_seconds}")
 
     if sqlite_sync.upper() not in SQLITE_SYNC_MODES:
         raise ValueError(f"sqlite sync mode must be one of {', '.join(SQLITE_SYNC_MODES)}, not {sqlite_sync!r}")
@@ -169,14 +190,25 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url, sqlite_sync)
-        app.state.hub = hub = Hub(store, ai_delay=ai_delay, ai_workers=ai_workers, limits=limits)
+        app.state.hub = hub = Hub(
+            store, ai_delay=ai_delay, ai_workers=ai_workers, limits=limits, lease_seconds=lease_seconds
+        )
+        app.state.listener = None
         background = [
             asyncio.create_task(hub.sweep_forever(IDLE_SECONDS, SWEEP_EVERY)),
             asyncio.create_task(hub.checkpoint_forever(CHECKPOINT_EVERY)),
         ]
+        if store.shared:
+            from farmtable.server.cluster import Listener
+
+            app.state.listener = listener = Listener(hub)
+            background += [asyncio.create_task(listener.run()), asyncio.create_task(hub.renew_forever())]
+            with contextlib.suppress(TimeoutError):  # ready once it listens; readiness says so until then
+                await asyncio.wait_for(listener.connected.wait(), 5)
         try:
             yield
         finally:
+            await hub.drain(drain_seconds)
             for task in background:
                 task.cancel()
             await hub.close()
@@ -233,6 +265,35 @@ def create_app(
         """The AI levels a seat may take."""
         return ai_levels()
 
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        """Liveness: the process answers (a load balancer restarts it when this fails)."""
+        return {"ok": True}
+
+    @app.get("/readyz")
+    async def readyz(request: Request) -> JSONResponse:
+        """Readiness: 200 when this process can serve tables (database reachable, notifications
+        arriving when several processes share it, not shutting down); 503 saying why otherwise."""
+        hub = hub_of(request)
+        problems = []
+        if hub.draining:
+            problems.append("shutting down")
+        listener = request.app.state.listener
+        if listener is not None and not listener.connected.is_set():
+            problems.append("not listening for other processes' changes")
+        try:
+            await hub.db(hub.store.version_of, "")
+        except Exception as exc:
+            problems.append(f"database unreachable ({type(exc).__name__})")
+        if problems:
+            return _error(503, "not ready: " + "; ".join(problems))
+        return JSONResponse({"ready": True, "shared": hub.shared, "process": hub.origin})
+
+    @app.get("/metrics")
+    async def metrics(request: Request) -> Response:
+        """Counters and gauges of this process in the Prometheus text format (see ``server/metrics.py``)."""
+        return Response(hub_of(request).metrics.text(), media_type=CONTENT_TYPE)
+
     @app.get("/api/stats")
     async def api_stats(request: Request) -> dict[str, Any]:
         """Counters for monitoring and the load benchmark: decisions stored, live tables, watchers."""
@@ -257,8 +318,15 @@ def create_app(
         if sum(1 for s in body.seats if s.kind == "you") > 1:
             raise ApiError(400, "only one seat can be 'you'; invite the others with their links")
         seats = [(AI, s.agent or "random") if s.kind == "ai" else (HUMAN, None) for s in body.seats]
-        table_id, tokens = await hub_of(request).create(body.game, body.players, body.variants, seats, body.seed)
         you = next((i for i, s in enumerate(body.seats) if s.kind == "you"), None)
+        names: dict[int, str] = {}
+        if body.name is not None:
+            if you is None:
+                raise ApiError(400, "a 'name' is the name of your seat: give one seat the kind 'you'")
+            names[you] = body.name
+        table_id, tokens = await hub_of(request).create(
+            body.game, body.players, body.variants, seats, body.seed, names=names
+        )
         return {
             "id": table_id,
             "you": you,
@@ -288,12 +356,25 @@ def create_app(
     async def api_table(table_id: str, request: Request) -> dict[str, Any]:
         """The table as the seat of the token (``X-Seat-Token`` header) sees it; else as a spectator."""
         table, seat = await _table_and_seat(request, table_id, _token(request))
+        await hub_of(request).fresh(table)
+        return await hub_of(request).snapshot(table, seat)
+
+    @app.post("/api/tables/{table_id}/name")
+    async def api_name(table_id: str, body: NameBody, request: Request) -> dict[str, Any]:
+        """Name the seat of the ``X-Seat-Token`` header (1–24 letters, digits, spaces or -_.'); the table
+        as that seat now sees it (every watcher is sent the new name)."""
+        token = _token(request)
+        if not token:
+            raise ApiError(403, "naming a seat needs its secret token in the X-Seat-Token header")
+        table, seat = await _acting_seat(request, table_id, token)
+        await hub_of(request).rename(table, seat, body.name)
         return await hub_of(request).snapshot(table, seat)
 
     @app.get("/api/tables/{table_id}/log")
     async def api_log(table_id: str, request: Request) -> dict[str, Any]:
         """The whole game log as the token's seat (or a spectator) may read it."""
         table, seat = await _table_and_seat(request, table_id, _token(request))
+        await hub_of(request).fresh(table)
         return {"table": table_id, "version": table.version, "log": hub_of(request).log_lines(table, seat)}
 
     async def _acting_seat(request: Request, table_id: str, token: str) -> tuple[Table, int]:
@@ -438,7 +519,9 @@ def create_app(
         if limits.sockets_per_table and len(table.subscribers) >= limits.sockets_per_table:
             await _refuse(websocket, 429, f"at most {limits.sockets_per_table} connections per table", CLOSE_TOO_MANY)
             return
-        sub = Subscriber(seat, lambda: hub.wire_snapshot(table, seat), websocket.send_text)
+        sub = Subscriber(
+            seat, lambda: hub.wire_snapshot(table, seat), websocket.send_text, hub.metrics.push_latency.observe
+        )
         table.subscribers.add(sub)
         pump = asyncio.create_task(sub.pump())
         sub.offer()  # the table as it stands now: a page that reconnects catches up with this
@@ -517,8 +600,11 @@ def create_app(
             elif kind == "rematch":
                 new_id, new_token = await hub.rematch(table, seat, str(token))
                 return {"type": "rematch", "id": msg_id, "table": new_id, "token": new_token}
+            elif kind == "name":
+                name = await hub.rename(table, seat, msg.get("name"))
+                return {"type": "ack", "id": msg_id, "version": table.version, "name": name}
             else:
-                raise ApiError(400, f"unknown message type {excerpt(kind)}: use move, undo, rematch or ping")
+                raise ApiError(400, f"unknown message type {excerpt(kind)}: use move, undo, name, rematch or ping")
         except ApiError as exc:
             return {"type": "error", "id": msg_id, "status": exc.status, "error": exc.message[:MAX_ERROR], **exc.extra}
         except SQLAlchemyError as exc:

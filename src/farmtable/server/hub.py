@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import ctypes
 import hashlib
 import hmac
@@ -19,10 +20,13 @@ import json
 import logging
 import multiprocessing
 import os
+import random
 import secrets
+import socket
 import sys
 import threading
 import time
+import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -30,13 +34,15 @@ from typing import Any, TypeVar
 
 import farmtable
 import farmtable.agents
+from farmtable.agents.levels import LEVELS, is_level
 from farmtable.core import CorruptSave, Game, History, IllegalAction, State
 from farmtable.core.history import Decision
 from farmtable.core.rng import unpredictable_seed
 from farmtable.server.limits import Limits, agent_spec_to_run
+from farmtable.server.metrics import Metrics
 from farmtable.server.narrate import log_text, table_extras
 from farmtable.server.render import render, result_with_sheet
-from farmtable.server.store import DecisionRecord, Seat, Store, TableRecord, hash_token
+from farmtable.server.store import DecisionRecord, Seat, Store, TableRecord, VersionConflict, hash_token
 
 log = logging.getLogger("farmtable.server")
 
@@ -49,6 +55,10 @@ LOG_TAIL = 30
 TABLE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 MAX_TABLE_ID = 32
 
+
+STORAGE_THREADS = 8
+"""Storage threads (and so connections in use at once) per process on PostgreSQL: a commit waits for the
+database's disk, and different tables' commits may wait together."""
 
 HEAVY_AGENTS = frozenset({"ismcts", "mcts"})
 """Agents that think for long (search): they run in worker processes, so their thinking never
@@ -104,19 +114,147 @@ class ApiError(Exception):
         self.extra = extra
 
 
+class Stale(Exception):
+    """The table in memory is behind the database (another process wrote): refresh it and try again."""
+
+
+MAX_NAME = 24
+NAME_MARKS = frozenset("-_.' ")
+"""Besides letters (any script, with their accents) and digits, the only characters a name may hold."""
+
+
+def check_name(raw: object) -> str:
+    """A seat name as stored: trimmed, NFC-normalised, 1–24 characters of letters (any script, with
+    their combining marks), digits, spaces and ``-_.'``. ``ApiError`` (400) names the problem otherwise."""
+    if not isinstance(raw, str):
+        raise ApiError(400, "a name is a string of 1 to 24 letters, digits, spaces or -_.'")
+    name = unicodedata.normalize("NFC", raw).strip()
+    if not name:
+        raise ApiError(400, "a name needs at least one character that is not a space")
+    if len(name) > MAX_NAME:
+        raise ApiError(400, f"a name is at most {MAX_NAME} characters (this one has {len(name)})")
+    for char in name:
+        kind = unicodedata.category(char)
+        if not (kind[0] in "LM" or kind == "Nd" or char in NAME_MARKS):
+            shown = repr(char) if char.isprintable() else f"U+{ord(char):04X}"
+            raise ApiError(400, f"a name may hold letters, digits, spaces and -_.' only, not {shown}")
+    return name
+
+
+def seat_name(seat: Seat) -> str | None:
+    """The name shown for a seat: its chosen name; for an AI its level ("Normal AI") or its spec."""
+    if seat.name:
+        return seat.name
+    if seat.kind == AI:
+        spec = seat.agent or "random"
+        return f"{LEVELS[spec.strip().lower()].title} AI" if is_level(spec) else spec
+    return None
+
+
 @dataclass
 class LogLine:
-    """One line of the game log; ``secret`` lines show their notation only to their player."""
+    """One line of the game log. A ``secret`` line (a choice in a simultaneous step) shows its notation
+    only to its player until the step closes (``revealed``): then everyone reads it."""
 
     seq: int
     kind: str
     player: int
     notation: str
     secret: bool
+    revealed: bool = False
+    """Its step closed and the game shows this choice to everyone: the line reads like any other."""
+    closed: bool = False
+    """Its step closed (revealed or not: a choice the game never shows stays secret for good)."""
+
+    @property
+    def hidden(self) -> bool:
+        """True while the line's notation is for its player's eyes only."""
+        return self.secret and not self.revealed
+
+    @property
+    def open(self) -> bool:
+        """A secret line of the simultaneous step still open."""
+        return self.secret and not self.closed
 
     def text_for(self, seat: int | None) -> str:
         """The line as ``seat`` may read it."""
-        return log_text(self.kind, self.player, self.notation, self.secret and seat != self.player)
+        return log_text(self.kind, self.player, self.notation, self.hidden and seat != self.player)
+
+
+@dataclass
+class Step:
+    """The simultaneous step now open at a table: the seq of its first line, the players who have
+    not finished their choice yet, the kinds of decision made in it (first word of the notation) and
+    the information epoch it began in."""
+
+    start: int
+    pending: set[int]
+    verbs: set[str]
+    epoch: int
+
+
+def mark_revealed(lines: Sequence[LogLine], rows: Sequence[DecisionRecord]) -> None:
+    """Mark the lines of every step a row closed: ``closed``, and ``revealed`` for those it shows."""
+    closing = [row for row in rows if row.closes is not None]
+    if not closing:
+        return
+    for line in lines:
+        for row in closing:
+            if row.closes is not None and row.closes <= line.seq <= row.seq:
+                line.closed = True
+                line.revealed = line.revealed or line.seq in row.reveals
+
+
+COUNTERFACTUALS = 3
+"""How many other legal choices :func:`shown_choices` tries per decision (a bound on its work)."""
+
+
+def shown_choices(game: Game[Any], players: int, decisions: Sequence[Decision], seqs: Sequence[int]) -> list[int]:
+    """Of the decisions of a simultaneous step that just closed (``decisions``: the step's first decision
+    through the one that closed it, standing, with their ``seqs``), the seqs of those the game now shows
+    to every other seat and to spectators.
+
+    Asked of the game through its views only: a choice is shown when, had its player chosen otherwise
+    (up to :data:`COUNTERFACTUALS` other legal choices, the rest of the step as it was, as far as it stays
+    legal), what each other seat and a spectator sees would differ. A Tiny Towns placement is shown that
+    way; a monument kept and not built is not (the views hide it), so its line stays secret. A forced
+    choice hides nothing."""
+    shown: list[int] = []
+
+    def seen(state: State[Any], seat: int | None) -> str:
+        return json.dumps(state.view(seat), sort_keys=True, default=str)
+
+    for k, (decision, seq) in enumerate(zip(decisions, seqs, strict=True)):
+        try:
+            before = game.from_json(decision.before)
+        except CorruptSave:
+            continue
+        player = decision.player
+        alternatives = [a for a in before.legal_actions(player) if str(a) != decision.notation][:COUNTERFACTUALS]
+        if not alternatives:
+            shown.append(seq)
+            continue
+        others: list[int | None] = [q for q in range(players) if q != player]
+        others.append(None)
+        differs = dict.fromkeys(others, False)
+        for alternative in alternatives:
+            world, actual = before.clone(), before.clone()
+            try:
+                world.apply(player, alternative)
+                actual.apply(player, decision.notation)
+            except (IllegalAction, ValueError):
+                continue
+            for later in decisions[k + 1 :]:
+                try:  # the rest of the step as it was, while it stays legal in the other world
+                    world.apply(later.player, later.notation)
+                except (IllegalAction, ValueError):
+                    break
+                actual.apply(later.player, later.notation)
+            for q in others:
+                differs[q] = differs[q] or seen(world, q) != seen(actual, q)
+        if all(differs.values()):
+            shown.append(seq)
+    return shown
 
 
 class Wire:
@@ -156,10 +294,14 @@ class Subscriber:
         seat: int | None,
         build: Callable[[], Awaitable[Wire]],
         send: Callable[[str], Awaitable[None]],
+        observe: Callable[[float], None] | None = None,
     ) -> None:
         self.seat = seat
         self.build = build
         self.send = send
+        self.observe = observe
+        """Told the seconds from an update being owed to it being written (the push-latency metric)."""
+        self.owed_since: float | None = None
         self.ready = asyncio.Event()
         self.closed = False
         self.shown_svg: str | None = None
@@ -169,6 +311,8 @@ class Subscriber:
 
     def offer(self) -> None:
         """Mark the connection as owed the latest update."""
+        if self.owed_since is None:
+            self.owed_since = time.perf_counter()
         self.ready.set()
 
     def text_of(self, wire: Wire) -> str:
@@ -187,8 +331,11 @@ class Subscriber:
         while not self.closed:
             await self.ready.wait()
             self.ready.clear()
+            since, self.owed_since = self.owed_since, None
             if not self.closed:
                 await self.send(self.text_of(await self.build()))
+                if self.observe is not None and since is not None:
+                    self.observe(time.perf_counter() - since)
 
 
 @dataclass
@@ -210,6 +357,15 @@ class Table:
     """The encoded update per seat; valid while its payload is the one in ``cache``."""
     secret_flags: list[bool] = field(default_factory=list)
     """For each standing decision (aligned with ``history.decisions``): was it a simultaneous-step secret."""
+    step: Step | None = None
+    """The simultaneous step still open (its lines are secret until it closes); None: none."""
+    stale: bool = False
+    """Another process changed the table since it was read (a notification): catch up before use."""
+    heard: int = 0
+    """The newest version announced on the channel (a process hears its own decisions too)."""
+    reseat: bool = False
+    """Seats or the rematch link changed elsewhere (or notifications were missed): read the record again."""
+    catching: asyncio.Task[None] | None = None
 
     @property
     def state(self) -> State[Any]:
@@ -276,17 +432,95 @@ def replay(game: Game[Any], record: TableRecord, standing: Sequence[DecisionReco
     return states
 
 
-def seat_label(seat: Seat, index: int, me: int | None) -> str:
-    """How a seat is named on the page: "Player 1 (you)", "Player 2 (greedy)"."""
-    who = "you" if index == me else (seat.agent or "AI") if seat.kind == AI else "invited"
-    return f"Player {index} ({who})"
+def seat_label(seat: Seat, index: int, me: int | None, seats: Sequence[Seat] = ()) -> str:
+    """How a seat is named on the page: "Ada (you)", "Normal AI", "Player 1 (you)", "Player 2 (invited)".
+
+    A name several seats share gets the seat number too ("Normal AI (player 2)")."""
+    name = seat_name(seat)
+    if name is None:
+        who = "you" if index == me else "invited"
+        return f"Player {index} ({who})"
+    if sum(1 for other in seats if seat_name(other) == name) > 1:
+        name = f"{name} (player {index})"
+    return f"{name} (you)" if index == me else name
+
+
+def next_step(
+    step: Step | None,
+    seq: int,
+    seat: int,
+    notation: str,
+    actors: Sequence[int],
+    epoch: int,
+    after: State[Any],
+) -> tuple[bool, int | None, Step | None]:
+    """Where decision ``seq`` of ``seat`` (made with ``actors`` deciding, in info ``epoch``; ``after`` is
+    the state it led to) stands among simultaneous steps: whether it is secret, the seq of the first line
+    of the step it closes (None: it closes none; :func:`shown_choices` then says which of that step's lines
+    everyone may read), and the step still open after it.
+
+    A decision belongs to a simultaneous step when several players decide at once, or when it goes on
+    a step its player has not finished, with a decision of a kind made in that step (the first word of
+    the notation: a Farmerama player's second card). Anything else (naming a resource, a turn of one's
+    own) is public and closes a step still open. A step closes once every player of it has finished
+    (left the deciders), someone outside it must decide, or the information epoch moves (the game
+    revealed the choices)."""
+    verb = notation.split(" ", 1)[0]
+    reveal: int | None = None
+    if step is not None and step.epoch != epoch:
+        reveal, step = step.start, None
+    in_step = len(actors) > 1 or (step is not None and seat in step.pending and verb in step.verbs)
+    if not in_step:
+        if step is not None:
+            reveal = step.start
+        return False, reveal, None
+    if step is None:
+        step = Step(seq, set(actors), set(), epoch)
+    else:
+        step = Step(step.start, set(step.pending), set(step.verbs), step.epoch)
+    step.verbs.add(verb)
+    now = set(after.actors())
+    step.pending &= now
+    if after.info_epoch() != epoch or not step.pending or not now <= step.pending:
+        return True, step.start if reveal is None else min(reveal, step.start), None
+    return True, reveal, step
+
+
+def rebuild_step(table: Table) -> None:
+    """The open simultaneous step of a table read from storage: its unrevealed secret lines, if any."""
+    open_lines = [line for line in table.lines if line.open]
+    if not open_lines or table.state.is_over():
+        table.step = None
+        return
+    table.step = Step(
+        start=open_lines[0].seq,
+        pending=set(table.state.actors()),
+        verbs={line.notation.split(" ", 1)[0] for line in open_lines},
+        epoch=table.state.info_epoch(),
+    )
 
 
 class Hub:
     """Every live table, the storage behind them and the executors they run on."""
 
-    def __init__(self, store: Store, ai_delay: float = 0.0, ai_workers: int = 2, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        ai_delay: float = 0.0,
+        ai_workers: int = 2,
+        limits: Limits | None = None,
+        lease_seconds: float = 10.0,
+    ) -> None:
         self.store = store
+        self.shared = store.shared
+        """Several processes may serve these tables (PostgreSQL): caches are checked, AI seats leased."""
+        self.origin = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
+        """This process in notifications and AI-seat leases."""
+        self.lease_seconds = lease_seconds
+        self.leases: set[str] = set()
+        """Tables whose AI-seat lease this process holds (renewed by :meth:`renew_forever`)."""
+        self.metrics = Metrics(self)
+        self.draining = False
         self.ai_delay = ai_delay
         self.limits = limits or Limits()
         self.sockets: dict[str, int] = {}
@@ -294,7 +528,9 @@ class Hub:
         self._replays = ThreadPoolExecutor(max_workers=1, thread_name_prefix="farmtable-replay")
         self._replay_cache: dict[str, list[tuple[str, dict[str, Any]]]] = {}
         self.tables: dict[str, Table] = {}
-        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="farmtable-db")
+        self._db = ThreadPoolExecutor(
+            max_workers=STORAGE_THREADS if store.shared else 1, thread_name_prefix="farmtable-db"
+        )
         self._ai = ThreadPoolExecutor(max_workers=ai_workers, thread_name_prefix="farmtable-ai")
         self._ai_workers = ai_workers
         self._procs: ProcessPoolExecutor | None = None
@@ -308,16 +544,36 @@ class Hub:
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a blocking storage call: inline for SQLite (a WAL commit takes well under a millisecond,
-        cheaper than waking a thread on a busy machine), else on the one storage thread."""
+        cheaper than waking a thread on a busy machine), else on a storage thread (PostgreSQL: several, so
+        the commits of different tables wait for the disk together; one table's stay in order under its
+        lock)."""
         if self.store.inline:
             return fn(*args)
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def drain(self, seconds: float) -> None:
+        """Graceful shutdown, first half: refuse new moves, wait (at most ``seconds``) for the decisions
+        being stored to finish, stop the AI runners and hand their leases back, so another process takes
+        the AI seats at once instead of when the leases expire."""
+        self.draining = True
+        for table in self.tables.values():
+            if table.ai_task is not None:
+                table.ai_task.cancel()
+        deadline = time.monotonic() + seconds
+        while any(t.lock.locked() for t in self.tables.values()) and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        for table_id in list(self.leases):
+            with contextlib.suppress(Exception):
+                await self.db(self.store.release_lease, table_id, self.origin)
+            self.leases.discard(table_id)
 
     async def close(self) -> None:
         """Stop the AI runners and the executors."""
         for table in self.tables.values():
             if table.ai_task is not None:
                 table.ai_task.cancel()
+            if table.catching is not None:
+                table.catching.cancel()
             for sub in table.subscribers:
                 sub.closed = True
                 sub.ready.set()
@@ -340,8 +596,11 @@ class Hub:
         seats: Sequence[tuple[str, str | None]],
         seed: int | None = None,
         options: dict[str, Any] | None = None,
+        names: dict[int, str] | None = None,
     ) -> tuple[str, dict[int, str]]:
-        """Open a table; ``seats`` lists (``"human"``/``"ai"``, agent spec). Returns its id and the human tokens."""
+        """Open a table; ``seats`` lists (``"human"``/``"ai"``, agent spec), ``names`` the chosen names of
+        some human seats (checked by :func:`check_name`). Returns its id and the human tokens."""
+        names = {i: check_name(n) for i, n in (names or {}).items()}
         try:
             game = farmtable.get_game(game_id)
         except KeyError as exc:
@@ -370,7 +629,7 @@ class Hub:
                 seat_rows.append(Seat(AI, spec, None))
             else:
                 tokens[i] = secrets.token_urlsafe(18)
-                seat_rows.append(Seat(HUMAN, None, hash_token(tokens[i]), time.time()))
+                seat_rows.append(Seat(HUMAN, None, hash_token(tokens[i]), time.time(), names.get(i)))
         record = TableRecord(
             id=secrets.token_urlsafe(9),
             game=game.id,
@@ -453,9 +712,104 @@ class Hub:
         history = History(state)
         history.decisions = [Decision(r.player, r.notation, r.before, r.epoch_before) for r in standing]
         lines = [LogLine(r.seq, r.kind, r.player, r.notation, r.secret) for r in rows]
+        mark_revealed(lines, rows)
         table = Table(record, game, history, lines, secret_flags=[r.secret for r in _effective(rows)])
         table.token_seconds = self.limits.token_seconds
+        rebuild_step(table)
         return table
+
+    # --- several processes: caches are only caches ------------------------------------------
+
+    async def refresh_locked(self, table: Table) -> None:
+        """Bring a table in memory up to the stored one (call with its lock held): the new log rows of
+        other processes are appended and the stored state taken; a log this process cannot simply extend
+        (an undo, a gap) reloads the table whole. Seats, rematch link and version come from storage."""
+        found = await self.db(self.store.load_since, table.record.id, table.version)
+        if found is None:
+            raise ApiError(404, f"no table {table.record.id!r}")
+        record, rows = found
+        self.metrics.refreshes.inc()
+        simple = record.version >= table.version and all(r.kind == "move" for r in rows)
+        simple = simple and [r.seq for r in rows] == list(range(table.version + 1, record.version + 1))
+        if not simple:
+            fresh = await self._load(table.record.id)
+            table.record, table.history, table.lines = fresh.record, fresh.history, fresh.lines
+            table.secret_flags, table.step = fresh.secret_flags, fresh.step
+        elif rows:
+            try:
+                state = table.game.from_json(record.state)
+            except CorruptSave:
+                state = table.state.clone()
+                for r in rows:
+                    state.apply(r.player, r.notation)
+            for r in rows:
+                table.history.decisions.append(Decision(r.player, r.notation, r.before, r.epoch_before))
+                table.secret_flags.append(r.secret)
+                table.lines.append(LogLine(r.seq, r.kind, r.player, r.notation, r.secret))
+            table.history.state = state
+            table.record = record
+            mark_revealed(table.lines, rows)
+            rebuild_step(table)
+        else:
+            table.record = record
+        table.cache.clear()
+        table.stale = False
+
+    async def fresh(self, table: Table) -> None:
+        """Make sure a read serves the stored version (several processes: one cheap version read; a
+        person who just moved through another process reads their own move)."""
+        if not self.shared:
+            return
+        stored = await self.db(self.store.version_of, table.record.id)
+        if stored is not None and (stored != table.version or table.stale):
+            async with table.lock:
+                await self.refresh_locked(table)
+            self.push(table)
+            self.kick_ai(table)
+
+    def notified(self, table_id: str, version: int, kind: str, origin: str, sent: float) -> None:
+        """A change of a table announced by a process (``LISTEN``): catch up if it is in memory here."""
+        self.metrics.notifications.inc()
+        if origin == self.origin:
+            return
+        table = self.tables.get(table_id)
+        if table is None or (kind == "decision" and version <= table.version):
+            return  # not here, or this process's own decision (or one it has caught up with already)
+        table.heard = max(table.heard, version)
+        if kind != "decision":
+            table.reseat = True
+        self.metrics.notify_delay.observe(max(0.0, time.time() - sent))
+        self.catch_up(table)
+
+    def catch_up(self, table: Table) -> None:
+        """Refresh the table from storage in the background, then push it to its watchers here."""
+        table.stale = True
+        if table.catching is None or table.catching.done():
+            table.catching = asyncio.get_running_loop().create_task(self._catch_up(table))
+
+    async def _catch_up(self, table: Table) -> None:
+        while table.stale:
+            try:
+                async with table.lock:
+                    # its own decision may have been announced before this process took note of it
+                    behind = table.reseat or table.version < table.heard
+                    table.stale = table.reseat = False
+                    if not behind:
+                        continue
+                    await self.refresh_locked(table)
+            except Exception:
+                log.exception("catching up table %s failed", table.record.id)
+                table.stale = False
+                return
+            self.push(table)
+        self.kick_ai(table)
+
+    def missed_notifications(self) -> None:
+        """The notification channel was down (reconnected now): every table here may have missed
+        changes, so each catches up from the log."""
+        for table in list(self.tables.values()):
+            table.reseat = True
+            self.catch_up(table)
 
     def sweep(self, idle_seconds: float) -> int:
         """Let go of tables nobody has used for ``idle_seconds`` (no watcher, no AI thinking, no decision
@@ -513,7 +867,13 @@ class Hub:
             "seeded": str(table.record.seed) if table.record.seeded else None,
             "seat": seat,
             "seats": [
-                {"seat": i, "kind": s.kind, "agent": s.agent, "label": seat_label(s, i, seat)}
+                {
+                    "seat": i,
+                    "kind": s.kind,
+                    "agent": s.agent,
+                    "name": seat_name(s),
+                    "label": seat_label(s, i, seat, table.record.seats),
+                }
                 for i, s in enumerate(table.record.seats)
             ],
             "actors": actors,
@@ -524,7 +884,7 @@ class Hub:
             "log_total": len(table.lines),
             "over": over,
             "result": result_with_sheet(
-                state.result(), [seat_label(s, i, seat) for i, s in enumerate(table.record.seats)]
+                state.result(), [seat_label(s, i, seat, table.record.seats) for i, s in enumerate(table.record.seats)]
             )
             if over
             else None,
@@ -581,7 +941,7 @@ class Hub:
         if made_at == now:
             return
         since = [line for line in table.lines if line.seq > made_at] if 0 <= made_at < now else None
-        if since is not None and all(ln.kind == "move" and ln.secret and ln.player != seat for ln in since):
+        if since is not None and all(ln.kind == "move" and ln.open and ln.player != seat for ln in since):
             return
         raise ApiError(
             409,
@@ -590,12 +950,30 @@ class Hub:
             version=now,
         )
 
+    def _refuse_when_draining(self) -> None:
+        if self.draining:
+            raise ApiError(503, "this server is shutting down; nothing changed: send it again (another takes it)")
+
     async def act(self, table: Table, seat: int, action: str, made_at: int) -> int:
         """Apply ``seat``'s decision (notation) made at version ``made_at``; stored, then pushed.
-        Returns the new version."""
+        Returns the new version.
+
+        With several processes the database decides who writes a version: a process whose copy was
+        behind finds out when it stores (:class:`Stale`), reads what it missed, checks the version again
+        (so the same move sent to two processes is applied once) and tries once more."""
+        self._refuse_when_draining()
         async with table.lock:
-            self.check_version(table, seat, made_at)
-            version = await self._apply_locked(table, seat, action)
+            if self.shared and (table.stale or made_at > table.version):  # a newer table was seen elsewhere
+                await self.refresh_locked(table)
+            for attempt in range(3):
+                self.check_version(table, seat, made_at)
+                try:
+                    version = await self._apply_locked(table, seat, action)
+                    break
+                except Stale:
+                    await self.refresh_locked(table)
+                    if attempt == 2:
+                        raise ApiError(503, "the table is too busy right now; nothing changed, try again") from None
         self.kick_ai(table)
         return version
 
@@ -603,21 +981,25 @@ class Hub:
         state = table.state
         actors = state.actors()
         epoch = state.info_epoch()
-        previous = table.history.decisions[-1] if table.history.decisions else None
         try:
             notation = table.history.apply(seat, action)
         except IllegalAction as exc:
             raise ApiError(409, str(exc)) from None
         decision = table.history.decisions[-1]
-        # A decision of a simultaneous step stays secret, and so does every later one until
-        # something is revealed (the info epoch moves): the last chooser's too.
-        secret = len(actors) > 1 or (previous is not None and table.secret_flags[-1] and previous.epoch_before == epoch)
+        seq = table.version + 1
+        secret, closes, step = next_step(table.step, seq, seat, notation, actors, epoch, table.state)
+        reveals: tuple[int, ...] = ()
+        if closes is not None:
+            reveals = self._reveals(table, closes, seq, secret)
         table.secret_flags.append(secret)
-        row = DecisionRecord(table.version + 1, "move", seat, notation, secret, epoch, decision.before)
+        row = DecisionRecord(seq, "move", seat, notation, secret, epoch, decision.before, reveals, closes)
+        old_step = table.step
+        table.step = step
 
         def restore() -> None:
             table.history.decisions.pop()
             table.secret_flags.pop()
+            table.step = old_step
             try:
                 table.history.state = table.game.from_json(decision.before)
             except CorruptSave:
@@ -626,42 +1008,92 @@ class Hub:
         await self._store_locked(table, row, restore)
         return table.version
 
+    @staticmethod
+    def _reveals(table: Table, closes: int, seq: int, secret: bool) -> tuple[int, ...]:
+        """The seqs of the secret lines of the step that decision ``seq`` (just applied) closes which the
+        game now shows everyone (see :func:`shown_choices`)."""
+        standing = _effective(table.lines)  # aligned with every decision but the one just applied
+        first = next((i for i, ln in enumerate(standing) if ln.seq >= closes), len(standing))
+        lines = standing[first:]
+        candidates = {ln.seq for ln in lines if ln.open} | ({seq} if secret else set())
+        if not candidates:
+            return ()
+        decisions = table.history.decisions[first:]
+        seqs = [ln.seq for ln in lines] + [seq]
+        shown = shown_choices(table.game, table.record.players, decisions, seqs)
+        return tuple(sorted(candidates.intersection(shown)))
+
     async def undo(self, table: Table, seat: int, made_at: int) -> int:
         """Take back ``seat``'s last decision under the terminal's undo policy; stored, then pushed."""
+        self._refuse_when_draining()
         async with table.lock:
-            if made_at != table.version:
-                raise ApiError(
-                    409,
-                    f"this undo was asked at version {made_at}, the table is at {table.version}: look again",
-                    version=table.version,
-                )
-            reason = "the game is over" if table.state.is_over() else table.history.why_no_undo(seat)
-            if reason:
-                raise ApiError(409, f"cannot undo: {reason}")
-            last = table.history.decisions[-1]
-            after = table.state.clone()
+            if self.shared and (table.stale or made_at > table.version):
+                await self.refresh_locked(table)
             try:
-                table.history.undo(seat)
-            except CorruptSave:  # the saved position before it is unreadable: replay up to it instead
-                table.history.state = replay(table.game, table.record, _effective(table.lines)[:-1])[-1]
-                table.history.decisions.pop()
-            secret = table.secret_flags.pop()
-            row = DecisionRecord(table.version + 1, "undo", seat, last.notation, secret, last.epoch_before, "")
-
-            def restore() -> None:
-                table.history.state = after
-                table.history.decisions.append(last)
-                table.secret_flags.append(secret)
-
-            await self._store_locked(table, row, restore)
+                version = await self._undo_locked(table, seat, made_at)
+            except Stale:
+                await self.refresh_locked(table)
+                try:
+                    version = await self._undo_locked(table, seat, made_at)
+                except Stale:
+                    raise ApiError(503, "the table is too busy right now; nothing changed, try again") from None
         self.kick_ai(table)
+        return version
+
+    async def _undo_locked(self, table: Table, seat: int, made_at: int) -> int:
+        if made_at != table.version:
+            raise ApiError(
+                409,
+                f"this undo was asked at version {made_at}, the table is at {table.version}: look again",
+                version=table.version,
+            )
+        reason = "the game is over" if table.state.is_over() else table.history.why_no_undo(seat)
+        if reason:
+            raise ApiError(409, f"cannot undo: {reason}")
+        last = table.history.decisions[-1]
+        undone = _effective(table.lines)[-1]
+        after = table.state.clone()
+        try:
+            table.history.undo(seat)
+        except CorruptSave:  # the saved position before it is unreadable: replay up to it instead
+            table.history.state = replay(table.game, table.record, _effective(table.lines)[:-1])[-1]
+            table.history.decisions.pop()
+        secret = table.secret_flags.pop()
+        # the undo line is as secret as the decision it takes back, unless that one's step closed already
+        row = DecisionRecord(table.version + 1, "undo", seat, last.notation, undone.hidden, last.epoch_before, "")
+        old_step = table.step
+        if old_step is not None and seat in table.state.actors():
+            table.step = Step(old_step.start, old_step.pending | {seat}, set(old_step.verbs), old_step.epoch)
+
+        def restore() -> None:
+            table.history.state = after
+            table.history.decisions.append(last)
+            table.secret_flags.append(secret)
+            table.step = old_step
+
+        await self._store_locked(table, row, restore)
         return table.version
 
     async def _store_locked(self, table: Table, row: DecisionRecord, restore: Callable[[], None]) -> None:
         """Write the row and the new state; on a storage failure put the game back as it was."""
         state = table.state
         try:
-            await self.db(self.store.record_decision, table.record.id, row.seq, row, state.to_json(), state.is_over())
+            await self.db(
+                self.store.record_decision,
+                table.record.id,
+                row.seq,
+                row,
+                state.to_json(),
+                state.is_over(),
+                self.origin,
+            )
+        except VersionConflict:
+            restore()
+            self.metrics.conflicts.inc()
+            raise Stale() from None
+        except asyncio.CancelledError:  # the server is stopping: whatever the database kept, it tells
+            restore()
+            raise
         except BaseException:
             log.exception("storing decision %s of table %s failed", row.seq, table.record.id)
             restore()
@@ -670,15 +1102,17 @@ class Hub:
         table.last_used = time.monotonic()
         table.record.over = state.is_over()
         table.lines.append(LogLine(row.seq, row.kind, row.player, row.notation, row.secret))
+        mark_revealed(table.lines, [row])
         table.cache.clear()
         self.decisions += 1
+        self.metrics.decisions.inc()
         self.push(table)
 
     # --- AI seats ----------------------------------------------------------------------------
 
     def kick_ai(self, table: Table) -> None:
         """Start the table's AI runner if an AI seat must decide and none is running."""
-        if table.ai_task is not None and not table.ai_task.done():
+        if self.draining or (table.ai_task is not None and not table.ai_task.done()):
             return
         if table.state.is_over() or table.ai_actor() is None or table.notice:
             return
@@ -708,13 +1142,56 @@ class Hub:
             )
         return self._procs
 
+    async def _lease(self, table: Table) -> bool:
+        """Several processes: take the lease of the table's AI seats (True), or wait until the holder's
+        lease could have expired and say False (the caller looks at the table again)."""
+        if not self.shared:
+            return True
+        table_id = table.record.id
+        if table_id in self.leases:  # held already: renew_forever keeps it (and drops it if it was lost)
+            return True
+        left = await self.db(self.store.take_lease, table_id, self.origin, self.lease_seconds)
+        if left is None:
+            self.leases.add(table_id)
+            return True
+        self.leases.discard(table_id)
+        await asyncio.sleep(min(left, self.lease_seconds) + 0.05 + random.random() * 0.1)
+        return False
+
+    async def _release(self, table: Table) -> None:
+        if table.record.id in self.leases:
+            self.leases.discard(table.record.id)
+            await self.db(self.store.release_lease, table.record.id, self.origin)
+
+    async def renew_forever(self) -> None:
+        """Renew the AI-seat leases this process holds, three times a lease (the app runs this)."""
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            held = list(self.leases)
+            try:
+                kept = await self.db(self.store.renew_leases, self.origin, held, self.lease_seconds)
+            except Exception:
+                log.exception("renewing AI-seat leases failed")
+                continue
+            for table_id in set(held) - kept:
+                self.leases.discard(table_id)
+
     async def _run_ai(self, table: Table) -> None:
         loop = asyncio.get_running_loop()
         while True:
             async with table.lock:
+                if table.stale and self.shared:
+                    await self.refresh_locked(table)
                 seat = None if table.state.is_over() else table.ai_actor()
                 if seat is None:
+                    await self._release(table)
                     return
+            if not await self._lease(table):
+                continue
+            async with table.lock:
+                seat = None if table.state.is_over() else table.ai_actor()
+                if seat is None:
+                    continue
                 snapshot = table.state.clone()
                 version = table.version
             try:
@@ -741,6 +1218,9 @@ class Hub:
                     continue  # someone decided meanwhile: think again on the new position
                 try:
                     await self._apply_locked(table, seat, str(action))
+                except Stale:  # another process decided meanwhile: read it, think again
+                    await self.refresh_locked(table)
+                    continue
                 except ApiError as exc:
                     table.notice = f"the AI of player {seat} chose an illegal move: {exc.message}"
                     table.cache.clear()
@@ -768,15 +1248,14 @@ class Hub:
                     seed=new_seed,
                     variants=list(rec.variants),
                     options=dict(rec.options),
-                    seats=[Seat(s.kind, s.agent, None) for s in rec.seats],
+                    seats=[Seat(s.kind, s.agent, None, None, s.name) for s in rec.seats],
                     state=state.to_json(),
                     version=0,
                     over=state.is_over(),
                     rematch_of=rec.id,
                     rematch=None,
                 )
-                await self.db(self.store.create_table, new)
-                rec.rematch = new.id
+                rec.rematch = await self.db(self.store.create_table, new, self.origin)
                 table.cache.clear()
                 self.push(table)
             new_id = rec.rematch
@@ -785,13 +1264,27 @@ class Hub:
         async with new_table.lock:
             seats = new_table.record.seats
             if seats[seat].kind == HUMAN and seats[seat].token_hash != hash_token(new_token):
-                changed = [Seat(s.kind, s.agent, s.token_hash, s.issued) for s in seats]
-                changed[seat].token_hash = hash_token(new_token)
-                changed[seat].issued = time.time()
-                await self.db(self.store.set_seats, new_id, changed)
+                changed = await self.db(
+                    self.store.update_seat,
+                    new_id,
+                    seat,
+                    {"token_hash": hash_token(new_token), "issued": time.time()},
+                    self.origin,
+                )
                 new_table.record.seats = changed
                 new_table.cache.clear()
         return new_id, new_token
+
+    async def rename(self, table: Table, seat: int, name: object) -> str:
+        """Give ``seat`` a name (checked by :func:`check_name`); stored, then pushed. Returns the name."""
+        checked = check_name(name)
+        async with table.lock:
+            table.record.seats = await self.db(
+                self.store.update_seat, table.record.id, seat, {"name": checked}, self.origin
+            )
+            table.cache.clear()
+        self.push(table)
+        return checked
 
     async def replay_states(self, table: Table) -> list[State[Any]]:
         """Every state of a finished game, recomputed from its seed and new-game parameters by its log."""

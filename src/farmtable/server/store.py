@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    Connection,
     DateTime,
     Engine,
     ForeignKey,
@@ -35,6 +37,7 @@ from sqlalchemy import (
     insert,
     inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -95,7 +98,24 @@ class DecisionRow(Base):
     secret: Mapped[bool] = mapped_column(Boolean, default=False)
     epoch_before: Mapped[int] = mapped_column(Integer, default=0)
     before: Mapped[str] = mapped_column(Text, default="")
+    reveals: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """Set on the decision that closed a simultaneous step: JSON ``{"from": <seq of the step's first line>,
+    "shown": [<seqs of its secret lines the game now shows everyone>]}``. The others stay secret for good."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class LeaseRow(Base):
+    """Who runs a table's AI seats now (several server processes on one PostgreSQL database).
+
+    A process holds the lease of a table while its AI seat thinks and renews it; when the process
+    dies the lease expires (times are the database's clock, so machines need not agree) and any
+    other process may take it."""
+
+    __tablename__ = "ai_leases"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(64))
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 _TABLES = TableRow.__table__
@@ -116,18 +136,35 @@ class Seat:
     token_hash: str | None
     issued: float | None = None
     """When the seat's token was issued (Unix seconds); None for seats stored before tokens expired."""
+    name: str | None = None
+    """The name its player chose (checked by ``farmtable.server.hub.check_name``); None: unnamed."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form for the ``seats`` column."""
-        return {"kind": self.kind, "agent": self.agent, "token_hash": self.token_hash, "issued": self.issued}
+        return {
+            "kind": self.kind,
+            "agent": self.agent,
+            "token_hash": self.token_hash,
+            "issued": self.issued,
+            "name": self.name,
+        }
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> Seat:
-        """Read a seat back from the ``seats`` column."""
+        """Read a seat back from the ``seats`` column (rows stored before names load unnamed)."""
         issued = data.get("issued")
+        name = data.get("name")
         return Seat(
-            str(data["kind"]), data.get("agent"), data.get("token_hash"), None if issued is None else float(issued)
+            str(data["kind"]),
+            data.get("agent"),
+            data.get("token_hash"),
+            None if issued is None else float(issued),
+            None if name is None else str(name),
         )
+
+    def copy(self) -> Seat:
+        """An independent copy (seats are changed copy-then-store, never in place)."""
+        return Seat(self.kind, self.agent, self.token_hash, self.issued, self.name)
 
 
 @dataclass
@@ -161,6 +198,51 @@ class DecisionRecord:
     secret: bool
     epoch_before: int
     before: str
+    reveals: tuple[int, ...] = ()
+    """On the decision that closed a simultaneous step: the seqs of its lines everyone may now read."""
+    closes: int | None = None
+    """On the decision that closed a simultaneous step: the seq of that step's first line."""
+
+
+class VersionConflict(RuntimeError):
+    """The table's stored version is not the one a write expected: another process wrote first."""
+
+
+CHANNEL = "farmtable_tables"
+"""The PostgreSQL ``LISTEN/NOTIFY`` channel on which every change of a table is announced."""
+
+
+def _decision(r: DecisionRow) -> DecisionRecord:
+    closed = json.loads(r.reveals) if r.reveals else {}
+    reveals = tuple(int(x) for x in closed.get("shown", ()))
+    closes = None if closed.get("from") is None else int(closed["from"])
+    return DecisionRecord(r.seq, r.kind, r.player, r.notation, r.secret, r.epoch_before, r.before, reveals, closes)
+
+
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+MIGRATION_LOCK = 0x66617274  # "fart": the advisory lock key under which the schema is brought up to date
+NOTIFY_TRIGGER = (
+    f"""CREATE OR REPLACE FUNCTION farmtable_announce() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        PERFORM pg_notify('{CHANNEL}', NEW.table_id || ' ' || NEW.seq || ' decision - '
+                          || extract(epoch FROM clock_timestamp()));
+        RETURN NULL;
+    END $$""",
+    "CREATE TRIGGER farmtable_announce AFTER INSERT ON decisions FOR EACH ROW EXECUTE FUNCTION farmtable_announce()",
+)
+"""Every stored decision is announced by PostgreSQL itself (no extra round trip for the writer): the
+payload is ``"<table> <seq> decision - <unix time>"``, sent when the writing transaction commits."""
+_TAKE_LEASE = text(
+    "INSERT INTO ai_leases (table_id, holder, expires) VALUES (:t, :h, now() + make_interval(secs => :s)) "
+    "ON CONFLICT (table_id) DO UPDATE SET holder = EXCLUDED.holder, expires = EXCLUDED.expires "
+    "WHERE ai_leases.holder = EXCLUDED.holder OR ai_leases.expires < now() RETURNING holder"
+)
+_LEASE_LEFT = text("SELECT EXTRACT(EPOCH FROM expires - now()) FROM ai_leases WHERE table_id = :t")
+_RENEW_LEASES = text(
+    "UPDATE ai_leases SET expires = now() + make_interval(secs => :s) "
+    "WHERE holder = :h AND table_id = ANY(:ids) RETURNING table_id"
+)
+_RELEASE_LEASE = text("DELETE FROM ai_leases WHERE table_id = :t AND holder = :h")
 
 
 def _record(row: TableRow) -> TableRecord:
@@ -223,25 +305,54 @@ class Store:
         self.engine = make_engine(url, sqlite_sync)
         self.inline = self.engine.dialect.name == "sqlite"
         """True when calls are cheap enough to make on the event loop (SQLite: a local file)."""
-        Base.metadata.create_all(self.engine)
-        self._migrate()
+        self.shared = self.engine.dialect.name == "postgresql"
+        """True when several server processes may use this database at once (PostgreSQL)."""
+        self.announce = self.shared
+        """Announce every change on :data:`CHANNEL` (what other processes listen to)."""
+        with self.engine.begin() as conn:
+            if self.shared:  # several processes may start at once: one at a time makes or updates the schema
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            Base.metadata.create_all(conn)
+            self._migrate(conn)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
-    def _migrate(self) -> None:
-        """Add the columns newer versions need to a database made by an older one (idempotent)."""
-        present = {c["name"] for c in inspect(self.engine).get_columns("tables")}
-        with self.engine.begin() as conn:
-            for name in ("seed_text", "meta"):
-                if name not in present:
-                    conn.exec_driver_sql(f"ALTER TABLE tables ADD COLUMN {name} TEXT")
+    def _migrate(self, conn: Connection) -> None:
+        """Add the columns newer versions need to a database made by an older one, and (PostgreSQL) the
+        trigger that announces every decision (idempotent; run under the schema lock)."""
+        present = {c["name"] for c in inspect(conn).get_columns("tables")}
+        logged = {c["name"] for c in inspect(conn).get_columns("decisions")}
+        for name in ("seed_text", "meta"):
+            if name not in present:
+                conn.exec_driver_sql(f"ALTER TABLE tables ADD COLUMN {name} TEXT")
+        if "reveals" not in logged:
+            conn.exec_driver_sql("ALTER TABLE decisions ADD COLUMN reveals TEXT")
+        if self.shared:
+            function, trigger = NOTIFY_TRIGGER
+            conn.exec_driver_sql(function)
+            found = conn.execute(text("SELECT 1 FROM pg_trigger WHERE tgname = 'farmtable_announce'")).first()
+            if found is None:
+                conn.exec_driver_sql(trigger)
+
+    def _notify(self, conn: Connection, table_id: str, version: int, kind: str, origin: str) -> None:
+        """Announce a change of a table to every process (PostgreSQL; sent when the transaction commits)."""
+        if self.announce:
+            conn.execute(
+                _NOTIFY,
+                {"channel": CHANNEL, "payload": f"{table_id} {version} {kind} {origin or '-'} {time.time():.6f}"},
+            )
 
     def session(self) -> Session:
         """A new session (callers use it as a context manager)."""
         return self._sessions()
 
-    def create_table(self, record: TableRecord) -> None:
-        """Store a new table (version 0, empty log)."""
+    def create_table(self, record: TableRecord, origin: str = "") -> str:
+        """Store a new table (version 0, empty log). A rematch is stored only if its table has none yet
+        (two processes may make it at once): returns the id of the rematch that stands."""
         with self.session() as s, s.begin():
+            if record.rematch_of:
+                row = s.get(TableRow, record.rematch_of, with_for_update=True)
+                if row is not None and row.rematch:
+                    return row.rematch
             s.add(
                 TableRow(
                     id=record.id,
@@ -262,6 +373,9 @@ class Store:
             )
             if record.rematch_of:
                 s.execute(update(TableRow).where(TableRow.id == record.rematch_of).values(rematch=record.id))
+                source = s.get(TableRow, record.rematch_of)
+                self._notify(s.connection(), record.rematch_of, source.version if source else 0, "meta", origin)
+        return record.id
 
     def set_seats(self, table_id: str, seats: list[Seat]) -> None:
         """Store new seats for a table (a rematch seat claiming its fresh token)."""
@@ -271,6 +385,20 @@ class Store:
                 .where(TableRow.id == table_id)
                 .values(seats=json.dumps([seat.to_dict() for seat in seats]))
             )
+
+    def update_seat(self, table_id: str, index: int, changes: dict[str, Any], origin: str = "") -> list[Seat]:
+        """Change fields of one seat (``name``, ``token_hash``, ``issued``) under the table row's lock, so
+        two processes changing two seats at once both stand; announces it. Returns the seats as stored."""
+        with self.session() as s, s.begin():
+            row = s.get(TableRow, table_id, with_for_update=True)
+            if row is None:
+                raise KeyError(table_id)
+            seats = [Seat.from_dict(d) for d in json.loads(row.seats)]
+            for key, value in changes.items():
+                setattr(seats[index], key, value)
+            row.seats = json.dumps([seat.to_dict() for seat in seats])
+            self._notify(s.connection(), table_id, row.version, "seats", origin)
+            return seats
 
     def load_table(self, table_id: str) -> TableRecord | None:
         """The table with this id, or None."""
@@ -282,14 +410,38 @@ class Store:
         """Every log row of a table, in order."""
         with self.session() as s:
             rows = s.scalars(select(DecisionRow).where(DecisionRow.table_id == table_id).order_by(DecisionRow.seq))
-            return [
-                DecisionRecord(r.seq, r.kind, r.player, r.notation, r.secret, r.epoch_before, r.before) for r in rows
-            ]
+            return [_decision(r) for r in rows]
 
-    def record_decision(self, table_id: str, version: int, decision: DecisionRecord, state: str, over: bool) -> None:
+    def load_since(self, table_id: str, version: int) -> tuple[TableRecord, list[DecisionRecord]] | None:
+        """The table as stored now and its log rows after ``version`` (how a process catches up with
+        decisions other processes made); None if there is no such table."""
+        with self.session() as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                return None
+            record = _record(row)
+            rows = s.scalars(
+                select(DecisionRow)
+                .where(DecisionRow.table_id == table_id, DecisionRow.seq > version, DecisionRow.seq <= record.version)
+                .order_by(DecisionRow.seq)
+            )
+            return record, [_decision(r) for r in rows]
+
+    def version_of(self, table_id: str) -> int | None:
+        """The stored version of a table (one indexed read); None if there is no such table."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(_TABLES.c.version).where(_TABLES.c.id == table_id)).scalar_one_or_none()
+            return None if found is None else int(found)
+
+    def record_decision(
+        self, table_id: str, version: int, decision: DecisionRecord, state: str, over: bool, origin: str = ""
+    ) -> None:
         """Append a log row and store the new state, atomically; ``version`` is the new version.
 
-        Raises ``RuntimeError`` if the stored version is not ``version - 1`` (someone else wrote).
+        The conditional update takes the table row's lock and checks the version in one statement: of two
+        processes writing the same version, the second waits for the first to commit, then finds the
+        version moved and raises :class:`VersionConflict` (nothing of it is stored). On PostgreSQL the
+        change is announced on :data:`CHANNEL` when the transaction commits.
         Written with SQLAlchemy Core (no ORM session): it runs once per decision.
         """
         now = _now()
@@ -299,7 +451,7 @@ class Store:
                 {"b_id": table_id, "b_prev": version - 1, "state": state, "version": version, "over": over, "now": now},
             )
             if done.rowcount != 1:
-                raise RuntimeError(f"table {table_id} changed under us (expected version {version - 1})")
+                raise VersionConflict(f"table {table_id} changed under us (expected version {version - 1})")
             conn.execute(
                 _INSERT_DECISION,
                 {
@@ -311,9 +463,38 @@ class Store:
                     "secret": decision.secret,
                     "epoch_before": decision.epoch_before,
                     "before": decision.before,
+                    "reveals": None
+                    if decision.closes is None
+                    else json.dumps({"from": decision.closes, "shown": list(decision.reveals)}),
                     "created_at": now,
                 },
             )
+            # announced by the database itself: the trigger NOTIFY_TRIGGER on the insert of the log row
+
+    # --- AI-seat leases (PostgreSQL: several processes) ------------------------------------
+
+    def take_lease(self, table_id: str, holder: str, seconds: float) -> float | None:
+        """Take (or renew) the lease of a table's AI seats for ``seconds``: None when ``holder`` has it
+        now, else the seconds left on another holder's lease. Only for a shared database."""
+        with self.engine.begin() as conn:
+            got = conn.execute(_TAKE_LEASE, {"t": table_id, "h": holder, "s": seconds}).first()
+            if got is not None:
+                return None
+            left = conn.execute(_LEASE_LEFT, {"t": table_id}).scalar_one_or_none()
+            return max(0.0, float(left)) if left is not None else 0.0
+
+    def renew_leases(self, holder: str, table_ids: list[str], seconds: float) -> set[str]:
+        """Extend every lease ``holder`` still has among ``table_ids``; returns those it still holds."""
+        if not table_ids:
+            return set()
+        with self.engine.begin() as conn:
+            rows = conn.execute(_RENEW_LEASES, {"h": holder, "ids": table_ids, "s": seconds})
+            return {str(r[0]) for r in rows}
+
+    def release_lease(self, table_id: str, holder: str) -> None:
+        """Give up a lease (the AI has nothing to do, or the process is stopping)."""
+        with self.engine.begin() as conn:
+            conn.execute(_RELEASE_LEASE, {"t": table_id, "h": holder})
 
     def checkpoint(self) -> None:
         """Copy the SQLite write-ahead log back into the database file (PASSIVE: never blocks writers).
