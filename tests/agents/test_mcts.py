@@ -215,3 +215,18 @@ def test_rate_limits_how_many_moves_a_visit_rates() -> None:
     assert farmtable.agents.make("mcts:rate=4").spec == "mcts:rate=4"
     with pytest.raises(ValueError, match="rate"):
         farmtable.agents.make("mcts:rate=-1")
+
+
+def test_rating_a_wide_node_stops_at_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first iteration rates every root move; with a fake clock of 10 ms a reading and a 50 ms
+    budget it must stop rating at the deadline instead of rating all of a wide Tiny Towns node."""
+    state = farmtable.get_game("tiny-towns").new_game(players=1, seed=5)
+    while len(state.legal_actions(0)) < 12:
+        state.apply(0, state.legal_actions(0)[0])
+    ticks = itertools.count()
+    monkeypatch.setattr(mcts_module._time, "process_time", lambda: next(ticks) * 0.01)
+    agent = MctsAgent(seed=0, time=0.05)
+    root, _ = agent._search(state, 0)
+    assert root.priors is not None and 1 <= len(root.priors) < len(state.legal_actions(0))
+    assert agent.last_iterations == 1
+    assert str(agent.act(state, 0)) in {str(a) for a in state.legal_actions(0)}

@@ -28,7 +28,8 @@ new, following the issue "Computer players worth playing":
   the grouped-chance-node view of expectimax; the game's ``evaluate()`` may itself average over
   chance exactly (Farmers Finances' solver does).
 - **A CPU-time budget.** ``time=S`` is CPU seconds of this process (``time.process_time``); the
-  search stops before an iteration that would likely overrun it.
+  search stops before an iteration that could overrun it (one as slow as the slowest so far), and a
+  node that rates its moves stops rating at the deadline (the first iteration included).
 
 Parameters (spec ``mcts:time=1``, ``mcts:iters=400,depth=3,rollout=random``): ``iters``,
 ``time``, ``c`` (UCB exploration, default 0.35), ``bias`` (1.0), ``widen`` (2.0), ``alpha`` (0.5),
@@ -226,6 +227,8 @@ class MctsAgent(Agent):
             raise ValueError(f"reuse must be 0 or 1, got {reuse!r}")
         self.iters = iters if iters is not None or time is not None else DEFAULT_ITERS
         self.time = float(time) if time is not None else None
+        self._deadline: float | None = None
+        """The CPU-clock reading at which the search in progress must stop (None: no time budget)."""
         self.c = float(c)
         self.bias = float(bias)
         self.widen = float(widen)
@@ -288,20 +291,23 @@ class MctsAgent(Agent):
         self.last_reused = root.visits
         self._scale_in_use = scale
         budget = self.iters
+        self._deadline = None if self.time is None else start + self.time
         done = 0
+        slowest = 0.0
         world: State[Any] | None = first.clone()
         while True:
             if budget is not None and done >= budget:
                 break
-            if self.time is not None and done > 0:
-                used = _time.process_time() - start
-                if used + used / done > self.time:  # the next iteration would likely overrun
-                    break
+            began = _time.process_time()
+            if self.time is not None and done > 0 and began - start + slowest > self.time:
+                break  # the next iteration could overrun: stop as soon as the slowest one so far would
             if world is None:
                 world = self._world(state, player)
             self._iterate(root, world, player, scale)
             world = None
             done += 1
+            slowest = max(slowest, _time.process_time() - began)
+        self._deadline = None
         self.last_iterations = done
         self.last_cpu = _time.process_time() - start
         return root, first
@@ -340,7 +346,10 @@ class MctsAgent(Agent):
         todo = [i for i, key in enumerate(keys) if key not in priors]
         if self.rate and len(todo) > self.rate:
             todo = self.rng.sample(todo, self.rate)
-        for i in todo:
+        deadline = self._deadline
+        for n, i in enumerate(todo):
+            if deadline is not None and n and _time.process_time() > deadline:
+                break  # out of time: the moves not rated yet rank after the rated ones
             child = world.clone()
             child._do(mover, legal[i])
             rewards = scale.of_state(child)
