@@ -28,6 +28,7 @@ import numpy as np
 from scipy.optimize import lsq_linear
 
 import farmtable
+import farmtable.agents
 from farmtable.agents.greedy import greedy_choice
 from farmtable.games.tiny_farms import evaluation
 from farmtable.games.tiny_farms.rules import TinyFarmsState
@@ -37,6 +38,7 @@ RIDGE = 1e-3
 BOUNDS: dict[str, tuple[float, float]] = {
     "pig_open": (0.0, 1.5),
     "sheep_open": (0.0, 3.0),
+    "sheep_pair_open": (0.0, 6.0),
 }
 """A lone pig with room is worth less than half a pair's bonus (4), a loose sheep less than a third of a
 triple's (12): otherwise two lone pigs would look better than a pair. Least squares alone gives the
@@ -45,20 +47,34 @@ HOLDOUT_EVERY = 5
 """Every fifth game is held out of the fit and used to measure R²."""
 
 
-def play(seed: int, players: int, variants: tuple[str, ...], epsilon: float) -> list[tuple[list[float], float, float]]:
+def play(
+    seed: int, players: int, variants: tuple[str, ...], epsilon: float, agent: str = "greedy"
+) -> list[tuple[list[float], float, float]]:
     """One self-play game: (features, objective now, final objective) for each player at each decision."""
     rng = random.Random(seed)
     state = farmtable.get_game("tiny-farms").new_game(players=players, seed=seed, variants=variants)
     assert isinstance(state, TinyFarmsState)
     names = evaluation.SOLO_FEATURES if state.solo else evaluation.PLAYER_FEATURES
     seen: list[tuple[int, list[float], float]] = []
+    searcher = farmtable.agents.make(agent, seed=seed) if agent != "greedy" else None
     while not state.is_over():
         (player,) = state.actors()
-        for p, (feats, now) in enumerate(zip(evaluation.features(state), evaluation.objective_now(state), strict=True)):
-            seen.append((p, [feats[n] for n in names], now))
+        if state.solo:
+            # Solo rows: the margin once this round's known rest is played out, and the features after it.
+            base, solo_feats = evaluation.solo_parts(state)
+            seen.append((0, [solo_feats[n] for n in names], base))
+        else:
+            for p, (feats, now) in enumerate(
+                zip(evaluation.features(state), evaluation.objective_now(state), strict=True)
+            ):
+                seen.append((p, [feats[n] for n in names], now))
         legal = state.legal_actions(player)
-        explore = rng.random() < epsilon
-        action = rng.choice(legal) if explore else legal[greedy_choice(state, player, rng)]
+        if rng.random() < epsilon:
+            action = rng.choice(legal)
+        elif searcher is not None:
+            action = searcher.act(state, player)
+        else:
+            action = legal[greedy_choice(state, player, rng)]
         state.apply(player, action)
     final = evaluation.objective_now(state)
     return [(x, now, final[p]) for p, x, now in seen]
@@ -98,7 +114,9 @@ def write(models: dict[str, tuple[dict[str, float], dict[str, Any]]], args: argp
     """Write weights.json (weights and how they were made)."""
     data: dict[str, Any] = {
         "made_by": "benchmarks/fit/tiny_farms.py "
-        f"--games {args.games} --rounds {args.rounds} --seed {args.seed} --epsilon {args.epsilon}",
+        f"--games {args.games} --rounds {args.rounds} --seed {args.seed} --epsilon {args.epsilon}"
+        + (f" --only {args.only}" if args.only else "")
+        + (f" --agent {args.agent}" if args.agent != "greedy" else ""),
         "meaning": "final objective ~ objective now + sum(weight * feature); see games/tiny_farms/evaluation.py",
     }
     for name, (w, stats) in models.items():
@@ -114,24 +132,34 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--epsilon", type=float, default=0.1)
+    parser.add_argument("--only", choices=("players", "solo"), help="refit one model, keep the other's weights")
+    parser.add_argument("--agent", default="greedy", help="who plays the fitting games (an agent spec; greedy)")
+    parser.add_argument("--fresh", action="store_true", help="start from all-zero weights (the score as it stands)")
     args = parser.parse_args()
-    zero = {
-        "players": dict.fromkeys(evaluation.PLAYER_FEATURES, 0.0),
-        "solo": dict.fromkeys(evaluation.SOLO_FEATURES, 0.0),
-    }
-    write({k: (v, {}) for k, v in zero.items()}, args)
+    kept = json.loads(evaluation.WEIGHTS_FILE.read_text(encoding="utf-8"))
+    start_models: dict[str, tuple[dict[str, float], dict[str, Any]]] = {}
+    for name, names in (("players", evaluation.PLAYER_FEATURES), ("solo", evaluation.SOLO_FEATURES)):
+        old = kept.get(name, {}).get("weights", {})
+        if args.fresh or set(old) != set(names):
+            start_models[name] = (dict.fromkeys(names, 0.0), {})
+        else:
+            start_models[name] = (old, kept[name].get("fit", {}))
+    write(start_models, args)
+    todo = [(n, p) for n, p in (("players", 2), ("solo", 1)) if args.only in (None, n)]
     for fitting_round in range(args.rounds):
         start = time.process_time()
-        models: dict[str, tuple[dict[str, float], dict[str, Any]]] = {}
-        for name, players in (("players", 2), ("solo", 1)):
+        models = dict(start_models)
+        for name, players in todo:
             rows: list[Row] = []
             for g in range(args.games):
                 seed = args.seed + 100_000 * fitting_round + g
                 variants = (DIFFICULTIES[g % len(DIFFICULTIES)],) if players == 1 else ()
-                rows += [(g, x, now, final) for x, now, final in play(seed, players, variants, args.epsilon)]
+                played = play(seed, players, variants, args.epsilon, args.agent)
+                rows += [(g, x, now, final) for x, now, final in played]
             names = evaluation.SOLO_FEATURES if players == 1 else evaluation.PLAYER_FEATURES
             models[name] = fit(rows, names)
         write(models, args)
+        start_models = models
         print(f"round {fitting_round + 1}: {time.process_time() - start:.0f} CPU s")
         for name, (w, stats) in models.items():
             print(f"  {name}: {stats}")
