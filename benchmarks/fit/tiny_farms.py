@@ -47,6 +47,17 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "imbalance": (-np.inf, 1.0),
     "milk": (-1.0, np.inf),
 }
+SOLO_SIGNS: dict[str, tuple[float, float]] = {
+    "empty": (0.0, np.inf),
+    "cow_gain": (0.0, np.inf),
+    "calf_gain": (0.0, np.inf),
+    "ff_next": (0.0, np.inf),
+    "horse_lead": (0.0, np.inf),
+    "emma_gain": (-np.inf, 0.0),
+}
+"""Solo: the potential of the player's own sets and room never counts against them, nor Emma's
+potential for her. Unsigned, least squares on policy-made positions gives some of them the wrong
+sign (they stand in for the way the fitting player plays), and the search then steers by them."""
 """A lone pig with room is worth less than half a pair's bonus (4), a loose sheep less than a third of a
 triple's (12): otherwise two lone pigs would look better than a pair. Least squares alone gives the
 open pigs 3 (pigs with room mean a player who takes pigs), which ranks positions the wrong way.
@@ -102,8 +113,9 @@ def fit(rows: list[Row], names: tuple[str, ...]) -> tuple[dict[str, float], dict
     y = np.array([r[3] - r[2] for r in train])
     # Ridge as extra rows, and bounds that keep set potential below the set itself (see BOUNDS).
     ridge = np.sqrt(RIDGE * len(x)) * np.eye(x.shape[1])
-    low = [BOUNDS.get(n, (-np.inf, np.inf))[0] for n in names]
-    high = [BOUNDS.get(n, (-np.inf, np.inf))[1] for n in names]
+    bounds = {**BOUNDS, **SOLO_SIGNS} if names == evaluation.SOLO_FEATURES else BOUNDS
+    low = [bounds.get(n, (-np.inf, np.inf))[0] for n in names]
+    high = [bounds.get(n, (-np.inf, np.inf))[1] for n in names]
     w = lsq_linear(np.vstack([x, ridge]), np.concatenate([y, np.zeros(x.shape[1])]), bounds=(low, high)).x
     xt = np.array([r[1] for r in test])
     final_t = np.array([r[3] for r in test])

@@ -28,7 +28,16 @@ from typing import Final
 
 from farmtable.games.tiny_farms import components as c
 from farmtable.games.tiny_farms import scoring
-from farmtable.games.tiny_farms.rules import CROP, HORSES_ZERO_RANKS, MOVE, OVER, PLACE, SOLO_CELLS, TinyFarmsState
+from farmtable.games.tiny_farms.rules import (
+    CROP,
+    DIE_ACTIONS,
+    HORSES_ZERO_RANKS,
+    MOVE,
+    OVER,
+    PLACE,
+    SOLO_CELLS,
+    TinyFarmsState,
+)
 
 WEIGHTS_FILE: Final = Path(__file__).with_name("weights.json")
 
@@ -226,8 +235,6 @@ SOLO_FARM_FEATURES: Final = (
     "sheep_pair_open",
     "cow_gain",
     "calf_gain",
-    "cows",
-    "calves",
 )
 """Per-farm room and set potential (summed over the two farms; ``empty_min`` is the fuller farm's room)."""
 SOLO_SCALED_FEATURES: Final = (
@@ -277,7 +284,7 @@ def farm_info(farm: tuple[int, ...]) -> FarmInfo:
     # Cow groups: a new cow next to a group with room scores its calves, new calves score 2 per cow.
     cow_gain = calf_gain = 0
     seen = 0
-    cows_total = calves_total = cow_pts = 0
+    cow_pts = 0
     for start, v in enumerate(farm):
         if v not in (c.COW, c.CALVES) or seen >> start & 1:
             continue
@@ -297,8 +304,6 @@ def farm_info(farm: tuple[int, ...]) -> FarmInfo:
                     seen |= 1 << n
                     stack.append(n)
         cow_pts += cows * calves
-        cows_total += cows
-        calves_total += calves
         if has_room:
             cow_gain = max(cow_gain, calves)
             calf_gain = max(calf_gain, c.CALVES_PER_SPACE * cows)
@@ -312,8 +317,6 @@ def farm_info(farm: tuple[int, ...]) -> FarmInfo:
         float(pair_open),
         float(cow_gain),
         float(calf_gain),
-        float(cows_total),
-        float(calves_total),
     )
     return points, used, feats
 
@@ -546,12 +549,14 @@ def resolve(state: TinyFarmsState) -> _Solo:
     rounds_after = state.rounds - state.round if state.phase != OVER else 0
     s = _Solo(list(state.boards[0]), state.milk[0], list(state.emma_filled), rounds_after / state.rounds)
     least = _least(state)
+    w = _solo_model()
     if state.phase == MOVE:
+        if state.modifier:
+            return _best_die(state, least, w)
         s.to_move = 1
         s.emma_next = int(c.EMMA in state.order[state.turn_index + 1 :])
         s.target = state.emma_target
         return s
-    w = _solo_model()
     if state.phase == PLACE:
         if state.pending:
             s.board = _best_placement(s.board, state.pending_farm, list(state.pending), s.left)
@@ -568,6 +573,24 @@ def resolve(state: TinyFarmsState) -> _Solo:
     if state.phase == CROP:
         return _best_crop(s, state.crop_die + state.modifier, state.modifier == 0, least, w)
     return s
+
+
+def _best_die(state: TinyFarmsState, least: int, w: tuple[float, ...]) -> _Solo:
+    """Milk already spent on this move: the position after the best die and farmer with that change."""
+    best: _Solo | None = None
+    best_value = -math.inf
+    for value in sorted(set(state.dice)):
+        if value + state.modifier < c.MIN_DIE_VALUE:
+            continue
+        for action in DIE_ACTIONS[value][:2]:
+            child = state.clone()
+            child.apply(state.current, action)
+            trial = resolve(child)
+            estimate = _estimate(trial, least, w)
+            if estimate > best_value:
+                best, best_value = trial, estimate
+    assert best is not None, "a move with milk spent always has a die to use"
+    return best
 
 
 def _least(state: TinyFarmsState) -> int:
