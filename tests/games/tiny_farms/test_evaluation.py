@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from farmtable.agents.greedy import greedy_choice
-from farmtable.games.tiny_farms import evaluation
 from farmtable.games.tiny_farms import components as c
+from farmtable.games.tiny_farms import evaluation
 from farmtable.games.tiny_farms.rules import CROP, PLACE, TinyFarmsState
 from tests.games.tiny_farms.builder import board, new, position
 
