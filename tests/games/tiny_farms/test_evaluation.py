@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from farmtable.agents.greedy import greedy_choice
+from farmtable.games.tiny_farms import components as c
 from farmtable.games.tiny_farms import evaluation
-from farmtable.games.tiny_farms.rules import TinyFarmsState
+from farmtable.games.tiny_farms.rules import CROP, PLACE, TinyFarmsState
 from tests.games.tiny_farms.builder import board, new, position
 
 DIFFICULTIES = ("emma-easy", "emma-medium", "emma-hard", "emma-epic")
@@ -87,6 +88,63 @@ def test_solo_more_circles_for_emma_means_a_smaller_margin() -> None:
     few = position(1, seed=2, boards=[mine], round=6, emma_filled=[2, 1, 1, 1, 0, 0, 0])
     many = position(1, seed=2, boards=[list(mine)], round=6, emma_filled=[4, 3, 2, 2, 1, 2, 1])
     assert few.evaluate()[0] > many.evaluate()[0]
+
+
+def solo(rows: str, **fields: object) -> TinyFarmsState:
+    """A solo position in round 5 of 8 with the given board (Emma easy)."""
+    return position(1, seed=3, variants=("emma-easy",), boards=[board(rows)], round=5, **fields)
+
+
+def test_solo_sets_beat_the_same_animals_apart() -> None:
+    triple = solo("S S S . | P P . .\n. . . . | . . . .\n. . . . | . . . .\n. . . . | . . . .")
+    apart = solo("S . S . | P . . P\n. . . . | . . . .\nS . . . | . . . .\n. . . . | . . . .")
+    assert triple.evaluate()[0] > apart.evaluate()[0]
+
+
+def best_final_margin(state: TinyFarmsState) -> int:
+    """The best final margin over every sequence of the player's decisions (no dice left to roll)."""
+    if state.is_over():
+        return int(state.result().solo_score)
+    best = None
+    for action in state.legal_actions(0):
+        child = state.clone()
+        child.apply(0, action)
+        value = best_final_margin(child)
+        best = value if best is None else max(best, value)
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_the_last_crop_is_judged_exactly(seed: int) -> None:
+    """At the last round's crop the estimate is the best final margin, milk on the crop die included."""
+    state = play_to_end(new(1, seed=seed, variants=("emma-medium",)), seed=seed, stop_round=8)
+    while state.phase != CROP:
+        state.apply(0, state.legal_actions(0)[greedy_choice(state, 0, random.Random(seed))])
+    assert state.evaluate()[0] == best_final_margin(state)
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23, 24])
+def test_emmas_reply_is_the_one_the_rules_make(seed: int) -> None:
+    """Once the player has taken a die, the evaluation fills Emma's circles as her turn then will."""
+    state = new(1, seed=seed, variants=("emma-hard",))
+    state.apply(0, state.legal_actions(0)[0])  # round 1: the player first, then Emma
+    assert state.phase == PLACE and c.EMMA in state.order[state.turn_index + 1 :]
+    predicted = evaluation.resolve(state).filled
+    while state.phase == PLACE:
+        state.apply(0, state.legal_actions(0)[-1])
+    assert state.emma_filled == predicted
+
+
+def test_emma_take_fills_her_card_as_the_rules_do() -> None:
+    rng = random.Random(7)
+    state = new(1, seed=1)
+    for _ in range(300):
+        filled = [rng.randint(0, cap) for _, _, cap in c.EMMA_TRACKS]
+        animals = [rng.choice(c.ANIMALS) for _ in range(2)]
+        expected = list(filled)
+        state._emma_take(expected, animals)
+        assert evaluation.emma_take(filled, animals) == expected
 
 
 def test_features_name_every_weight_and_fade_at_the_end() -> None:

@@ -21,13 +21,23 @@ p's expected total minus the best rival's.
 from __future__ import annotations
 
 import json
-from functools import cache
+import math
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final
 
 from farmtable.games.tiny_farms import components as c
 from farmtable.games.tiny_farms import scoring
-from farmtable.games.tiny_farms.rules import MOVE, OVER, PLACE, TinyFarmsState
+from farmtable.games.tiny_farms.rules import (
+    CROP,
+    DIE_ACTIONS,
+    HORSES_ZERO_RANKS,
+    MOVE,
+    OVER,
+    PLACE,
+    SOLO_CELLS,
+    TinyFarmsState,
+)
 
 WEIGHTS_FILE: Final = Path(__file__).with_name("weights.json")
 
@@ -59,10 +69,8 @@ NOW_FEATURES: Final = (
     "pending_forest",
 )
 """Features of this round only: a move still to make, animals collected but not yet written."""
-EMMA_FEATURES: Final = ("emma_full_tracks", "emma_to_move")
-"""Solo only: what Farmer Emma may still add (her steady gain per round is in the weight of ``left``)."""
 PLAYER_FEATURES: Final = SCALED_FEATURES + NOW_FEATURES
-SOLO_FEATURES: Final = PLAYER_FEATURES + EMMA_FEATURES
+"""The features of the two-to-four-player model (each player's own vector)."""
 
 PENDING_FEATURE: Final[dict[int, str]] = {
     c.PIG: "pending_pig",
@@ -179,21 +187,10 @@ def board_features(state: TinyFarmsState, player: int, rival_horses: int) -> dic
     return features
 
 
-def emma_features(state: TinyFarmsState) -> dict[str, float]:
-    """Solo: Emma's features (see :data:`EMMA_FEATURES`), before weighting."""
-    left = share_left(state)
-    full = sum(state.emma_filled[t] >= c.EMMA_TRACKS[t][2] for t in range(c.EMMA_DIE_TRACKS))
-    return {
-        "emma_full_tracks": float(full) * left,
-        "emma_to_move": float(_moves_left(state, c.EMMA)),
-    }
-
-
 def features(state: TinyFarmsState) -> list[dict[str, float]]:
     """Every player's feature vector (solo: one vector with Emma's features added)."""
     if state.solo:
-        emma_horses = state.emma_filled[c.EMMA_HORSES]
-        return [{**board_features(state, 0, emma_horses), **emma_features(state)}]
+        return [solo_parts(state)[1]]
     counts = [scoring.horse_count(b) for b in state.boards]
     return [board_features(state, p, max(h for q, h in enumerate(counts) if q != p)) for p in range(state.players)]
 
@@ -211,7 +208,9 @@ def evaluate(state: TinyFarmsState) -> list[float]:
     now = objective_now(state)
     if state.phase == OVER:
         return now
-    model = weights()["solo" if state.solo else "players"]
+    if state.solo:
+        return [solo_estimate(state)]
+    model = weights()["players"]
     return [
         value + sum(model[name] * x for name, x in feats.items())
         for value, feats in zip(now, features(state), strict=True)
@@ -224,3 +223,387 @@ def heuristic(state: TinyFarmsState, player: int) -> float:
     if state.solo:
         return estimate[0]
     return estimate[player] - max(v for q, v in enumerate(estimate) if q != player)
+
+
+# --- Solo: the rest of this round played out exactly, then a fitted estimate of the rounds to come ---
+
+SOLO_FARM_FEATURES: Final = (
+    "empty",
+    "empty_min",
+    "pig_open",
+    "sheep_open",
+    "sheep_pair_open",
+    "cow_gain",
+    "calf_gain",
+)
+"""Per-farm room and set potential (summed over the two farms; ``empty_min`` is the fuller farm's room)."""
+SOLO_SCALED_FEATURES: Final = (
+    "left",
+    *SOLO_FARM_FEATURES,
+    "ff_next",
+    "horse_lead",
+    "horse_tied",
+    "imbalance",
+    "milk",
+    "emma_gain",
+    "emma_full_tracks",
+)
+"""Solo features multiplied by the share of rounds still to come after this one (0 in the last round)."""
+SOLO_NOW_FEATURES: Final = ("to_move", "to_move_left", "emma_to_move", "emma_target_gain")
+"""Solo features of an unfinished turn: the player (and Emma) still to take a die this round."""
+SOLO_FEATURES: Final = SOLO_SCALED_FEATURES + SOLO_NOW_FEATURES
+
+FarmInfo = tuple[int, int, tuple[float, ...]]
+"""(points of the farm's own lines and crops, used spaces, :data:`SOLO_FARM_FEATURES` except ``empty_min``)."""
+
+
+@lru_cache(maxsize=1 << 17)
+def farm_info(farm: tuple[int, ...]) -> FarmInfo:
+    """One farm's points (pigs, sheep, chickens, cows, crops), used spaces and potential features (cached)."""
+    empty = sum(1 for v in farm if v == c.EMPTY)
+    room = tuple(any(farm[n] == c.EMPTY for n in scoring.NEIGHBOURS[i]) for i in range(c.FARM_CELLS))
+    pig_mask = sheep_mask = 0
+    pigs = sheep = open_pigs = open_sheep = 0
+    for i, v in enumerate(farm):
+        if v == c.PIG:
+            pig_mask |= 1 << i
+            pigs += 1
+            open_pigs += room[i]
+        elif v == c.SHEEP:
+            sheep_mask |= 1 << i
+            sheep += 1
+            open_sheep += room[i]
+    pig_pts = scoring.pig_points(pig_mask)
+    sheep_pts = scoring.sheep_points(sheep_mask)
+    paired_pigs = (pig_pts - pigs) // (c.PIG_PAIR_POINTS - 2 * c.PIG_SINGLE_POINTS) * 2
+    triples, rest = divmod(sheep_pts, c.SHEEP_TRIPLE_POINTS)
+    pairs = rest // c.SHEEP_PAIR_POINTS
+    loose = sheep - triples * c.SHEEP_SET_SIZE
+    pair_open = min(pairs, open_sheep)
+    single_open = min(max(loose - 2 * pairs, 0), max(open_sheep - 2 * pair_open, 0))
+    # Cow groups: a new cow next to a group with room scores its calves, new calves score 2 per cow.
+    cow_gain = calf_gain = 0
+    seen = 0
+    cow_pts = 0
+    for start, v in enumerate(farm):
+        if v not in (c.COW, c.CALVES) or seen >> start & 1:
+            continue
+        cows = calves = 0
+        has_room = False
+        stack = [start]
+        seen |= 1 << start
+        while stack:
+            cell = stack.pop()
+            if farm[cell] == c.COW:
+                cows += 1
+            else:
+                calves += c.CALVES_PER_SPACE
+            has_room = has_room or room[cell]
+            for n in scoring.NEIGHBOURS[cell]:
+                if not seen >> n & 1 and farm[n] in (c.COW, c.CALVES):
+                    seen |= 1 << n
+                    stack.append(n)
+        cow_pts += cows * calves
+        if has_room:
+            cow_gain = max(cow_gain, calves)
+            calf_gain = max(calf_gain, c.CALVES_PER_SPACE * cows)
+    chickens = c.CHICKEN_POINTS * sum(1 for v in farm if v == c.CHICKEN)
+    points = pig_pts + sheep_pts + chickens + cow_pts + scoring.crop_points(farm)
+    used = sum(1 for v in farm if v != c.EMPTY and v != c.CROSSED)
+    feats = (
+        float(empty),
+        float(min(pigs - paired_pigs, open_pigs)),
+        float(single_open),
+        float(pair_open),
+        float(cow_gain),
+        float(calf_gain),
+    )
+    return points, used, feats
+
+
+_FARM_NAMES_NO_MIN: Final = tuple(n for n in SOLO_FARM_FEATURES if n != "empty_min")
+
+TRACK_ANIMAL: Final = tuple(kinds[0] for _, kinds, _ in c.EMMA_TRACKS[: c.EMMA_DIE_TRACKS])
+"""One animal of each of Emma's die tracks (1 Forest Friend, 2 sheep, 3 pig, 4 horse, 5 cow, 6 calves)."""
+TRACK_OF: Final = {animal: t for t, (_, kinds, _) in enumerate(c.EMMA_TRACKS) for animal in kinds}
+
+
+def emma_take(filled: tuple[int, ...] | list[int], animals: tuple[int, ...] | list[int]) -> list[int]:
+    """Emma's circles after she takes ``animals``: as the rules fill them (a full track takes a chicken)."""
+    after = list(filled)
+    for animal in animals:
+        track = TRACK_OF[animal]
+        amount = c.CALVES_PER_SPACE if animal == c.CALVES else 1
+        if after[track] >= c.EMMA_TRACKS[track][2]:
+            track, amount = c.EMMA_CHICKENS, 1
+        after[track] = min(c.EMMA_TRACKS[track][2], after[track] + amount)
+    return after
+
+
+EmmaTerms = tuple[int, int, tuple[int, ...], int]
+"""(the player's horse points, Emma's total, her gain from one animal of each die track, her full tracks)."""
+
+
+@lru_cache(maxsize=1 << 15)
+def emma_terms(filled: tuple[int, ...], horses: int, least: int) -> EmmaTerms:
+    """Emma's side of a solo position with the player's ``horses`` (cached): her total and what comes next."""
+    hp = scoring.horse_points([horses, filled[c.EMMA_HORSES]], two_player_rules=True, min_horses=least)
+    now = sum(scoring.emma_sheet(filled, hp[1]).values())
+    gains = []
+    for animal in TRACK_ANIMAL:
+        after = emma_take(filled, (animal,))
+        hp_after = scoring.horse_points([horses, after[c.EMMA_HORSES]], two_player_rules=True, min_horses=least)
+        gains.append(sum(scoring.emma_sheet(after, hp_after[1]).values()) - now)
+    full = sum(filled[t] >= c.EMMA_TRACKS[t][2] for t in range(c.EMMA_DIE_TRACKS))
+    return hp[0], now, tuple(gains), full
+
+
+_EMPTY_MIN: Final = SOLO_FEATURES.index("empty_min")
+_IMBALANCE: Final = SOLO_FEATURES.index("imbalance")
+_MILK: Final = SOLO_FEATURES.index("milk")
+_FARM_INDEX: Final = tuple(SOLO_FEATURES.index(n) for n in _FARM_NAMES_NO_MIN)
+_GLOBAL_ANIMALS: Final = frozenset((c.HORSE, *c.FOREST_FRIENDS))
+"""Animals scored across both farms (a crop crossing one out changes more than its farm)."""
+
+
+def _farm_vector(w: tuple[float, ...]) -> tuple[float, ...]:
+    """The weights of the per-farm features, in :func:`farm_info` order."""
+    return tuple(w[k] for k in _FARM_INDEX)
+
+
+_VECTOR: list[tuple[dict[str, float], tuple[float, ...]]] = []
+"""The solo weights last turned into a vector, kept with the dict they came from (see :func:`_solo_model`)."""
+
+
+def _solo_model() -> tuple[float, ...]:
+    """The solo weights in :data:`SOLO_FEATURES` order (rebuilt when the weights are reloaded)."""
+    model = weights()["solo"]
+    if not _VECTOR or _VECTOR[0][0] is not model:
+        _VECTOR[:] = [(model, tuple(model[n] for n in SOLO_FEATURES))]
+        _farm_potential.cache_clear()
+    return _VECTOR[0][1]
+
+
+@lru_cache(maxsize=1 << 17)
+def _farm_potential(farm: tuple[int, ...]) -> float:
+    """The weighted per-farm features of one farm (cached; cleared when the weights change)."""
+    fw = _farm_vector(_VECTOR[0][1])
+    return sum(a * b for a, b in zip(fw, farm_info(farm)[2], strict=True))
+
+
+class _Solo:
+    """The solo position with this round played out as far as it is known."""
+
+    __slots__ = ("board", "emma_next", "filled", "left", "milk", "target", "to_move")
+
+    def __init__(self, board: list[int], milk: int, filled: list[int], left: float) -> None:
+        self.board = board
+        self.milk = milk
+        self.filled = filled
+        self.left = left
+        self.to_move = 0
+        self.emma_next = 0
+        self.target = 0
+
+
+def _features(s: _Solo, least: int) -> tuple[float, tuple[float, ...]]:
+    """(margin as it stands, the features in :data:`SOLO_FEATURES` order) of a resolved solo position."""
+    board = s.board
+    red = farm_info(tuple(board[: c.FARM_CELLS]))
+    blue = farm_info(tuple(board[c.FARM_CELLS :]))
+    horses = 0
+    counts = [0] * len(c.FOREST_FRIENDS)
+    for v in board:
+        if v == c.HORSE:
+            horses += 1
+        elif c.RACCOON <= v <= c.BUNNY:
+            counts[v - c.RACCOON] += 1
+    my_horse_points, emma_now, gains, full = emma_terms(tuple(s.filled), horses, least)
+    imbalance = abs(red[1] - blue[1])
+    total = (
+        red[0]
+        + blue[0]
+        + my_horse_points
+        + scoring.forest_points(counts)
+        + s.milk * c.MILK_POINTS
+        - imbalance * c.BALANCE_PENALTY
+    )
+    margin = float(total - emma_now)
+    left = s.left
+    kinds = sum(1 for n in counts if n)
+    ffp = c.FOREST_SET_POINTS
+    emma_horses = s.filled[c.EMMA_HORSES]
+    lead = max(-HORSE_LEAD_CAP, min(HORSE_LEAD_CAP, horses - emma_horses))
+    rf, bf = red[2], blue[2]
+    feats = (
+        left,
+        left * (rf[0] + bf[0]),
+        left * min(rf[0], bf[0]),
+        *(left * (x + y) for x, y in zip(rf[1:], bf[1:], strict=True)),
+        left * (ffp[min(kinds + 1, len(ffp) - 1)] - ffp[kinds]),
+        left * lead,
+        left * (horses == emma_horses),
+        left * imbalance,
+        left * s.milk,
+        left * sum(gains) / len(gains),
+        left * full,
+        float(s.to_move),
+        s.to_move * left,
+        float(s.emma_next),
+        float(gains[s.target - 1]) if s.emma_next and s.target else 0.0,
+    )
+    return margin, feats
+
+
+def _estimate(s: _Solo, least: int, w: tuple[float, ...]) -> float:
+    """The estimated final margin of a resolved solo position."""
+    margin, feats = _features(s, least)
+    return margin + sum(a * b for a, b in zip(w, feats, strict=True))
+
+
+def _farm_score(farm: tuple[int, ...], left: float) -> float:
+    """A farm's own points plus its weighted potential: what a placement in this farm changes."""
+    return farm_info(farm)[0] + left * _farm_potential(farm)
+
+
+def _best_placement(board: list[int], farm: int, animals: list[int], left: float) -> list[int]:
+    """The board after writing ``animals`` into ``farm`` where it scores best (greedy per animal, both orders)."""
+    base = farm * c.FARM_CELLS
+    best_farm: tuple[int, ...] | None = None
+    best = -math.inf
+    orders = [animals] if len(animals) < 2 or animals[0] == animals[1] else [animals, animals[::-1]]
+    for order in orders:
+        cells = list(board[base : base + c.FARM_CELLS])
+        for animal in order:
+            choice: tuple[int, ...] | None = None
+            choice_value = -math.inf
+            for i, v in enumerate(cells):
+                if v != c.EMPTY:
+                    continue
+                cells[i] = animal
+                trial = tuple(cells)
+                cells[i] = c.EMPTY
+                value = _farm_score(trial, left)
+                if value > choice_value:
+                    choice, choice_value = trial, value
+            if choice is None:  # the farm is full: the animal is lost
+                break
+            cells = list(choice)
+        value = _farm_score(tuple(cells), left)
+        if value > best:
+            best, best_farm = value, tuple(cells)
+    out = list(board)
+    if best_farm is not None:
+        out[base : base + c.FARM_CELLS] = best_farm
+    return out
+
+
+def _board_part(board: list[int], milk: int, left: float, w: tuple[float, ...]) -> float:
+    """The part of the estimate a crop can change: both farms, their balance, milk (the rest is constant)."""
+    red_farm = tuple(board[: c.FARM_CELLS])
+    blue_farm = tuple(board[c.FARM_CELLS :])
+    red = farm_info(red_farm)
+    blue = farm_info(blue_farm)
+    value = _farm_score(red_farm, left) + _farm_score(blue_farm, left)
+    imbalance = abs(red[1] - blue[1])
+    value += left * w[_EMPTY_MIN] * min(red[2][0], blue[2][0])
+    value += imbalance * (left * w[_IMBALANCE] - c.BALANCE_PENALTY)
+    return value + milk * (c.MILK_POINTS + left * w[_MILK])
+
+
+def _best_crop(s: _Solo, value: int, may_change: bool, least: int, w: tuple[float, ...]) -> _Solo:
+    """The solo position after the best crop for a leftover die of ``value`` (milk may change it by one)."""
+    options = [(value, 0)]
+    if may_change and s.milk > 0:
+        options += [(v, 1) for v in (value - 1, value + 1) if c.MIN_DIE_VALUE <= v <= c.DIE_FACES]
+    # Planting changes only the farms and milk: rate by that part, plus what stays as it is.
+    constant = _estimate(s, least, w) - _board_part(s.board, s.milk, s.left, w)
+    best = s
+    best_value = -math.inf
+    for v, cost in options:
+        cells = SOLO_CELLS[v]
+        targets = [(i, c.CROP) for i in cells if s.board[i] == c.EMPTY]
+        if not targets:
+            targets = [(i, c.CROSSED) for i in cells if s.board[i] != c.CROSSED]
+        for i, mark in targets or [(-1, c.EMPTY)]:
+            board = list(s.board)
+            if i >= 0:
+                board[i] = mark
+            trial = _Solo(board, s.milk - cost, s.filled, s.left)
+            if i >= 0 and s.board[i] in _GLOBAL_ANIMALS:  # crossing out a horse or Forest Friend
+                estimate = _estimate(trial, least, w)
+            else:
+                estimate = constant + _board_part(board, trial.milk, s.left, w)
+            if estimate > best_value:
+                best, best_value = trial, estimate
+    return best
+
+
+def resolve(state: TinyFarmsState) -> _Solo:
+    """The solo position with the known rest of this round played: best placement, Emma's reply, best crop.
+
+    Emma's choice is fixed by the rules once the player's die is gone (solo "Playing a Round"), and
+    the die she leaves decides the crop; only a move still to choose (``MOVE``) stays open, counted
+    by the ``to_move`` features. Placements and the crop are chosen by this same evaluation.
+    """
+    rounds_after = state.rounds - state.round if state.phase != OVER else 0
+    s = _Solo(list(state.boards[0]), state.milk[0], list(state.emma_filled), rounds_after / state.rounds)
+    least = _least(state)
+    w = _solo_model()
+    if state.phase == MOVE:
+        if state.modifier:
+            return _best_die(state, least, w)
+        s.to_move = 1
+        s.emma_next = int(c.EMMA in state.order[state.turn_index + 1 :])
+        s.target = state.emma_target
+        return s
+    if state.phase == PLACE:
+        if state.pending:
+            s.board = _best_placement(s.board, state.pending_farm, list(state.pending), s.left)
+        dice = list(state.dice)
+        if c.EMMA in state.order[state.turn_index + 1 :]:
+            emma_view = state
+            if state.advanced:  # advanced Emma compares horses: she sees the animals just written
+                emma_view = state.clone()
+                emma_view.boards[0] = s.board
+            die, _, _, animals = emma_view.emma_choice()
+            dice.remove(die)
+            s.filled = emma_take(s.filled, animals)
+        return _best_crop(s, dice[0], True, least, w)
+    if state.phase == CROP:
+        return _best_crop(s, state.crop_die + state.modifier, state.modifier == 0, least, w)
+    return s
+
+
+def _best_die(state: TinyFarmsState, least: int, w: tuple[float, ...]) -> _Solo:
+    """Milk already spent on this move: the position after the best die and farmer with that change."""
+    best: _Solo | None = None
+    best_value = -math.inf
+    for value in sorted(set(state.dice)):
+        if value + state.modifier < c.MIN_DIE_VALUE:
+            continue
+        for action in DIE_ACTIONS[value][:2]:
+            child = state.clone()
+            child.apply(state.current, action)
+            trial = resolve(child)
+            estimate = _estimate(trial, least, w)
+            if estimate > best_value:
+                best, best_value = trial, estimate
+    assert best is not None, "a move with milk spent always has a die to use"
+    return best
+
+
+def _least(state: TinyFarmsState) -> int:
+    """The fewest horses that rank in the horse race (variant ``horses-zero-ranks``: 0)."""
+    return 0 if HORSES_ZERO_RANKS in state.variants else c.MIN_HORSES_TO_SCORE
+
+
+def solo_parts(state: TinyFarmsState) -> tuple[float, dict[str, float]]:
+    """Solo, for fitting: (the margin once this round's known rest is played, the features after it)."""
+    margin, feats = _features(resolve(state), _least(state))
+    return margin, dict(zip(SOLO_FEATURES, feats, strict=True))
+
+
+def solo_estimate(state: TinyFarmsState) -> float:
+    """Solo: the expected final margin over Emma (exact once the last round's die and crop are known)."""
+    return _estimate(resolve(state), _least(state), _solo_model())
