@@ -51,6 +51,9 @@ RESOURCE_FILL: dict[str, str] = {
     "stone": "#A8A8A8",
 }
 RESOURCE_LETTER: dict[str, str] = {v: k for k, v in C.RESOURCE_LETTERS.items()}
+RESOURCE_LETTER.update({"wood": "Wd", "wheat": "Wh"})
+"""Drawn letters: wood and wheat get two letters each (Wd, Wh) so they cannot be confused; the notation
+and the building patterns keep W and H (the symbol key says so)."""
 PILE_FILL: dict[str, str] = {
     C.BLUE: "#0072B2",
     C.RED: "#D55E00",
@@ -201,7 +204,7 @@ class _Svg:
             f'fill="{fill}" stroke="{INK}" stroke-width="{1.5 if ghost else 1}"{dash}/>'
         )
         letter = RESOURCE_LETTER.get(resource, resource[:1].upper())
-        fs = max(8.0, size * 0.55)
+        fs = max(8.0, size * (0.55 if len(letter) == 1 else 0.42))
         self.text(x + size / 2, y + size / 2 + fs * 0.36, letter, fs, bold=True, anchor="middle")
         if word:
             self.text(x + size / 2, y + size + 12, resource, 11, anchor="middle")
@@ -382,14 +385,30 @@ def _town(
     s: float,
     town: dict[str, Any],
     cell_actions: dict[int, list[str]] | None,
+    board: int | None = None,
 ) -> float:
-    """The 4x4 town with column letters above and row numbers left; returns its bottom."""
+    """The 4x4 town with column letters above and row numbers left; returns its bottom.
+
+    Every square also gets an invisible outline carrying ``data-cell`` (its name) and ``data-content``
+    (what it holds), inside a group with ``data-board`` (the town's player): the page outlines the
+    squares that changed with each player's last decision."""
     grid: list[str] = list(town.get("grid") or [""] * 16)
     big = s >= 70
     top = (12 if big else 10) + 5
     left = 18.0
-    svg.add(f'<g transform="translate({x:.1f},{y:.1f})">')
+    owner = f' data-board="{board}"' if board is not None else ""
+    svg.add(f'<g transform="translate({x:.1f},{y:.1f})"{owner}>')
     svg.add(_axes(s))
+    marks = (
+        "".join(
+            f'<rect class="ft-cell" data-cell="{_square_name(i)}" data-content={quoteattr(str(v))} '
+            f'x="{left + (i % 4) * s + 1:.1f}" y="{top + (i // 4) * s + 1:.1f}" width="{s - 2:.1f}" '
+            f'height="{s - 2:.1f}" rx="3" fill="none" pointer-events="none"/>'
+            for i, v in enumerate(grid[:16])
+        )
+        if board is not None
+        else ""
+    )
     factories = town.get("factories") or {}
     banks = town.get("banks") or {}
     stores = town.get("warehouses") or {}
@@ -398,7 +417,7 @@ def _town(
     ghost = own.split() if isinstance(own, str) else []
     if not (cell_actions or factories or banks or stores or statue or ghost):
         svg.add(_still_town(tuple(str(v) for v in grid[:16]), s))  # the common case: drawn once, reused
-        svg.add("</g>")
+        svg.add(marks + "</g>")
         return y + top + 4 * s
     for i in range(16):
         r, c = divmod(i, 4)
@@ -433,7 +452,7 @@ def _town(
             svg.cube(cx + s * 0.25, cy + s * 0.2, s * 0.5, ghost[1], ghost=True)
             if big:
                 svg.text(cx + s / 2, cy + s - 8, "your pick", 10, color=MUTED, anchor="middle")
-    svg.add("</g>")
+    svg.add(marks + "</g>")
     return y + top + 4 * s
 
 
@@ -765,7 +784,7 @@ def _own_area(svg: _Svg, view: dict[str, Any], q: int, player: int | None, legal
     svg.text(MARGIN, y + 16, heading, 17, bold=True, color=HILITE)
     svg.lines(MARGIN + 12 + len(heading) * 17 * 0.6, y + 16, ["  ·  ".join(_status_words(q, town, view))], 13)
     y += 26
-    bottom = _town(svg, MARGIN, y, BIG_CELL, town, _cell_actions(legal) if mine else None)
+    bottom = _town(svg, MARGIN, y, BIG_CELL, town, _cell_actions(legal) if mine else None, q)
     px = MARGIN + 18 + 4 * BIG_CELL + 24
     right = WIDTH - MARGIN
     py = y + 4
@@ -859,7 +878,7 @@ def _small_town(
     y += 20
     svg.lines(x, y + 10, _small_status(view, q, w), 11, color=MUTED)
     y += status_lines * 11 * 1.3 + 2
-    bottom = _town(svg, x, y, s, town, None)
+    bottom = _town(svg, x, y, s, town, None, q)
     ty = bottom + 4
     for line in _extras(town, False):
         ty = (

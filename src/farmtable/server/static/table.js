@@ -28,12 +28,48 @@
     send({ type: "move", action: notation, version: state.version });
   }
 
+  // a seat's name on the page: the name they chose (when the server has names), else the server's label
+  function seatName(s, me) {
+    if (!s.name) return s.label;
+    const who = s.seat === me ? "you" : s.kind === "ai" ? (s.agent || "AI") : null;
+    return s.name + (who ? " (" + who + ")" : "");
+  }
+  // the last move of each player, outlined on the board: the squares whose content changed since the
+  // board before, remembered per player's board until that board changes again
+  const lastCells = new Map(); // board -> Set of cells
+  let shownCells = null; // "board|cell" -> content, of the board shown before
+  function markLastMoves(board, actedBy) {
+    const now = new Map();
+    const changed = new Map();
+    board.querySelectorAll("[data-board] [data-cell]").forEach((node) => {
+      const owner = node.closest("[data-board]").getAttribute("data-board");
+      const key = owner + "|" + node.getAttribute("data-cell");
+      const content = node.getAttribute("data-content");
+      now.set(key, content);
+      if (shownCells && shownCells.has(key) && shownCells.get(key) !== content) {
+        if (!changed.has(owner)) changed.set(owner, new Set());
+        changed.get(owner).add(node.getAttribute("data-cell"));
+      }
+    });
+    if (shownCells) for (const [owner, cells] of changed) lastCells.set(owner, cells);
+    shownCells = now;
+    board.querySelectorAll("[data-board] [data-cell]").forEach((node) => {
+      const owner = node.closest("[data-board]").getAttribute("data-board");
+      const cells = lastCells.get(owner);
+      if (cells && cells.has(node.getAttribute("data-cell"))) {
+        node.classList.add("ft-last");
+        node.setAttribute("aria-label", "changed by the last move");
+      }
+    });
+    document.body.dataset.lastMarked = String(board.querySelectorAll(".ft-last").length);
+  }
+
   function render(p) {
     state = p;
     pending = false;
     delete document.body.dataset.pending;
-    const labels = p.seats.map((s) => s.label);
     const me = p.seat;
+    const labels = p.seats.map((s) => seatName(s, me));
     // board: the game's SVG; its data-action elements that are legal become buttons. An update whose
     // board is the one shown ("svg_same": the server leaves the picture out) keeps it, buttons and all.
     const board = $("board");
@@ -49,6 +85,7 @@
       node.addEventListener("click", () => act(notation));
       node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(notation); } });
     });
+    if (!p.svg_same) markLastMoves(board);
     // whose turn
     const status = $("status");
     status.className = "status";
@@ -64,6 +101,14 @@
     } else {
       status.textContent = "Waiting for " + p.actors.map((q) => labels[q]).join(", ");
     }
+    // the tab title says when it is your turn (seen from another tab)
+    const myTurn = !p.over && me !== null && p.actors.includes(me);
+    document.title = (myTurn ? "▶ Your turn · " : "") + baseTitle;
+    if (myTurn && !wasMyTurn && document.hidden && window.Notification && Notification.permission === "granted") {
+      try { new Notification("farmtable: your turn", { body: p.title }); } catch (e) { /* not allowed here */ }
+    }
+    wasMyTurn = myTurn;
+    drawScores(p, labels);
     document.body.dataset.version = p.version;
     document.body.dataset.over = p.over ? "1" : "0";
     document.body.dataset.myturn = p.legal.length ? "1" : "0";
@@ -87,9 +132,15 @@
     if (p.rematch) to.href = "/t/" + p.rematch;
     $("to-replay").hidden = !p.over;
     // seats
-    $("seats").replaceChildren(...p.seats.map((s) => el("li", { class: [p.actors.includes(s.seat) ? "acting" : "", s.seat === me ? "me" : ""].join(" ").trim() || null, text: s.label })));
     // log (newest last): updates carry the latest lines; older ones are fetched once
-    for (const line of p.log) logLines.set(line.seq, line.text);
+    for (const line of p.log) { logLines.set(line.seq, line.text); logPlayers.set(line.seq, line.player); }
+    $("seats").replaceChildren(...p.seats.map((s) => {
+      const last = lastLineOf(s.seat);
+      return el("li", { class: [p.actors.includes(s.seat) ? "acting" : "", s.seat === me ? "me" : ""].join(" ").trim() || null, "data-seat": s.seat },
+        el("span", { class: "seat-name", text: labels[s.seat] }),
+        last ? el("span", { class: "seat-last", text: "last: " + last }) : "");
+    }));
+    if (me !== null && !p.over) askName(p);
     if (p.log.length && p.log[0].seq > 1 && !logLines.has(p.log[0].seq - 1)) fetchLog();
     drawLog();
     // score sheet at the end
@@ -104,13 +155,86 @@
   }
 
   const logLines = new Map();
+  const logPlayers = new Map();
   let fetchingLog = false;
+  const baseTitle = document.title;
+  let wasMyTurn = false;
+  // a log line with the player's name in place of "Player N"
+  function named(seq) {
+    const text = logLines.get(seq);
+    const player = logPlayers.get(seq);
+    if (!state || player === undefined || player === null) return text;
+    const prefix = "Player " + player;
+    const seat = state.seats[player];
+    if (!seat || !text.startsWith(prefix + " ")) return text;
+    return (seat.name || prefix) + text.slice(prefix.length);
+  }
+  function lastLineOf(player) {
+    let best = null;
+    for (const [seq, p] of logPlayers) if (p === player && (best === null || seq > best)) best = seq;
+    if (best === null) return "";
+    const text = named(best);
+    const name = state && state.seats[player] && state.seats[player].name;
+    const prefix = name || "Player " + player;
+    return text.startsWith(prefix + " ") ? text.slice(prefix.length + 1) : text;
+  }
   function drawLog() {
     const log = $("log");
     const seqs = [...logLines.keys()].sort((a, b) => a - b);
-    log.replaceChildren(...seqs.map((seq) => el("li", { value: seq, text: logLines.get(seq) })));
+    log.replaceChildren(...seqs.map((seq) => el("li", { value: seq, class: seq === seqs[seqs.length - 1] ? "newest" : null, text: named(seq) })));
     log.scrollTop = log.scrollHeight;
   }
+  // the live score (the server's extras, from this seat's view only)
+  function drawScores(p, labels) {
+    const box = $("scores");
+    const score = p.extras && p.extras.score;
+    if (!score || p.over) { box.hidden = true; box.replaceChildren(); return; }
+    box.hidden = false;
+    const best = Math.max(...score.totals);
+    box.replaceChildren(
+      el("h2", { class: "visually-hidden", text: "Score now" }),
+      el("ul", {}, ...score.totals.map((t, q) => el("li", { class: [q === p.seat ? "me" : "", t === best && score.totals.length > 1 ? "leading" : ""].join(" ").trim() || null, "data-seat": q },
+        el("span", { class: "who", text: labels[q] || "Player " + q }), " ", el("b", { class: "pts", text: t + " " + score.unit })))),
+      el("p", { class: "meta", text: "Score now: " + score.note }));
+  }
+  // names: a seat without a name is asked once for one (works when the server knows names)
+  let askedName = false;
+  function askName(p) {
+    const mine = p.seats[p.seat];
+    const box = $("name-box");
+    if (!box || askedName || !token || tokenRefused || !("name" in mine) || mine.name) return;
+    askedName = true;
+    box.hidden = false;
+  }
+  const nameForm = $("name-box");
+  if ($("name-input")) $("name-input").value = localStorage.getItem("farmtable:name") || "";
+  if (nameForm) nameForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const value = $("name-input").value.trim();
+    const problem = FT.checkName(value);
+    if (problem) { $("name-error").textContent = problem; return; }
+    try {
+      await api("POST", "/api/tables/" + encodeURIComponent(tableId) + "/name", { name: value }, { "X-Seat-Token": token });
+      localStorage.setItem("farmtable:name", value);
+      $("name-box").hidden = true;
+    } catch (err) { $("name-error").textContent = err.message; }
+  });
+  const nameSkip = $("name-skip");
+  if (nameSkip) nameSkip.addEventListener("click", () => { $("name-box").hidden = true; });
+  // the "how to play" card: shown on the first visit to a table of this game, then only when asked
+  const howTo = $("how-to");
+  if (howTo) {
+    const seenKey = "farmtable:howto-seen:" + (page().game || "");
+    const close = () => { howTo.hidden = true; localStorage.setItem(seenKey, "1"); $("how-to-open").focus(); };
+    const open = () => { howTo.hidden = false; $("how-to-close").focus(); };
+    $("how-to-close").addEventListener("click", close);
+    $("how-to-open").addEventListener("click", open);
+    howTo.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
+    howTo.addEventListener("click", (e) => { if (e.target === howTo) close(); });
+    if (!localStorage.getItem(seenKey)) open();
+  }
+  // this table in "your tables" on the home page (kept in this browser only)
+  FT.rememberTable(tableId, document.querySelector("h1").textContent);
   function fetchLog() {
     if (fetchingLog) return;
     fetchingLog = true;
