@@ -11,8 +11,15 @@ def version(page: Any) -> int:
     return int(page.evaluate("document.body.dataset.version || -1"))
 
 
+def dismiss_how_to(page: Any) -> None:
+    """Close the "how to play" card if it is open (it opens on a first visit to a game's table)."""
+    if page.locator("#how-to").is_visible():
+        page.click("#how-to-close")
+
+
 def wait_ready(page: Any) -> None:
     """Wait until the page shows a position and it is the page's turn or the game is over."""
+    dismiss_how_to(page)
     page.wait_for_function(
         "document.body.dataset.version !== undefined && !document.body.dataset.pending && "
         "(document.body.dataset.myturn === '1' || document.body.dataset.over === '1')",
@@ -22,6 +29,7 @@ def wait_ready(page: Any) -> None:
 
 def click_a_move(page: Any, rng: random.Random, board_share: float = 0.5) -> str:
     """Click a legal move: a highlighted part of the board or a notation button. Returns its notation."""
+    dismiss_how_to(page)
     before = version(page)
     board = page.locator("#board .ft-legal")
     if board.count() and rng.random() < board_share:

@@ -150,7 +150,8 @@ target="_blank" rel="noopener">Symbol key</a>
 <p class="skip-moves"><a class="button secondary" href="#moves-panel">Jump to your moves</a></p>
 <section id="scores" class="scores" aria-label="score now" hidden></section>
 <div class="table-grid">
-<section class="board-wrap"><div id="board" class="board" aria-label="board"></div></section>
+<section class="board-wrap"><section id="builder" class="panel builder" aria-live="polite" hidden></section>
+<div id="board" class="board" aria-label="board"></div></section>
 <aside class="side">
 <section class="panel" id="moves-panel" tabindex="-1"><h2>Your moves</h2>
 <p id="moves-hint" class="meta"></p>

@@ -64,8 +64,80 @@
     document.body.dataset.lastMarked = String(board.querySelectorAll(".ft-last").length);
   }
 
+  // building on the board (Tiny Towns): click the cubes of a pattern, then a building it allows,
+  // then the square it goes on. The board marks the squares that can take part with data-pick.
+  let picked = new Set(), chosen = null, builds = [];
+  function parseBuild(action) {
+    const at = action.lastIndexOf(" at ");
+    const words = action.slice(6, at).split(" ");
+    const squares = words.filter((w) => /^[A-D][1-4]$/.test(w));
+    return { action, name: words.filter((w) => !/^[A-D][1-4]$/.test(w)).join(" "), squares, key: [...squares].sort().join(" "), target: action.slice(at + 4) };
+  }
+  function setUpBuilder(board, legal) {
+    builds = legal.filter((a) => a.startsWith("build ")).map(parseBuild);
+    picked = new Set(); chosen = null;
+    const picks = board.querySelectorAll("[data-pick]");
+    picks.forEach((node) => {
+      const sq = node.getAttribute("data-pick");
+      node.setAttribute("role", "button");
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("aria-pressed", "false");
+      node.setAttribute("aria-label", "pick " + (node.getAttribute("data-content") || "") + " on " + sq);
+      const click = () => {
+        if (chosen && chosen.targets.has(sq)) { act(chosen.targets.get(sq)); return; }
+        if (picked.has(sq)) picked.delete(sq); else picked.add(sq);
+        chosen = null;
+        drawBuilder();
+      };
+      node.addEventListener("click", click);
+      node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); click(); } });
+    });
+    drawBuilder();
+  }
+  function drawBuilder() {
+    const box = $("builder");
+    if (!box) return;
+    const board = $("board");
+    const key = [...picked].sort().join(" ");
+    const exact = builds.filter((b) => b.key === key);
+    const names = [...new Set(exact.map((b) => b.name))];
+    const partial = builds.filter((b) => [...picked].every((sq) => b.squares.includes(sq)));
+    board.querySelectorAll("[data-pick]").forEach((node) => {
+      const sq = node.getAttribute("data-pick");
+      const on = picked.has(sq);
+      node.classList.toggle("ft-picked", on);
+      node.setAttribute("aria-pressed", on ? "true" : "false");
+      const target = chosen && chosen.targets.has(sq);
+      node.classList.toggle("ft-target", Boolean(target));
+      if (target) node.setAttribute("aria-label", "build " + chosen.name + " on " + sq);
+    });
+    if (!builds.length) { box.hidden = true; box.replaceChildren(); return; }
+    box.hidden = false;
+    const clear = el("button", { type: "button", class: "secondary", id: "builder-clear", onclick: () => { picked.clear(); chosen = null; drawBuilder(); } , text: "Clear" });
+    const parts = [el("h2", { text: "Build" })];
+    if (!picked.size) {
+      parts.push(el("p", { text: "Click the cubes of a building's pattern in your town (outlined squares)." }));
+    } else if (chosen) {
+      parts.push(el("p", { text: chosen.name + " from " + key + ": click the square to build it on (outlined), or here:" }));
+      parts.push(el("p", { class: "row" }, ...[...chosen.targets].map(([sq, action]) =>
+        el("button", { type: "button", class: "build-target", "data-build": action, onclick: () => act(action), text: sq })), clear));
+    } else if (names.length) {
+      parts.push(el("p", { text: "Cubes " + key + " make:" }));
+      parts.push(el("p", { class: "row" }, ...names.map((name) => el("button", { type: "button", class: "build-name", "data-building": name, text: name, onclick: () => {
+        chosen = { name, targets: new Map(exact.filter((b) => b.name === name).map((b) => [b.target, b.action])) };
+        drawBuilder();
+      } })), clear));
+    } else if (partial.length) {
+      parts.push(el("p", { text: "Picked " + key + ": keep picking (" + new Set(partial.map((b) => b.name)).size + " building(s) use these cubes)." }), el("p", {}, clear));
+    } else {
+      parts.push(el("p", { class: "error", text: "No building uses the cubes on " + key + "." }), el("p", {}, clear));
+    }
+    box.replaceChildren(...parts);
+  }
+
   function render(p) {
     state = p;
+    window.FTstate = p; // for tests and the curious: the update the page shows
     pending = false;
     delete document.body.dataset.pending;
     const me = p.seat;
@@ -85,7 +157,8 @@
       node.addEventListener("click", () => act(notation));
       node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(notation); } });
     });
-    if (!p.svg_same) markLastMoves(board);
+    if (!p.svg_same) { markLastMoves(board); setUpBuilder(board, p.legal); }
+    if (firstLook) { firstLook(p); firstLook = null; }
     // whose turn
     const status = $("status");
     status.className = "status";
@@ -222,6 +295,7 @@
   const nameSkip = $("name-skip");
   if (nameSkip) nameSkip.addEventListener("click", () => { $("name-box").hidden = true; });
   // the "how to play" card: shown on the first visit to a table of this game, then only when asked
+  let firstLook = null;
   const howTo = $("how-to");
   if (howTo) {
     const seenKey = "farmtable:howto-seen:" + (page().game || "");
@@ -231,7 +305,8 @@
     $("how-to-open").addEventListener("click", open);
     howTo.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
     howTo.addEventListener("click", (e) => { if (e.target === howTo) close(); });
-    if (!localStorage.getItem(seenKey)) open();
+    // first visit: shown with the first update to a player who has a seat at a game still going
+    firstLook = (p) => { if (p.seat !== null && !p.over && !localStorage.getItem(seenKey)) open(); };
   }
   // this table in "your tables" on the home page (kept in this browser only)
   FT.rememberTable(tableId, document.querySelector("h1").textContent);
