@@ -166,7 +166,7 @@ target="_blank" rel="noopener">Symbol key</a>
 <section class="panel" id="score-panel" hidden><h2>Score sheet</h2><div id="score"></div></section>
 <section class="panel"><h2>Seats</h2><ul id="seats" class="seats"></ul>
 <div id="invites" hidden><h3>Invite links</h3><ul id="invite-links"></ul></div></section>
-<section class="panel"><h2>Game log</h2><ol id="log" class="log"></ol></section>
+<section class="panel"><h2>Game log</h2><ol id="log" class="log" tabindex="0" aria-label="game log"></ol></section>
 </aside>
 </div>
 {_how_to_dialog(game_id, title) if game_id else ""}"""

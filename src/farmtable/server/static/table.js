@@ -58,7 +58,8 @@
       const cells = lastCells.get(owner);
       if (cells && cells.has(node.getAttribute("data-cell"))) {
         node.classList.add("ft-last");
-        node.setAttribute("aria-label", "changed by the last move");
+        node.setAttribute("role", "img");
+        node.setAttribute("aria-label", "changed by the last move: " + node.getAttribute("data-cell"));
       }
     });
     document.body.dataset.lastMarked = String(board.querySelectorAll(".ft-last").length);
