@@ -187,3 +187,28 @@ def test_a_tiny_towns_game_is_played_on_the_board_only(browser: Any, server: Liv
         shoot(page, f"tiny-towns-{size}-over")
     finally:
         context.close()
+
+
+TUTORIAL_GAMES = [g for g in ("tiny-towns", "farmers-finances") if g in GAMES]
+
+
+@pytest.mark.parametrize("game", TUTORIAL_GAMES)
+def test_the_tutorial_explains_each_step_and_completes(page: Any, server: LiveServer, game: str) -> None:
+    page.goto(f"{server.url}/tutorial/{game}")
+    page.click("#start-tutorial")
+    page.wait_for_url("**/t/*")
+    rng = random.Random(game)
+    seen_steps: set[str] = set()
+    for _ in range(300):
+        wait_ready(page)
+        status = str(page.evaluate("document.body.dataset.tutorial || ''"))
+        if status == "complete" or page.evaluate("document.body.dataset.over") == "1":
+            break
+        coach = page.locator("#coach")
+        assert coach.is_visible() and "Tutorial" in coach.inner_text()
+        seen_steps.add(status)
+        _board_decision(page, rng)
+    page.wait_for_function("document.body.dataset.tutorial === 'complete'")
+    assert "Tutorial complete" in page.locator("#coach").inner_text()
+    assert len([s for s in seen_steps if s.startswith("step-")]) >= 2, seen_steps
+    shoot(page, f"tutorial-{game}")

@@ -14,6 +14,7 @@ import sys
 from html import escape
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
@@ -223,6 +224,77 @@ HOW_TO: dict[str, list[str]] = {
 """The "how to play" card shown on a first visit to a table: a few sentences a newcomer needs."""
 
 
+TUTORIALS: dict[str, dict[str, Any]] = {
+    "tiny-towns": {
+        "seed": 7,
+        "intro": "A first game of Tiny Towns against a gentle computer player, explained step by step.",
+        "steps": [
+            {
+                "verbs": ["keep"],
+                "title": "Keep a secret monument",
+                "text": "You were dealt two monuments. Keep one: only you know which. Click one of the two "
+                "cards on the right of your town.",
+            },
+            {
+                "verbs": ["name"],
+                "title": "Name a resource",
+                "text": "You are the Master Builder this round: name the resource every player must place. "
+                "Click one of the coloured resource buttons.",
+            },
+            {
+                "verbs": ["place"],
+                "title": "Place the resource",
+                "text": "Put the named resource on an empty square of your town: click a square. Everyone "
+                "places at the same time, so the others' choices stay hidden until all have placed.",
+            },
+            {
+                "verbs": ["build"],
+                "title": "Build",
+                "optional": True,
+                "text": "Your cubes form a building's pattern! Click the outlined cubes in your town, then "
+                "the building in the Build box above the board, then the square it goes on.",
+            },
+            {
+                "verbs": ["done"],
+                "title": "End your building",
+                "text": "When you do not want to build (more) this round, click 'done' under your town.",
+            },
+        ],
+        "end": "That is a whole round. Keep playing: the game ends when nobody can place any more; each "
+        "empty square costs a point. The symbol key explains every letter on the board.",
+    },
+    "farmers-finances": {
+        "seed": 7,
+        "intro": "A first game of Farmers Finances against a gentle computer player, explained step by step.",
+        "steps": [
+            {
+                "verbs": ["buy", "sell", "bake", "pass"],
+                "title": "Your action",
+                "text": "On your turn you do one thing: buy a card, sell cards of one sort, or bake wheat into "
+                "bread. Today's prices are on the row of the market card where the die sits. Click a buy "
+                "or sell button.",
+            },
+            {
+                "verbs": ["move", "reroll", "pick"],
+                "title": "Change the market",
+                "text": "Now move the market die one row up or down, or reroll it: the row sets the prices "
+                "for the next player. Click a row or 'reroll die'.",
+            },
+            {
+                "verbs": ["sell"],
+                "title": "Sell",
+                "text": "Sell when the price on the market row is high: your coins are your score.",
+            },
+        ],
+        "end": "You know the whole game now: buy cheap, sell dear. The first farm with 70 coins ends the "
+        "game and the richest farm wins.",
+    },
+}
+"""The tutorials: a seeded first game against an easy AI, with a coach that explains each kind of
+decision the first time it comes up (``verbs``: the first words of the moves it is about). The
+tutorial is complete when every step that is not ``optional`` has been done."""
+
+
 def game_ids() -> list[str]:
     """The installed games with a rules page."""
     return [g for g in GAMES if g in farmtable.list_games()]
@@ -340,6 +412,41 @@ async def key_page(game_id: str) -> HTMLResponse:
 <p class="lead">What every letter, number and abbreviation on the board means.</p>
 <div class="keys">{key_html(game_id)}</div>"""
     return HTMLResponse(pages.layout(f"{_title(game_id)} symbol key", body))
+
+
+@router.get("/tutorial", response_class=HTMLResponse)
+async def tutorial_index() -> HTMLResponse:
+    """The games with a tutorial."""
+    items = "".join(
+        f'<li><a href="/tutorial/{g}">{escape(_title(g))}</a></li>' for g in TUTORIALS if g in farmtable.list_games()
+    )
+    return HTMLResponse(pages.layout("Tutorials", f'<h1>Tutorials</h1><ul class="rules-list">{items}</ul>'))
+
+
+@router.get("/tutorial/{game_id}", response_class=HTMLResponse)
+async def tutorial_page(game_id: str) -> HTMLResponse:
+    """Start a game's tutorial: a seeded table against an easy AI, with the coach on (``tutorial.js``)."""
+    if game_id not in TUTORIALS or game_id not in farmtable.list_games():
+        known = ", ".join(g for g in TUTORIALS if g in farmtable.list_games())
+        return HTMLResponse(pages.error(404, f"No tutorial for '{game_id}'. Tutorials: {known}."), status_code=404)
+    tutorial = TUTORIALS[game_id]
+    steps = "".join(f"<li>{escape(step['title'])}</li>" for step in tutorial["steps"])
+    body = f"""<h1>Learn {escape(_title(game_id))}</h1>
+<p class="lead">{escape(tutorial["intro"])}</p>
+<section class="panel"><h2>What you will learn</h2><ol>{steps}</ol>
+<p class="error" id="tutorial-error" role="alert"></p>
+<p class="row"><button id="start-tutorial" type="button">Start the tutorial</button>
+<a class="button secondary" href="/rules/{game_id}">Read the rules instead</a></p></section>"""
+    data = {"game": game_id, "seed": tutorial["seed"]}
+    return HTMLResponse(pages.layout(f"Learn {_title(game_id)}", body, "tutorial.js", data))
+
+
+def coach_data(game_id: str | None) -> dict[str, Any] | None:
+    """The coach steps of a game's tutorial for the table page (None: the game has no tutorial)."""
+    if game_id is None or game_id not in TUTORIALS:
+        return None
+    tutorial = TUTORIALS[game_id]
+    return {"steps": tutorial["steps"], "end": tutorial["end"]}
 
 
 def sync(docs: Path) -> list[str]:

@@ -71,7 +71,8 @@ def home(games: list[dict[str, Any]]) -> str:
     if not cards:
         cards.append('<p class="empty">No games are installed yet.</p>')
     body = f"""<h1>Play a farm game</h1>
-<p class="lead">Pick a game, choose who sits at the table — you, friends with a link, or the computer — and play.</p>
+<p class="lead">Pick a game, choose who sits at the table — you, friends with a link, or the computer — and play.
+New to a game? Read its <a href="/rules">rules</a> or play a <a href="/tutorial">tutorial</a>.</p>
 <section id="your-tables" class="panel" hidden><h2>Your tables</h2>
 <p class="meta">Tables this browser opened or joined (kept only in this browser).</p>
 <ul id="your-tables-list" class="your-tables"></ul></section>
@@ -148,6 +149,7 @@ target="_blank" rel="noopener">Symbol key</a>
 <button type="submit">Save name</button><button id="name-skip" class="secondary" type="button">Skip</button></p>
 <p class="error" id="name-error" role="alert"></p></form>
 <p class="skip-moves"><a class="button secondary" href="#moves-panel">Jump to your moves</a></p>
+<section id="coach" class="panel coach" aria-live="polite" hidden></section>
 <section id="scores" class="scores" aria-label="score now" hidden></section>
 <div class="table-grid">
 <section class="board-wrap"><section id="builder" class="panel builder" aria-live="polite" hidden></section>
@@ -170,7 +172,9 @@ target="_blank" rel="noopener">Symbol key</a>
 </aside>
 </div>
 {_how_to_dialog(game_id, title) if game_id else ""}"""
-    return layout(title, body, "table.js", {"table": table_id, "game": game_id})
+    from farmtable.server import guide
+
+    return layout(title, body, "table.js", {"table": table_id, "game": game_id, "coach": guide.coach_data(game_id)})
 
 
 def replay(table_id: str, title: str) -> str:

@@ -22,6 +22,7 @@
   // every move carries the version it was made at: a repeat (a retry, a second tab) is refused, never applied twice
   function act(notation) {
     if (pending || !state || !state.legal.includes(notation)) return;
+    coachDone(notation);
     pending = true;
     document.body.dataset.pending = "1";
     showError("");
@@ -160,6 +161,7 @@
     });
     if (!p.svg_same) { markLastMoves(board); setUpBuilder(board, p.legal); }
     if (firstLook) { firstLook(p); firstLook = null; }
+    drawCoach(p);
     // whose turn
     const status = $("status");
     status.className = "status";
@@ -296,6 +298,49 @@
   const nameSkip = $("name-skip");
   if (nameSkip) nameSkip.addEventListener("click", () => { $("name-box").hidden = true; });
   // the "how to play" card: shown on the first visit to a table of this game, then only when asked
+  // the tutorial's coach: explains each kind of decision the first time it comes up
+  const coach = page().coach;
+  const tutorialKey = "farmtable:tutorial:" + tableId;
+  let coachSteps = null, coachShown = -1;
+  if (coach && localStorage.getItem(tutorialKey)) {
+    try { coachSteps = JSON.parse(localStorage.getItem(tutorialKey)); } catch (e) { coachSteps = null; }
+    if (!Array.isArray(coachSteps)) coachSteps = [];
+  }
+  function saveCoach() { localStorage.setItem(tutorialKey, JSON.stringify(coachSteps)); }
+  function coachComplete() { return coach.steps.every((step, i) => step.optional || coachSteps.includes(i)); }
+  function coachDone(notation) {
+    if (!coachSteps) return;
+    const verb = notation.split(" ")[0];
+    // the step shown, else the first step about this kind of decision, is done
+    let i = coachShown >= 0 && coach.steps[coachShown].verbs.includes(verb) ? coachShown : -1;
+    if (i < 0) i = coach.steps.findIndex((step, k) => !coachSteps.includes(k) && step.verbs.includes(verb));
+    if (i >= 0 && !coachSteps.includes(i)) { coachSteps.push(i); saveCoach(); }
+  }
+  function drawCoach(p) {
+    const box = $("coach");
+    if (!coachSteps) return;
+    box.hidden = false;
+    const verbs = new Set(p.legal.map((n) => n.split(" ")[0]));
+    coachShown = coach.steps.findIndex((step, i) => !coachSteps.includes(i) && step.verbs.some((v) => verbs.has(v)));
+    const stop = el("button", { type: "button", class: "secondary", id: "coach-stop", text: "Stop the tutorial",
+      onclick: () => { localStorage.removeItem(tutorialKey); coachSteps = null; box.hidden = true; } });
+    const required = coach.steps.filter((s) => !s.optional).length;
+    const doneCount = coach.steps.filter((s, i) => !s.optional && coachSteps.includes(i)).length;
+    if (coachComplete()) {
+      document.body.dataset.tutorial = "complete";
+      box.replaceChildren(el("h2", { text: "Tutorial complete" }), el("p", { text: coach.end }), el("p", { class: "row" }, stop));
+      stop.textContent = "Close";
+    } else if (coachShown >= 0) {
+      const step = coach.steps[coachShown];
+      document.body.dataset.tutorial = "step-" + coachShown;
+      box.replaceChildren(el("h2", { text: "Tutorial · " + step.title }), el("p", { text: step.text }),
+        el("p", { class: "meta", text: doneCount + " of " + required + " steps done" }), el("p", { class: "row" }, stop));
+    } else {
+      document.body.dataset.tutorial = "waiting";
+      box.replaceChildren(el("h2", { text: "Tutorial" }), el("p", { text: p.legal.length ? "Make your decision: the highlighted parts of the board are your choices." : "The other player is deciding…" }),
+        el("p", { class: "meta", text: doneCount + " of " + required + " steps done" }), el("p", { class: "row" }, stop));
+    }
+  }
   let firstLook = null;
   const howTo = $("how-to");
   if (howTo) {
