@@ -212,3 +212,29 @@ def test_the_tutorial_explains_each_step_and_completes(page: Any, server: LiveSe
     assert "Tutorial complete" in page.locator("#coach").inner_text()
     assert len([s for s in seen_steps if s.startswith("step-")]) >= 2, seen_steps
     shoot(page, f"tutorial-{game}")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("game", [g for g in GAMES if g != "tiny-towns"])  # Tiny Towns: its own test above
+def test_a_full_game_by_board_clicks_only(browser: Any, server: LiveServer, game: str, size: str) -> None:
+    width, height = SIZES[size]
+    phone = size == "phone"
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone, bypass_csp=True
+    )
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        open_table(page, server, game)
+        rng = random.Random(game + size)
+        for _ in range(600):
+            wait_ready(page)
+            if page.evaluate("document.body.dataset.over") == "1":
+                break
+            _board_decision(page, rng)
+        assert page.evaluate("document.body.dataset.over") == "1", "the game did not end"
+        page.locator("#score-panel table.sheet").wait_for()
+        assert outside(page, width) == []
+        shoot(page, f"{game}-{size}-over")
+    finally:
+        context.close()
