@@ -238,3 +238,38 @@ def test_a_full_game_by_board_clicks_only(browser: Any, server: LiveServer, game
         shoot(page, f"{game}-{size}-over")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("game", [g for g in ("tiny-farms", "farmini") if g in GAMES])
+def test_a_finger_near_a_small_board_button_still_decides(browser: Any, server: LiveServer, game: str) -> None:
+    """On a phone the boards' buttons are drawn small; a tap within 22 px of one decides, and when
+    several are that near a menu of 44 px buttons asks which."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, bypass_csp=True
+    )
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        open_table(page, server, game)
+        pickers = 0
+        for _ in range(6):
+            wait_ready(page)
+            if page.evaluate("document.body.dataset.over") == "1":
+                break
+            box = page.locator("#board .ft-legal").first.bounding_box()
+            assert box is not None
+            before = int(page.evaluate("document.body.dataset.version"))
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] - 12)  # 12 px above the button
+            page.wait_for_function(
+                f"Number(document.body.dataset.version) > {before} || document.getElementById('tap-picker')"
+            )
+            if page.locator("#tap-picker").count():
+                pickers += 1
+                items = page.locator("#tap-picker button.picker-item")
+                assert items.count() >= 2
+                for i in range(items.count()):
+                    assert items.nth(i).bounding_box()["height"] >= TAP
+                items.first.click()
+                page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+    finally:
+        context.close()

@@ -86,12 +86,14 @@
       node.setAttribute("aria-pressed", "false");
       node.setAttribute("aria-label", "pick " + (node.getAttribute("data-content") || "") + " on " + sq);
       const click = () => {
+        hidePicker();
         if (chosen && chosen.targets.has(sq)) { act(chosen.targets.get(sq)); return; }
         if (picked.has(sq)) picked.delete(sq); else picked.add(sq);
         chosen = null;
         drawBuilder();
       };
       node.addEventListener("click", click);
+      node.ftClick = click;
       node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); click(); } });
     });
     drawBuilder();
@@ -137,8 +139,49 @@
     box.replaceChildren(...parts);
   }
 
+  // Fingers on a scaled-down board: a tap counts for the board buttons within 22 px of it (so each
+  // button is a target of at least 44 px); when several are that close, a menu of big buttons asks which.
+  const PAD = 22;
+  const fingers = () => window.matchMedia("(pointer: coarse)").matches || window.innerWidth <= 820;
+  function hidePicker() { const m = $("tap-picker"); if (m) m.remove(); }
+  function boardTargets() {
+    return [...$("board").querySelectorAll(".ft-legal, [data-pick]")].map((node) => {
+      const notation = node.getAttribute("data-action");
+      const label = notation || node.getAttribute("aria-label") || "";
+      return { node, label, run: notation ? () => act(notation) : () => node.ftClick && node.ftClick() };
+    });
+  }
+  function onBoardTap(e) {
+    if (!fingers() || e.detail === 0) return; // keyboard and scripted clicks go to the element itself
+    const x = e.clientX, y = e.clientY;
+    const all = boardTargets();
+    const within = (t, pad) => { const r = t.node.getBoundingClientRect();
+      return x >= r.left - pad && x <= r.right + pad && y >= r.top - pad && y <= r.bottom + pad; };
+    const hits = all.filter((t) => within(t, 0));
+    const near = hits.length ? hits : all.filter((t) => within(t, PAD));
+    if (!near.length) return;
+    e.stopPropagation();
+    e.preventDefault();
+    if (near.length === 1) { hidePicker(); near[0].run(); return; }
+    showPicker(near, y);
+  }
+  function showPicker(targets, y) {
+    hidePicker();
+    const menu = el("div", { id: "tap-picker", class: "tap-picker", role: "menu", "aria-label": "which one?" },
+      el("p", { class: "meta", text: "Which one?" }),
+      ...targets.map((t) => el("button", { type: "button", role: "menuitem", class: "picker-item", text: t.label,
+        onclick: () => { hidePicker(); t.run(); } })),
+      el("button", { type: "button", class: "secondary", text: "Cancel", onclick: hidePicker }));
+    document.body.append(menu);
+    const top = Math.min(window.innerHeight - menu.offsetHeight - 8, Math.max(8, y + 12));
+    menu.style.top = top + "px";
+    menu.querySelector("button").focus();
+  }
+  $("board").addEventListener("click", onBoardTap, true);
+
   function render(p) {
     state = p;
+    hidePicker();
     window.FTstate = p; // for tests and the curious: the update the page shows
     pending = false;
     delete document.body.dataset.pending;
