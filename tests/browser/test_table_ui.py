@@ -74,6 +74,8 @@ def test_the_table_teaches_scores_and_marks_moves(browser: Any, server: LiveServ
         # the "how to play" card greets a first visit, and is remembered once dismissed
         page.locator("#how-to").wait_for(state="visible")
         assert "How to play" in page.locator("#how-to h2").inner_text()
+        if game in ("farmerama", "tiny-towns"):
+            shoot(page, f"{game}-{size}-how-to")
         page.click("#how-to-close")
         assert not page.locator("#how-to").is_visible()
         page.reload()
@@ -111,6 +113,8 @@ def test_the_table_teaches_scores_and_marks_moves(browser: Any, server: LiveServ
         key.wait_for_load_state()
         assert "symbol key" in key.title()
         assert key.locator("table.key").count() > 0
+        if game in ("farmerama", "tiny-towns"):
+            shoot(key, f"{game}-{size}-key")
         if phone:
             assert key.evaluate("document.documentElement.scrollWidth") <= width
         key.close()

@@ -164,6 +164,7 @@ target="_blank" rel="noopener">Symbol key</a>
 <button id="rematch" type="button" hidden>Rematch</button>
 <a id="to-rematch" class="button" hidden href="#">Go to the rematch</a>
 <a id="to-replay" class="button secondary" hidden href="/replay/{escape(table_id)}">Replay</a></p>
+<p id="undo-why" class="meta" hidden></p>
 </section>
 <section class="panel" id="score-panel" hidden><h2>Score sheet</h2><div id="score"></div></section>
 <section class="panel"><h2>Seats</h2><ul id="seats" class="seats"></ul>

@@ -53,12 +53,15 @@
       }
     });
     if (shownCells) for (const [owner, cells] of changed) lastCells.set(owner, cells);
+    const fresh = new Set();
+    for (const [owner, cells] of changed) for (const cell of cells) fresh.add(owner + "|" + cell);
     shownCells = now;
     board.querySelectorAll("[data-board] [data-cell]").forEach((node) => {
       const owner = node.closest("[data-board]").getAttribute("data-board");
       const cells = lastCells.get(owner);
       if (cells && cells.has(node.getAttribute("data-cell"))) {
         node.classList.add("ft-last");
+        if (fresh.has(owner + "|" + node.getAttribute("data-cell"))) node.classList.add("ft-fresh");
         node.setAttribute("role", "img");
         node.setAttribute("aria-label", "changed by the last move: " + node.getAttribute("data-cell"));
       }
@@ -245,6 +248,9 @@
     undo.disabled = !p.can_undo;
     undo.title = p.undo_reason || "Take back your last decision";
     undo.hidden = me === null;
+    const why = $("undo-why");
+    why.hidden = me === null || p.over || !p.undo_reason;
+    why.textContent = p.undo_reason ? "Undo: " + p.undo_reason : "";
     $("rematch").hidden = !(p.over && me !== null && !p.rematch);
     const to = $("to-rematch");
     to.hidden = !p.rematch;
