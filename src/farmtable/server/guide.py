@@ -348,10 +348,22 @@ def rules_html(game_id: str) -> tuple[str, list[tuple[str, str]]]:
     return _md.renderer.render(tokens, _md.options, {}), sections
 
 
+COMMON_KEY: tuple[str, list[tuple[str, str]]] = (
+    "On every board",
+    [
+        ("dashed vermilion outline", "a decision you can make now: click or tap it"),
+        ("solid purple outline", "what a player's last decision changed on their board"),
+        ("▶", "the player who decides now"),
+        ("★", "the leader (live score) or the winner (score sheet)"),
+    ],
+)
+"""The marks the table page adds to every game's board."""
+
+
 def key_html(game_id: str) -> str:
-    """The symbol key of a game as HTML: one table per group of symbols."""
+    """The symbol key of a game as HTML: one table per group of symbols (the common marks last)."""
     out = []
-    for group, entries in KEYS.get(game_id, []):
+    for group, entries in [*KEYS.get(game_id, []), COMMON_KEY]:
         rows = "".join(
             f'<tr><th scope="row"><code>{escape(s)}</code></th><td>{escape(m)}</td></tr>' for s, m in entries
         )
