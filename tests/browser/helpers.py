@@ -18,13 +18,14 @@ def dismiss_how_to(page: Any) -> None:
 
 
 def wait_ready(page: Any) -> None:
-    """Wait until the page shows a position and it is the page's turn or the game is over."""
-    dismiss_how_to(page)
+    """Wait until the page shows a position and it is the page's turn or the game is over (the "how to
+    play" card, which opens with the first position, closed)."""
     page.wait_for_function(
         "document.body.dataset.version !== undefined && !document.body.dataset.pending && "
         "(document.body.dataset.myturn === '1' || document.body.dataset.over === '1')",
         timeout=30_000,
     )
+    dismiss_how_to(page)
 
 
 def click_a_move(page: Any, rng: random.Random, board_share: float = 0.5) -> str:
