@@ -799,7 +799,8 @@ def _own_area(svg: _Svg, view: dict[str, Any], q: int, player: int | None, legal
     svg.lines(MARGIN + 12 + len(heading) * 17 * 0.6, y + 16, ["  ·  ".join(_status_words(q, town, view))], 13)
     y += 26
     builds = [a for a in legal if a.startswith("build ")] if mine else []
-    picks = frozenset(sq for a in builds for sq in _build_parts(a)[1].split())
+    # the pattern's squares, and the squares a building may go on (a Shed goes on any empty square)
+    picks = frozenset(sq for a in builds for sq in [*_build_parts(a)[1].split(), _build_parts(a)[2]])
     bottom = _town(svg, MARGIN, y, BIG_CELL, town, _cell_actions(legal) if mine else None, q, picks)
     if mine and "done" in legal:  # ending your building: a big button under your town
         bottom += 8

@@ -91,6 +91,7 @@
       const click = () => {
         hidePicker();
         if (chosen && chosen.targets.has(sq)) { act(chosen.targets.get(sq)); return; }
+        if (!builds.some((b) => b.squares.includes(sq))) return; // only a place to build on, not a cube
         if (picked.has(sq)) picked.delete(sq); else picked.add(sq);
         chosen = null;
         drawBuilder();
