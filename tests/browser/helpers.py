@@ -11,17 +11,26 @@ def version(page: Any) -> int:
     return int(page.evaluate("document.body.dataset.version || -1"))
 
 
+def dismiss_how_to(page: Any) -> None:
+    """Close the "how to play" card if it is open (it opens on a first visit to a game's table)."""
+    if page.locator("#how-to").is_visible():
+        page.click("#how-to-close")
+
+
 def wait_ready(page: Any) -> None:
-    """Wait until the page shows a position and it is the page's turn or the game is over."""
+    """Wait until the page shows a position and it is the page's turn or the game is over (the "how to
+    play" card, which opens with the first position, closed)."""
     page.wait_for_function(
         "document.body.dataset.version !== undefined && !document.body.dataset.pending && "
         "(document.body.dataset.myturn === '1' || document.body.dataset.over === '1')",
         timeout=30_000,
     )
+    dismiss_how_to(page)
 
 
 def click_a_move(page: Any, rng: random.Random, board_share: float = 0.5) -> str:
     """Click a legal move: a highlighted part of the board or a notation button. Returns its notation."""
+    dismiss_how_to(page)
     before = version(page)
     board = page.locator("#board .ft-legal")
     if board.count() and rng.random() < board_share:

@@ -76,3 +76,66 @@ def test_without_a_hook_the_fallback_draws(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(render, "_cache", {})
     assert render.find_renderer(RACE) is None
     assert "ft-fallback" in render.render(RACE, {"pile": 1}, [], None)
+
+
+BOARD_GAMES = ["farmerama", "farmers-finances", "farmini", "tiny-farms", "tiny-towns"]
+
+
+@pytest.mark.parametrize("game_id", BOARD_GAMES)
+def test_game_boards_are_groups_with_marked_cells_per_player(game_id: str) -> None:
+    """The board's buttons are reachable by screen readers (no ``role="img"`` around them), and every
+    player's board carries ``data-cell``/``data-content`` marks the page uses to outline last moves."""
+    import random
+
+    import farmtable
+
+    if game_id not in farmtable.list_games():
+        pytest.skip(f"{game_id} is not registered")
+    game = farmtable.get_game(game_id)
+    state = game.new_game(players=2, seed=5)
+    rng = random.Random(5)
+    for _ in range(25):
+        p = state.actors()[0]
+        state.apply(p, rng.choice(state.legal_actions(p)))
+    p = state.actors()[0]
+    svg = render.render(game, state.view(p), [str(a) for a in state.legal_actions(p)], p)
+    root = parse(svg)
+    assert root.get("role") == "group"
+    assert all(e.get("role") != "img" for e in root.iter())
+    boards = {e.get("data-board") for e in root.iter() if e.get("data-board") is not None}
+    assert boards == {"0", "1"}
+    for board in root.iter():
+        if board.get("data-board") is None:
+            continue
+        cells = [e for e in board.iter() if e.get("data-cell") is not None]
+        assert cells and all(e.get("data-content") is not None for e in cells)
+
+
+def test_tiny_towns_every_build_can_be_made_by_clicking_its_squares() -> None:
+    """Each build's pattern squares and its target square (a Shed goes on any empty square) can be
+    clicked on the board (``data-pick``), so building never needs the move list."""
+    import random
+
+    import farmtable
+
+    if "tiny-towns" not in farmtable.list_games():
+        pytest.skip("tiny-towns is not registered")
+    game = farmtable.get_game("tiny-towns")
+    checked = 0
+    for seed in range(6):
+        state = game.new_game(players=2, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            p = state.actors()[0]
+            legal = [str(a) for a in state.legal_actions(p)]
+            builds = [a for a in legal if a.startswith("build ")]
+            if builds:
+                root = parse(render.render(game, state.view(p), legal, p))
+                picks = {e.get("data-pick") for e in root.iter() if e.get("data-pick")}
+                for action in builds:
+                    head, _, target = action.rpartition(" at ")
+                    squares = [w for w in head.split() if len(w) == 2 and w[0] in "ABCD" and w[1] in "1234"]
+                    assert {*squares, target} <= picks, action
+                    checked += 1
+            state.apply(p, rng.choice(legal))
+    assert checked > 0

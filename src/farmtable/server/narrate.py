@@ -1,20 +1,204 @@
 """What the table page says beside the board: the log's words and the extras of an update
-(live score, last moves, …). The hub calls these; they read only what the seat may see."""
+(live score, …). The hub calls these; they read only what the seat may see.
+
+The live score of every game is computed from the seat's view (what that seat may see), never
+from hidden parts of the state; the property test ``tests/server/test_indistinguishable.py``
+builds the whole update, extras included, for two states that differ only in what the seat has
+not seen, and requires them to be identical.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 from farmtable.core import Game, State
+
+# --- the log in words ----------------------------------------------------------------------------
+
+_SQUARE = r"([A-D][1-4])"
+_Rule = tuple[re.Pattern[str], Callable[[re.Match[str]], str]]
+
+
+def _rule(pattern: str, words: Callable[[re.Match[str]], str]) -> _Rule:
+    return re.compile(pattern + r"$", re.IGNORECASE), words
+
+
+_FACE = {"red": "red", "blue": "blue"}
+
+RULES: list[_Rule] = [
+    # Tiny Towns
+    _rule(r"place (\w+) " + _SQUARE, lambda m: f"placed {m[1]} on {m[2]}"),
+    _rule(
+        r"build (.+?) ((?:[A-D][1-4] ?)+) at " + _SQUARE, lambda m: f"built a {m[1]} on {m[3]} (from {m[2].strip()})"
+    ),
+    _rule(r"name (\w+)", lambda m: f"named {m[1]} as the resource"),
+    _rule(r"keep (.+)", lambda m: f"kept the monument {m[1]}"),
+    _rule(
+        r"store (\w+) " + _SQUARE + r" take (\w+) " + _SQUARE,
+        lambda m: f"stored {m[1]} on {m[2]}, took {m[3]} to {m[4]}",
+    ),
+    _rule(r"store (\w+) " + _SQUARE, lambda m: f"stored {m[1]} on the Warehouse at {m[2]}"),
+    _rule(r"cavern (\w+)", lambda m: f"put {m[1]} in the Cavern"),
+    _rule(r"add (.+) " + _SQUARE, lambda m: f"added a {m[1]} on {m[2]}"),
+    _rule(r"swap " + _SQUARE + r" (.+)", lambda m: f"swapped {m[1]} for a {m[2]}"),
+    _rule(r"choose (.+)", lambda m: f"chose {m[1]}"),
+    _rule(r"done", lambda m: "finished for now"),
+    # Farmini
+    _rule(
+        r"place (\w+) at (-?\d+),(-?\d+)(?: rot (\d+))?",
+        lambda m: f"laid card {m[1]} at {m[2]},{m[3]}" + (f" turned {m[4]}°" if m[4] and m[4] != "0" else ""),
+    ),
+    _rule(r"animal (\w+) at (-?\d+),(-?\d+)/(\w+)", lambda m: f"put a {m[1]} at {m[2]},{m[3]} ({m[4]})"),
+    _rule(r"discard (\d)", lambda m: f"discarded face-up card {m[1]}"),
+    _rule(r"take (\d)", lambda m: f"took {m[1]}"),
+    # Farmerama
+    _rule(r"card ([\w-]+)", lambda m: f"chose the {m[1]} card"),
+    _rule(r"gain (\w+)", lambda m: f"gained {m[1]}"),
+    _rule(r"start ([\w-]+)", lambda m: f"started {m[1]}"),
+    _rule(r"sow (\w+) (A\d)", lambda m: f"sowed {m[1]} in {m[2]}"),
+    _rule(r"harvest (\w+) (A\d)", lambda m: f"harvested {m[1]} from {m[2]}"),
+    _rule(r"water", lambda m: "watered"),
+    _rule(r"feed (\w+)", lambda m: f"fed a {m[1]}"),
+    _rule(r"turn-wheel", lambda m: "turned the player wheel"),
+    _rule(r"pay-water", lambda m: "paid a water"),
+    _rule(r"token (\w+)", lambda m: f"took a {m[1]} token"),
+    _rule(r"redraw", lambda m: "redrew"),
+    # Farmers Finances
+    _rule(r"buy (\w+)", lambda m: f"bought a {m[1]} card"),
+    _rule(r"sell (\w+) (\d+)", lambda m: f"sold {m[2]} {m[1]} card" + ("s" if m[2] != "1" else "")),
+    _rule(r"bake (\d+)", lambda m: f"baked {m[1]} wheat into bread"),
+    _rule(r"move (\d+)", lambda m: f"moved the market die to row {m[1]}"),
+    _rule(r"reroll", lambda m: "rerolled the market die"),
+    _rule(r"pick (\d+)", lambda m: f"picked market row {m[1]}"),
+    # Tiny Farms
+    _rule(r"milk ([+-]1)", lambda m: f"spent a milk ({m[1]} to a die)"),
+    _rule(r"die (\d) (red|blue)", lambda m: f"used the {m[1]} for the {_FACE[m[2].lower()]} farmer"),
+    _rule(r"put (\w+) ([RB])-" + _SQUARE, lambda m: f"put a {m[1]} on {m[2]}-{m[3]}"),
+    _rule(r"plant ([RB]-[A-D][1-4])", lambda m: f"planted a crop on {m[1]}"),
+    _rule(r"cross ([RB]-[A-D][1-4])", lambda m: f"crossed out {m[1]}"),
+    _rule(r"pass", lambda m: "passed"),
+]
+"""Notation → words, tried in order (the verbs of the five games; an unknown move keeps its notation)."""
+
+
+def words(notation: str) -> str:
+    """A decision in words ("placed wood on B3"); its notation if it has no words yet."""
+    text = " ".join(notation.split())
+    for pattern, say in RULES:
+        match = pattern.match(text)
+        if match:
+            return say(match)
+    return text
 
 
 def log_text(kind: str, player: int, notation: str, hidden: bool) -> str:
     """One log line as a seat may read it; ``hidden`` when the notation is still secret to that seat."""
     if kind == "undo":
-        return f"Player {player} took back a decision" + ("" if hidden else f" ({notation})")
-    return f"Player {player} chose (secret)" if hidden else f"Player {player}: {notation}"
+        return f"Player {player} took back a decision" + ("" if hidden else f" ({words(notation)})")
+    if hidden:
+        return f"Player {player} chose (secret)"
+    said = words(notation)
+    return f"Player {player}: {said}" if said == " ".join(notation.split()) else f"Player {player} {said}"
+
+
+# --- the live score -----------------------------------------------------------------------------
+
+
+def _farmerama(view: dict[str, Any], seats: int) -> tuple[list[int], str] | None:
+    from farmtable.games.farmerama.svg import _stars_now
+
+    boards = view.get("boards")
+    if not isinstance(boards, list) or not boards:
+        return None
+    by_seat = {int(b.get("seat", i)): _stars_now(b)[0] for i, b in enumerate(boards)}
+    return [by_seat.get(p, 0) for p in range(seats)], "stars"
+
+
+def _farmers_finances(view: dict[str, Any], seats: int) -> tuple[list[int], str] | None:
+    money = view.get("money")
+    if not isinstance(money, list):
+        return None
+    return [int(m) for m in money][:seats], "coins"
+
+
+def _farmini(view: dict[str, Any], seats: int) -> tuple[list[int], str] | None:
+    scores = view.get("scores")
+    if not isinstance(scores, list):
+        return None
+    return [int(s) for s in scores][:seats], "points"
+
+
+def _tiny_towns(view: dict[str, Any], seats: int) -> tuple[list[int], str] | None:
+    from farmtable.games.tiny_towns.scoring import TownFacts, score_towns
+
+    towns = view.get("towns")
+    if not isinstance(towns, list) or not towns:
+        return None
+    done_rounds = [t["completed_round"] for t in towns if t.get("complete")]
+    facts = []
+    for t in towns:
+        mine = t["completed_round"] if t.get("complete") else view.get("round", 0)
+        facts.append(
+            TownFacts(
+                grid=list(t["grid"]),
+                monument=t.get("monument_built"),
+                warehouse_cubes=sum(len(v) for v in t.get("warehouses", {}).values()),
+                shrine_vp=int(t.get("shrine_vp", 0)),
+                starloom_place=1 + sum(1 for r in done_rounds if r < mine),
+                mb_turns=int(t.get("master_builder_turns", 0)),
+            )
+        )
+    result = score_towns(facts, list(view.get("buildings", {})), frozenset(view.get("variants", [])))
+    return list(result.totals)[:seats], "points"
+
+
+def _tiny_farms(view: dict[str, Any], seats: int, state: State[Any]) -> tuple[list[int], str] | None:
+    # Tiny Farms hides nothing (its determinize redraws only the future dice), so the score as it
+    # stands is the rules' own mid-game result.
+    return list(state.result().totals)[:seats], "points"
+
+
+def live_score(game: Game[Any], state: State[Any], view: dict[str, Any]) -> dict[str, Any] | None:
+    """Each player's score as it stands, from what the seat may see: ``{"totals", "unit", "note"}``."""
+    players = len(state.result().totals) if game.id == "tiny-farms" else int(view.get("players", 0) or 0)
+    if not players:
+        boards = view.get("boards") or view.get("towns") or view.get("farms") or []
+        players = len(boards)
+    found: tuple[list[int], str] | None
+    if game.id == "farmerama":
+        found = _farmerama(view, players)
+    elif game.id == "farmers-finances":
+        found = _farmers_finances(view, players)
+    elif game.id == "farmini":
+        found = _farmini(view, players)
+    elif game.id == "tiny-towns":
+        found = _tiny_towns(view, players)
+    elif game.id == "tiny-farms":
+        found = _tiny_farms(view, players, state)
+    else:
+        found = None
+    if found is None:
+        return None
+    totals, unit = found
+    notes = {
+        "farmerama": "stars if the game ended now",
+        "farmers-finances": "money (70 coins ends the game)",
+        "farmini": "points as the farms stand",
+        "tiny-towns": "points as the towns stand (a secret monument counts once built)",
+        "tiny-farms": "points as the farms stand",
+    }
+    return {"totals": totals, "unit": unit, "note": notes.get(game.id, "")}
 
 
 def table_extras(game: Game[Any], state: State[Any], view: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """Extra data for the table page beside the board picture, from ``seat``'s view (None: spectator)."""
-    return {}
+    extras: dict[str, Any] = {}
+    try:
+        score = live_score(game, state, view)
+    except (KeyError, TypeError, ValueError):  # a view shaped otherwise: no live score rather than no table
+        score = None
+    if score is not None:
+        extras["score"] = score
+    return extras

@@ -11,6 +11,7 @@ import json
 from html import escape
 from typing import Any
 
+import farmtable
 from farmtable import __version__
 
 
@@ -35,7 +36,7 @@ def layout(title: str, body: str, script: str | None = None, data: Any = None) -
 </head>
 <body{data_attr}>
 <header class="top"><a class="brand" href="/">farmtable</a>
-<nav><a href="/new">New table</a><a href="/score">Score a game</a></nav></header>
+<nav><a href="/new">New table</a><a href="/rules">Rules</a><a href="/score">Score a game</a></nav></header>
 <main>
 {body}
 </main>
@@ -63,21 +64,28 @@ def home(games: list[dict[str, Any]]) -> str:
 <h2>{escape(g["title"])}</h2>
 <p class="meta">{players} players{solo}</p>
 <p>{escape(g["summary"] or "")}</p>
-<p class="actions"><a class="button" href="/new?game={escape(g["id"])}">New table</a> {helper}</p>
+<p class="actions"><a class="button" href="/new?game={escape(g["id"])}">New table</a>
+<a class="button secondary" href="/rules/{escape(g["id"])}">Rules</a> {helper}</p>
 </article>"""
         )
     if not cards:
         cards.append('<p class="empty">No games are installed yet.</p>')
     body = f"""<h1>Play a farm game</h1>
-<p class="lead">Pick a game, choose who sits at the table — you, friends with a link, or the computer — and play.</p>
+<p class="lead">Pick a game, choose who sits at the table — you, friends with a link, or the computer — and play.
+New to a game? Read its <a href="/rules">rules</a> or play a <a href="/tutorial">tutorial</a>.</p>
+<section id="your-tables" class="panel" hidden><h2>Your tables</h2>
+<p class="meta">Tables this browser opened or joined (kept only in this browser).</p>
+<ul id="your-tables-list" class="your-tables"></ul></section>
 <section class="cards">{"".join(cards)}</section>"""
-    return layout("Games", body)
+    return layout("Games", body, "home.js")
 
 
 def new_table(games: list[dict[str, Any]], levels: list[dict[str, str]]) -> str:
     """The new-table form (filled in by ``new.js`` from the game list)."""
     body = """<h1>New table</h1>
 <form id="new-table" class="panel">
+<label>Your name <input id="your-name" name="name" maxlength="24" autocomplete="nickname"
+placeholder="shown to the other players"></label>
 <label>Game <select id="game" name="game"></select></label>
 <p id="game-summary" class="meta"></p>
 <label>Players <select id="players" name="players"></select></label>
@@ -95,16 +103,59 @@ def new_table(games: list[dict[str, Any]], levels: list[dict[str, str]]) -> str:
     return layout("New table", body, "new.js", {"games": games, "levels": levels})
 
 
+def game_id_of(title: str) -> str | None:
+    """The id of the installed game with this title (None if there is none)."""
+    for gid in farmtable.list_games():
+        if farmtable.get_game(gid).title == title:
+            return gid
+    return None
+
+
+def _how_to_dialog(game_id: str, title: str) -> str:
+    """The "how to play" card of a table page: open on a first visit, dismissed for good (``table.js``)."""
+    from farmtable.server import guide  # guide imports this module: import it when a page is drawn
+
+    how = guide.how_to_html(game_id)
+    if not how:
+        return ""
+    return f"""<div id="how-to" class="overlay" hidden><section class="dialog" role="dialog" aria-modal="true"
+aria-labelledby="how-to-title"><h2 id="how-to-title">How to play {escape(title)}</h2>{how}
+<p>Click a highlighted part of the board (or a move in the list) to decide. The symbol key explains
+every letter on the board.</p>
+<p class="row"><button id="how-to-close" type="button">Got it, let's play</button>
+<a class="button secondary" href="/rules/{escape(game_id)}" target="_blank" rel="noopener">Full rules</a>
+<a class="button secondary" href="/rules/{escape(game_id)}/key" target="_blank" rel="noopener">Symbol key</a></p>
+</section></div>"""
+
+
 def table(table_id: str, title: str) -> str:
     """The table page: board, legal moves, whose turn, log, score sheet, undo and rematch (``table.js``)."""
+    game_id = game_id_of(title)
+    help_links = (
+        f"""<p class="row help-links"><a id="rules-link" class="button secondary" href="/rules/{escape(game_id)}"
+target="_blank" rel="noopener">Rules</a><a id="key-link" class="button secondary" href="/rules/{escape(game_id)}/key"
+target="_blank" rel="noopener">Symbol key</a>
+<button id="how-to-open" class="secondary" type="button">How to play</button></p>"""
+        if game_id
+        else ""
+    )
     body = f"""<div class="table-head"><h1>{escape(title)}</h1>
 <p id="status" class="status" role="status" aria-live="polite">Connecting…</p></div>
+{help_links}
 <p id="notice" class="notice" role="alert" hidden></p>
 <p id="seeded" class="notice" hidden></p>
+<form id="name-box" class="panel name-box" hidden><label for="name-input">Your name at this table</label>
+<p class="row"><input id="name-input" maxlength="24" autocomplete="nickname" placeholder="e.g. Sam">
+<button type="submit">Save name</button><button id="name-skip" class="secondary" type="button">Skip</button></p>
+<p class="error" id="name-error" role="alert"></p></form>
+<p class="skip-moves"><a class="button secondary" href="#moves-panel">Jump to your moves</a></p>
+<section id="coach" class="panel coach" aria-live="polite" hidden></section>
+<section id="scores" class="scores" aria-label="score now" hidden></section>
 <div class="table-grid">
-<section class="board-wrap"><div id="board" class="board" aria-label="board"></div></section>
+<section class="board-wrap"><section id="builder" class="panel builder" aria-live="polite" hidden></section>
+<div id="board" class="board" aria-label="board"></div></section>
 <aside class="side">
-<section class="panel" id="moves-panel"><h2>Your moves</h2>
+<section class="panel" id="moves-panel" tabindex="-1"><h2>Your moves</h2>
 <p id="moves-hint" class="meta"></p>
 <input id="move-filter" type="search" placeholder="Filter moves…" aria-label="Filter moves" hidden>
 <ul id="moves" class="moves"></ul>
@@ -113,14 +164,18 @@ def table(table_id: str, title: str) -> str:
 <button id="rematch" type="button" hidden>Rematch</button>
 <a id="to-rematch" class="button" hidden href="#">Go to the rematch</a>
 <a id="to-replay" class="button secondary" hidden href="/replay/{escape(table_id)}">Replay</a></p>
+<p id="undo-why" class="meta" hidden></p>
 </section>
 <section class="panel" id="score-panel" hidden><h2>Score sheet</h2><div id="score"></div></section>
 <section class="panel"><h2>Seats</h2><ul id="seats" class="seats"></ul>
 <div id="invites" hidden><h3>Invite links</h3><ul id="invite-links"></ul></div></section>
-<section class="panel"><h2>Game log</h2><ol id="log" class="log"></ol></section>
+<section class="panel"><h2>Game log</h2><ol id="log" class="log" tabindex="0" aria-label="game log"></ol></section>
 </aside>
-</div>"""
-    return layout(title, body, "table.js", {"table": table_id})
+</div>
+{_how_to_dialog(game_id, title) if game_id else ""}"""
+    from farmtable.server import guide
+
+    return layout(title, body, "table.js", {"table": table_id, "game": game_id, "coach": guide.coach_data(game_id)})
 
 
 def replay(table_id: str, title: str) -> str:
@@ -128,11 +183,11 @@ def replay(table_id: str, title: str) -> str:
     body = f"""<div class="table-head"><h1>Replay: {escape(title)}</h1>
 <p id="step-text" class="status" role="status" aria-live="polite">Loading…</p></div>
 <p class="row replay-controls">
-<button id="first" type="button" class="secondary" aria-label="First position">⏮</button>
-<button id="prev" type="button" aria-label="Back one step">◀ Back</button>
+<button id="first" type="button" class="secondary">First</button>
+<button id="prev" type="button">Back</button>
 <span id="counter" class="meta"></span>
-<button id="next" type="button" aria-label="Forward one step">Forward ▶</button>
-<button id="last" type="button" class="secondary" aria-label="Last position">⏭</button></p>
+<button id="next" type="button">Forward</button>
+<button id="last" type="button" class="secondary">Last</button></p>
 <p class="error" id="replay-error" role="alert"></p>
 <div class="table-grid"><section class="board-wrap"><div id="board" class="board"></div></section>
 <aside class="side"><section class="panel"><h2>Score sheet</h2><div id="score"></div></section>

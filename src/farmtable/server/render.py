@@ -264,7 +264,7 @@ def fallback_svg(view: dict[str, Any], legal: list[str], player: int | None, tit
     width = min(WIDTH, max(320, round(canvas.right) + 12))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board ft-fallback" viewBox="0 0 {width} {height:.0f}" '
-        f'width="{width}" font-family="ui-monospace, Menlo, Consolas, monospace" font-size="13" role="img" '
+        f'width="{width}" font-family="ui-monospace, Menlo, Consolas, monospace" font-size="13" role="group" '
         f'aria-label="{escape(title or "game")} board">'
         f'<rect width="{width}" height="{height:.0f}" fill="#fffdf7"/>' + "".join(canvas.parts) + "</svg>"
     )

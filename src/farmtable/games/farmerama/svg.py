@@ -519,6 +519,31 @@ def _hub(wheel: str, can_turn: bool) -> str:
     return hub + _t(CX, CY + 11, f"{wheel}×", 11, anchor="middle", weight="bold")
 
 
+def _bed_marks(board: dict[str, Any]) -> str:
+    """Invisible outlines of the beds and pastures with ``data-cell`` and ``data-content``: the page
+    outlines the ones each player's last decision changed."""
+    out = []
+    for i, area in enumerate(board.get("areas", [])[:AREAS]):
+        beds = area.get("beds", [])
+        name = str(area.get("area", f"A{i}"))
+        for j, bed in enumerate(beds):
+            angle = i * SLICE + (j - (len(beds) - 1) / 2) * BED_STEP
+            bx, by = _pt(CX, CY, BED_R, angle)
+            out.append(
+                f'<rect class="ft-cell" data-cell="{name}-{j}" data-content={quoteattr(str(bed or ""))} '
+                f'x="{bx - BED_SIZE / 2:.1f}" y="{by - BED_SIZE / 2:.1f}" width="{BED_SIZE:g}" height="{BED_SIZE:g}" '
+                f'rx="3" fill="none" pointer-events="none"/>'
+            )
+        px, py = _pt(CX, CY, PASTURE_R, i * SLICE)
+        pasture = " ".join(map(str, area.get("pasture", [])))
+        out.append(
+            f'<circle class="ft-cell" data-cell="{name}-pasture" data-content={quoteattr(pasture)} '
+            f'cx="{px:.1f}" cy="{py:.1f}" r="{PASTURE_R * math.sin(PASTURE_STEP) + 12:.0f}" fill="none" '
+            f'pointer-events="none"/>'
+        )
+    return "".join(out)
+
+
 def _farmland(board: dict[str, Any], legal: set[str], mine: bool) -> list[str]:
     out = [FARM_BACKGROUND]
     bar_area = -1
@@ -710,9 +735,10 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
         board = boards[q]
         mine = q == player
         seat = int(board.get("seat", q))
-        parts.append(f'<g transform="translate(0 {y:.0f})">')
+        parts.append(f'<g transform="translate(0 {y:.0f})" data-board="{seat}">')
         parts.append(PANEL_MINE if mine else PANEL_OTHER)
         parts += _farmland(board, allowed, mine)
+        parts.append(_bed_marks(board))
         title = f"P{seat} · you" if mine else f"P{seat}"
         if over and q in winners and len(boards) > 1:
             title += " · winner"
@@ -725,6 +751,6 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
     height = y + 4
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board farmerama" viewBox="0 0 {W} {height:.0f}" '
-        f'width="100%" font-family="{FONT}" role="img" aria-label="Farmerama table">'
+        f'width="100%" font-family="{FONT}" role="group" aria-label="Farmerama table">'
         f'<rect width="{W}" height="{height:.0f}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
     )

@@ -539,6 +539,7 @@ def _farm(
             count = int(farm[sort])
             lines = (f"× {count}", f"sells {sell[sort]}")
             parts.append(_card(gx, gy, card_w, card_h, sort, lines, None, faded=count == 0))
+            parts.append(_mark(gx, gy, card_w, card_h, sort, count))
             drawn, used = _chips(gx + card_w + 10, gy, chips[sort])
             parts.append(drawn)
             if sort == c.WHEAT and bakes:
@@ -550,7 +551,18 @@ def _farm(
             gx = x + gap + i * (card_w + gap)
             count = int(farm[sort])
             parts.append(_card(gx, gy, card_w, card_h, sort, (f"× {count}",), None, faded=count == 0))
-    return parts, y + h
+            parts.append(_mark(gx, gy, card_w, card_h, sort, count))
+    parts.append(_mark(x + 10, y + 8, w - 20, 28, "money", money))
+    return [f'<g data-board="{p}">', *parts, "</g>"], y + h
+
+
+def _mark(x: float, y: float, w: float, h: float, cell: str, content: int) -> str:
+    """An invisible outline with ``data-cell`` and ``data-content``: the page outlines the stacks (and
+    the money) each player's last decision changed."""
+    return (
+        f'<rect class="ft-cell" data-cell="{cell}" data-content="{content}" x="{x:.1f}" y="{y:.1f}" '
+        f'width="{w:.1f}" height="{h:.1f}" rx="6" fill="none" pointer-events="none"/>'
+    )
 
 
 def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> str:
@@ -591,7 +603,7 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
     label = "Farmers Finances table" + ("" if player is None else f", as player {player}")
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board" viewBox="0 0 {WIDTH} {height}" width="100%" '
-        f'font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" role="img" '
+        f'font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" role="group" '
         f"aria-label={quoteattr(label)}>"
         f'{DEFS}<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
     )

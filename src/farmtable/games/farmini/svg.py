@@ -239,6 +239,12 @@ def _card(
             _CARD_CACHE.clear()
         _CARD_CACHE[key] = body
     parts.append(f'<g transform="translate({x:g},{y:g})">{body}</g>')
+    if pos is not None:  # the page outlines the cards each player's last decision changed
+        content = f"{card_id} {rot} " + " ".join(str(st[1] or "-") for st in states)
+        parts.append(
+            f'<rect class="ft-cell" data-cell="{pos[0]},{pos[1]}" data-content={quoteattr(content)} '
+            f'x="{x:g}" y="{y:g}" width="{s:g}" height="{s:g}" fill="none" pointer-events="none"/>'
+        )
     h = s / 2
     for q, action in buttons:
         ox, oy = QUARTER_OFFSET[q]
@@ -609,21 +615,18 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
     order = list(range(players))
     if player is not None and 0 <= player < players:
         order = order[player:] + order[:player]
-    blocks = [
-        _farm_block(view, p, player, places, place_card, cells, winners, faces)
-        for p in order
-        if p < len(view.get("farms") or [])
-    ]
+    owners = [p for p in order if p < len(view.get("farms") or [])]
+    blocks = [_farm_block(view, p, player, places, place_card, cells, winners, faces) for p in owners]
     width = max(WIDTH_MIN, head_width, *(int(w) + 24 for _, w, _ in blocks)) if blocks else WIDTH_MIN
     # two farms side by side when that stays reasonably wide (else the picture gets very tall)
     pairs = [blocks[i][1] + blocks[i + 1][1] + FARM_GAP + 24 for i in range(0, len(blocks) - 1, 2)]
     if pairs and max(pairs) <= WIDTH_PAIR_MAX:
         width = max(width, round(max(pairs)))
     cx, cy, row_h = 12.0, float(top), 0.0
-    for block, w, h in blocks:
+    for owner, (block, w, h) in zip(owners, blocks, strict=True):
         if cx > 12 and cx + w > width - 12:
             cx, cy, row_h = 12.0, cy + row_h + FARM_GAP, 0.0
-        parts.append(f'<g transform="translate({cx:g},{cy:g})">' + "".join(block) + "</g>")
+        parts.append(f'<g transform="translate({cx:g},{cy:g})" data-board="{owner}">' + "".join(block) + "</g>")
         cx += w + FARM_GAP
         row_h = max(row_h, h)
     cy += row_h + 14
@@ -633,7 +636,7 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
     height = cy + 40
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board ft-farmini" viewBox="0 0 {width:g} {height:g}" '
-        f'width="100%" font-family="{FONT}" role="img" aria-label="Farmini table">'
+        f'width="100%" font-family="{FONT}" role="group" aria-label="Farmini table">'
         f'<rect width="{width:g}" height="{height:g}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
     )
 

@@ -344,8 +344,12 @@ def _farm(
     legal: set[str],
     collected: list[str],
     highlight: set[str],
+    board: int | None = None,
 ) -> str:
-    """One farm, drawn at its place (cached when none of its spaces is clickable or highlighted)."""
+    """One farm, drawn at its place (cached when none of its spaces is clickable or highlighted).
+
+    With ``board`` (the farm's player) every space also gets an invisible outline with ``data-cell``
+    and ``data-content``: the page outlines the spaces each player's last decision changed."""
     if highlight or any(a[-4] == letter and a[-3] == "-" for a in legal if len(a) > 5):
         body = _farm_body(rows, letter, cell, legal, collected, highlight)
     else:
@@ -356,7 +360,17 @@ def _farm(
                 _FARMS.clear()
             cached = _FARMS[key] = _farm_body(rows, letter, cell, set(), [], set())
         body = cached
-    return f'<g transform="translate({x:.1f},{y:.1f})">{body}</g>'
+    if board is None:
+        return f'<g transform="translate({x:.1f},{y:.1f})">{body}</g>'
+    marks = "".join(
+        f'<rect class="ft-cell" data-cell="{letter}-{c.COLUMN_LETTERS[col]}{r + 1}" '
+        f"data-content={quoteattr(str(row[col]))} "
+        f'x="{col * cell + 1:.1f}" y="{TOP + r * cell + 1:.1f}" width="{cell - 2:.1f}" height="{cell - 2:.1f}" '
+        f'fill="none" pointer-events="none"/>'
+        for r, row in enumerate(rows[:4])
+        for col in range(min(4, len(row)))
+    )
+    return f'<g transform="translate({x:.1f},{y:.1f})" data-board="{board}">{body}{marks}</g>'
 
 
 _FRAMES: dict[tuple[str, float], str] = {}
@@ -546,8 +560,8 @@ def _player_area(
             highlight = {f"{f}-{col}{value}" for f in "RB" for col in c.COLUMN_LETTERS}
     mine = {a for a in legal if a[-3:-2] == "-"} if p == player else set()  # the actions naming a space
     fy = y + 34
-    out.append(_farm(data.get("red") or [], "R", x + 22, fy, cell, mine, collected, highlight))
-    out.append(_farm(data.get("blue") or [], "B", x + 22 + 4 * cell + 40, fy, cell, mine, collected, highlight))
+    out.append(_farm(data.get("red") or [], "R", x + 22, fy, cell, mine, collected, highlight, p))
+    out.append(_farm(data.get("blue") or [], "B", x + 22 + 4 * cell + 40, fy, cell, mine, collected, highlight, p))
     return out, width, height
 
 
@@ -664,6 +678,6 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
     height = y + 6
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board" viewBox="0 0 {W} {height:.0f}" width="100%" '
-        f'font-family="{SANS}" role="img" aria-label="Tiny Farms table">'
+        f'font-family="{SANS}" role="group" aria-label="Tiny Farms table">'
         f'<rect width="{W}" height="{height:.0f}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
     )

@@ -12,9 +12,12 @@ Clickable (``data-action``, exactly the notation in ``legal``):
 - ``name RES`` (and ``choose RES`` for a Factory or Bank): resource buttons; in solo the face-up cards;
 - ``choose BUILDING`` (Opaleye's Watch): the building card in the card row;
 - ``keep MONUMENT``: the two monument cards dealt;
-- ``build ...``, ``store RES WH take RES SQ`` and ``cavern RES``: buttons in the side panel.
+- ``build ...``: the squares whose cubes can make a building carry ``data-pick`` (the page lets you
+  click the cubes, then the building, then its square), and buttons in the side panel;
+- ``store RES WH take RES SQ`` and ``cavern RES``: buttons in the side panel;
+- ``done``: a wide button under your town.
 
-``done`` and ``pass`` stay in the page's notation list. The drawing sees only the view, so it shows
+``pass`` stays in the page's notation list. The drawing sees only the view, so it shows
 nothing the seat may not see; the view holds no scores, so none are drawn (the page shows the score
 sheet at the end).
 """
@@ -50,7 +53,11 @@ RESOURCE_FILL: dict[str, str] = {
     "glass": "#56B4E9",
     "stone": "#A8A8A8",
 }
-RESOURCE_LETTER: dict[str, str] = {v: k for k, v in C.RESOURCE_LETTERS.items()}
+NOTATION_LETTER: dict[str, str] = {v: k for k, v in C.RESOURCE_LETTERS.items()}
+"""The letters of the notation and the patterns (W wood, H wheat): the chips of a square keep them."""
+RESOURCE_LETTER: dict[str, str] = {**NOTATION_LETTER, "wood": "Wd", "wheat": "Wh"}
+"""Drawn letters: wood and wheat get two letters each (Wd, Wh) so they cannot be confused; the notation
+and the building patterns keep W and H (the symbol key says so)."""
 PILE_FILL: dict[str, str] = {
     C.BLUE: "#0072B2",
     C.RED: "#D55E00",
@@ -201,7 +208,7 @@ class _Svg:
             f'fill="{fill}" stroke="{INK}" stroke-width="{1.5 if ghost else 1}"{dash}/>'
         )
         letter = RESOURCE_LETTER.get(resource, resource[:1].upper())
-        fs = max(8.0, size * 0.55)
+        fs = max(8.0, size * (0.55 if len(letter) == 1 else 0.42))
         self.text(x + size / 2, y + size / 2 + fs * 0.36, letter, fs, bold=True, anchor="middle")
         if word:
             self.text(x + size / 2, y + size + 12, resource, 11, anchor="middle")
@@ -317,7 +324,7 @@ def _cell_label(action: str) -> str:
     words = action.split()
     verb = words[0]
     if verb == "place":
-        return RESOURCE_LETTER.get(words[1], words[1][:1].upper())
+        return NOTATION_LETTER.get(words[1], words[1][:1].upper())
     if verb == "add":
         return _code(" ".join(words[1:-1]))
     if verb == "swap":
@@ -382,14 +389,40 @@ def _town(
     s: float,
     town: dict[str, Any],
     cell_actions: dict[int, list[str]] | None,
+    board: int | None = None,
+    picks: frozenset[str] = frozenset(),
 ) -> float:
-    """The 4x4 town with column letters above and row numbers left; returns its bottom."""
+    """The 4x4 town with column letters above and row numbers left; returns its bottom.
+
+    Every square also gets an invisible outline carrying ``data-cell`` (its name) and ``data-content``
+    (what it holds), inside a group with ``data-board`` (the town's player): the page outlines the
+    squares that changed with each player's last decision."""
     grid: list[str] = list(town.get("grid") or [""] * 16)
     big = s >= 70
     top = (12 if big else 10) + 5
     left = 18.0
-    svg.add(f'<g transform="translate({x:.1f},{y:.1f})">')
+    owner = f' data-board="{board}"' if board is not None else ""
+    svg.add(f'<g transform="translate({x:.1f},{y:.1f})"{owner}>')
     svg.add(_axes(s))
+    marks = (
+        (
+            "".join(
+                f'<rect class="ft-cell" data-cell="{_square_name(i)}" data-content={quoteattr(str(v))} '
+                f'x="{left + (i % 4) * s + 1:.1f}" y="{top + (i // 4) * s + 1:.1f}" width="{s - 2:.1f}" '
+                f'height="{s - 2:.1f}" rx="3" fill="none" pointer-events="none"/>'
+                for i, v in enumerate(grid[:16])
+            )
+            if board is not None
+            else ""
+        )
+        + "".join(  # squares whose cubes can make a building: the page lets you pick them to build
+            f'<rect class="ft-pick" data-pick="{_square_name(i)}" data-content={quoteattr(str(v))} '
+            f'x="{left + (i % 4) * s + 1:.1f}" y="{top + (i // 4) * s + 1:.1f}" width="{s - 2:.1f}" '
+            f'height="{s - 2:.1f}" rx="3" fill="#ffffff" fill-opacity="0"/>'
+            for i, v in enumerate(grid[:16])
+            if _square_name(i) in picks
+        )
+    )
     factories = town.get("factories") or {}
     banks = town.get("banks") or {}
     stores = town.get("warehouses") or {}
@@ -398,7 +431,7 @@ def _town(
     ghost = own.split() if isinstance(own, str) else []
     if not (cell_actions or factories or banks or stores or statue or ghost):
         svg.add(_still_town(tuple(str(v) for v in grid[:16]), s))  # the common case: drawn once, reused
-        svg.add("</g>")
+        svg.add(marks + "</g>")
         return y + top + 4 * s
     for i in range(16):
         r, c = divmod(i, 4)
@@ -433,7 +466,7 @@ def _town(
             svg.cube(cx + s * 0.25, cy + s * 0.2, s * 0.5, ghost[1], ghost=True)
             if big:
                 svg.text(cx + s / 2, cy + s - 8, "your pick", 10, color=MUTED, anchor="middle")
-    svg.add("</g>")
+    svg.add(marks + "</g>")
     return y + top + 4 * s
 
 
@@ -765,7 +798,26 @@ def _own_area(svg: _Svg, view: dict[str, Any], q: int, player: int | None, legal
     svg.text(MARGIN, y + 16, heading, 17, bold=True, color=HILITE)
     svg.lines(MARGIN + 12 + len(heading) * 17 * 0.6, y + 16, ["  ·  ".join(_status_words(q, town, view))], 13)
     y += 26
-    bottom = _town(svg, MARGIN, y, BIG_CELL, town, _cell_actions(legal) if mine else None)
+    builds = [a for a in legal if a.startswith("build ")] if mine else []
+    # the pattern's squares, and the squares a building may go on (a Shed goes on any empty square)
+    picks = frozenset(sq for a in builds for sq in [*_build_parts(a)[1].split(), _build_parts(a)[2]])
+    bottom = _town(svg, MARGIN, y, BIG_CELL, town, _cell_actions(legal) if mine else None, q, picks)
+    if mine and "done" in legal:  # ending your building: a big button under your town
+        bottom += 8
+        svg.button(
+            "done",
+            MARGIN + 18,
+            bottom,
+            4 * BIG_CELL,
+            44,
+            fill="#ffffff",
+            rx=8,
+            inner=(
+                f'<text x="{MARGIN + 18 + 2 * BIG_CELL:.1f}" y="{bottom + 28:.1f}" font-size="16" font-weight="bold" '
+                f'text-anchor="middle">done — end my building this round</text>'
+            ),
+        )
+        bottom += 44
     px = MARGIN + 18 + 4 * BIG_CELL + 24
     right = WIDTH - MARGIN
     py = y + 4
@@ -829,15 +881,13 @@ def _own_area(svg: _Svg, view: dict[str, Any], q: int, player: int | None, legal
         return max(bottom, py) + 14
     caverns = [(a, f"set {a[7:]} aside in the Cavern") for a in legal if a.startswith("cavern ")]
     swaps = [a for a in legal if a.startswith("store ") and " take " in a]
-    builds = [a for a in legal if a.startswith("build ")]
     if caverns or swaps:
         py = svg.lines(px, py + 16, ["Other ways to take the resource:"], 12, bold=True) - 10
         py = _flow_buttons(svg, px, py, right, caverns, 11.5)
         py = _square_menu(svg, px, py, right, _store_groups(swaps))
     if builds:
-        py = (
-            svg.lines(px, py + 16, ["Build: the cubes on these squares make a building; put it at:"], 12, bold=True) - 6
-        )
+        hint = "Build: click the cubes of a pattern in your town, then the building and its square — or here:"
+        py = svg.lines(px, py + 16, _wrap(hint, 12, pw), 12, bold=True) - 6
         py = _square_menu(svg, px, py, right, _build_groups(builds))
     return max(bottom, py) + 14
 
@@ -859,7 +909,7 @@ def _small_town(
     y += 20
     svg.lines(x, y + 10, _small_status(view, q, w), 11, color=MUTED)
     y += status_lines * 11 * 1.3 + 2
-    bottom = _town(svg, x, y, s, town, None)
+    bottom = _town(svg, x, y, s, town, None, q)
     ty = bottom + 4
     for line in _extras(town, False):
         ty = (

@@ -50,5 +50,23 @@ window.FT = (function () {
     }
     return wrap;
   }
-  return { page, el, api, scoreSheet };
+  // a player's name: 1-24 letters, digits, spaces and . ' - _ (the server checks it again)
+  function checkName(name) {
+    if (!name) return "type a name (or skip)";
+    if (name.length > 24) return "a name has at most 24 characters";
+    if (!/^[\p{L}\p{N} .'_-]+$/u.test(name)) return "a name may use letters, digits, spaces and . ' - _ only";
+    return "";
+  }
+  // "your tables": the tables this browser opened or joined (no account: kept in localStorage)
+  const TABLES = "farmtable:tables";
+  function myTables() {
+    try { const list = JSON.parse(localStorage.getItem(TABLES) || "[]"); return Array.isArray(list) ? list : []; } catch (e) { return []; }
+  }
+  function rememberTable(id, title) {
+    const list = myTables().filter((t) => t.id !== id);
+    list.unshift({ id: String(id), title: String(title || "").slice(0, 60), at: Date.now() });
+    localStorage.setItem(TABLES, JSON.stringify(list.slice(0, 20)));
+  }
+  function forgetTable(id) { localStorage.setItem(TABLES, JSON.stringify(myTables().filter((t) => t.id !== id))); }
+  return { page, el, api, scoreSheet, checkName, myTables, rememberTable, forgetTable };
 })();

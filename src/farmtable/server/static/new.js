@@ -1,7 +1,7 @@
 // The new-table form: game, players, variants, and who sits in each seat.
 "use strict";
 (function () {
-  const { page, el, api } = window.FT;
+  const { page, el, api, checkName, rememberTable } = window.FT;
   const { games, levels } = page();
   const $ = (id) => document.getElementById(id);
   const wanted = new URLSearchParams(location.search).get("game");
@@ -34,6 +34,7 @@
     }
     $("seats").replaceChildren(...rows);
   }
+  $("your-name").value = localStorage.getItem("farmtable:name") || "";
   $("game").addEventListener("change", fillPlayers);
   $("players").addEventListener("change", fillSeats);
   fillPlayers();
@@ -48,9 +49,15 @@
       seats.push(v.startsWith("ai:") ? { kind: "ai", agent: v.slice(3) } : { kind: v });
     }
     const variants = [...document.querySelectorAll("input[name=variant]:checked")].map((i) => i.value);
+    const name = $("your-name").value.trim();
+    if (name && checkName(name)) { $("form-error").textContent = "Your name: " + checkName(name); return; }
+    if (name) localStorage.setItem("farmtable:name", name);
     $("create").disabled = true;
     try {
-      const made = await api("POST", "/api/tables", { game: $("game").value, players: n, variants, seats });
+      const body = { game: $("game").value, players: n, variants, seats };
+      if (name) body.name = name;
+      const made = await api("POST", "/api/tables", body);
+      rememberTable(made.id, $("game").selectedOptions[0].textContent);
       const invites = made.seats.filter((s) => s.kind === "invite");
       const mine = made.seats.find((s) => s.kind === "you");
       if (mine) localStorage.setItem("farmtable:token:" + made.id, mine.token);
