@@ -26,10 +26,12 @@ INF = math.inf
 
 @dataclass(frozen=True)
 class Ctx:
-    """What an encoder needs besides the value: who observes, and how many seats there are."""
+    """What an encoder needs besides the value: who observes, how many seats there are, and the
+    game's variants (some change what a component shows, e.g. Farmini's ``cards-v1`` faces)."""
 
     viewer: int
     players: int
+    variants: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -390,7 +392,7 @@ class Encoder:
     def encode(self, view: Mapping[str, Any], viewer: int) -> np.ndarray:
         """The float32 observation vector of ``view`` (which must be ``state.view(viewer)``)."""
         out = _Out()
-        self.schema.encode(view, Ctx(viewer, self.players), out)
+        self.schema.encode(view, Ctx(viewer, self.players, tuple(view.get("variants") or ())), out)
         return out.result()
 
     def rows(self) -> list[Row]:

@@ -24,7 +24,7 @@ import numpy as np
 
 from farmtable.core import Result
 from farmtable.games.farmini import components as c
-from farmtable.games.farmini.farm import ORIENTED, QUARTER_INDEX
+from farmtable.games.farmini.farm import QUARTER_INDEX, faces_for
 from farmtable.rl.catalogue import RLGame
 from farmtable.rl.encoding import BySeat, Counts, Ctx, Custom, Fields, Flag, Items, Num, SeatSet
 
@@ -75,9 +75,10 @@ def _farm(value: Any, ctx: Ctx) -> np.ndarray:
     quarters_at = 1 + len(c.SIDES)
     animals_at = quarters_at + N_QUARTERS * len(c.QUARTER_CONTENTS)
     pens_at = animals_at + N_QUARTERS * len(c.KINDS)
+    oriented = faces_for(ctx.variants).oriented  # the faces this game plays (variant cards-v1 or the default)
     for x, y, card_id, rot in value["cards"]:
         base = _cell(x, y)
-        card = ORIENTED[(card_id, rot)]
+        card = oriented[(card_id, rot)]
         out[base] = 1.0
         for side, fence in enumerate(card.arms):
             out[base + 1 + side] = 1.0 if fence else 0.0
