@@ -1,16 +1,12 @@
 """Names at the table: the creator names themselves on the new-table form, the invited friend on the
 first visit; names show in the seats and the log of both browsers, as text (never as HTML).
-
-Needs the server's names (``seats[].name``, ``POST /api/tables/{id}/name``): skipped until the
-server branch that adds them is merged."""
+The server side: ``seats[].name`` in every update, ``POST /api/tables/{id}/name`` (tests/server/test_names.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from tests.browser.helpers import wait_ready
+from tests.browser.helpers import dismiss_how_to, wait_ready
 from tests.server.live import LiveServer
 
 
@@ -34,11 +30,12 @@ def test_players_name_themselves_and_everyone_sees_the_names(browser: Any, serve
         host.click("#go-table")
         host.wait_for_url("**/t/*")
         host.wait_for_function("document.body.dataset.version !== undefined")
-        if "name" not in host.evaluate("window.FTstate.seats[0]"):
-            pytest.skip("the server does not send names yet (needs the server branch's names)")
+        assert host.evaluate("window.FTstate.seats[0].name") == "Sam"
         friend = friend_context.new_page()
         friend.goto(server.url + join)
         friend.locator("#name-box").wait_for(state="visible")
+        friend.locator("#how-to").wait_for(state="visible")  # a first visit: the card comes first
+        dismiss_how_to(friend)
         friend.fill("#name-input", "<i>Kim</i>")
         friend.click("#name-box button[type=submit]")
         assert "letters, digits" in friend.locator("#name-error").inner_text()
