@@ -20,6 +20,7 @@ import pytest
 
 import farmtable
 from farmtable.core import State
+from farmtable.server.narrate import log_text
 from tests.server.conftest import TestClient, new_table, seat_headers, token, ws_open
 
 Probe = Callable[[dict[str, Any], int | None], set[str]]
@@ -178,8 +179,8 @@ def test_simultaneous_choices_are_secret_until_their_step_closes(client: TestCli
                 if hidden_at(rows, row.seq, payload["version"]):
                     assert line["text"] == "Player 0 chose (secret)"
                     seen_hidden += 1
-                else:
-                    assert row.notation in line["text"]
+                else:  # the step closed: the line says the card, in words
+                    assert line["text"] == log_text(row.kind, row.player, row.notation, hidden=False)
                     seen_shown += 1
     assert seen_hidden and seen_shown
     full_log = recorders[1].payloads[-1]  # the finished game's whole log: every step closed, all shown

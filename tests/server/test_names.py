@@ -9,6 +9,7 @@ import pytest
 
 import farmtable
 from farmtable.server.hub import check_name
+from farmtable.server.narrate import log_text
 from farmtable.server.store import Seat
 from tests.server.conftest import TestClient, new_table, seat_headers, token, ws_open
 
@@ -125,17 +126,17 @@ def test_tiny_towns_choices_are_shown_once_their_step_is_over(client: TestClient
             assert last == f"Player {seat} chose (secret)"
             hidden_seen += 1
         if body["action"].startswith("name "):
-            assert body["action"] in last  # naming the resource is public, always
+            assert last == log_text("move", seat, body["action"], hidden=False)  # naming a resource is public
     assert hidden_seen, "no placement was made while the other still had to place"
     log = client.get(f"/api/tables/{tid}/log", headers=seat_headers(tokens[0])).json()["log"]
-    shown = [line for line in log if line["player"] == 1 and ": place " in line["text"]]
+    shown = [line for line in log if line["player"] == 1 and line["text"].startswith("Player 1 placed ")]
     hidden = [line["seq"] for line in log if "(secret)" in line["text"]]
-    named = [line["seq"] for line in log if ": name " in line["text"]]
+    named = [line["seq"] for line in log if " named " in line["text"]]
     assert len(shown) > 5, "the other player's past placements are shown"
     theirs = {
         line["seq"]: line["text"]
         for line in client.get(f"/api/tables/{tid}/log", headers=seat_headers(tokens[1])).json()["log"]
     }
     for seq in hidden:  # still secret: the step open now, or the monument kept (the game never shows it)
-        assert seq > named[-1] or theirs[seq].startswith("Player 1: keep "), theirs[seq]
-    assert any(theirs[seq].startswith("Player 1: keep ") for seq in hidden), "the kept monument stays secret"
+        assert seq > named[-1] or theirs[seq].startswith("Player 1 kept the monument "), theirs[seq]
+    assert any(theirs[seq].startswith("Player 1 kept the monument ") for seq in hidden), "the kept monument stays secret"
