@@ -77,10 +77,7 @@ def faces_of(name: str) -> Faces:
     changes = CANDIDATES[name]
     cards = []
     for card in (*components.FARM_CARDS, *components.FENCE_CARDS_V1):
-        if card.id in changes:
-            arms, quarters = changes[card.id]
-            card = components.FenceCard(card.id, frozenset(arms.split()), quarters.replace(" ", ""), card.starting)
-        cards.append(card)
+        cards.append(components.with_face(card, *changes[card.id]) if card.id in changes else card)
     return Faces(name, cards)
 
 

@@ -170,13 +170,18 @@ REVISIONS: Final[dict[str, tuple[str, str]]] = {
 """What the default faces change against ``cards-v1``: the only place the revision is written."""
 
 
+def with_face(card: FenceCard, arms: str, quarters: str, label: str = FenceCard.label) -> FenceCard:
+    """``card`` (same id, same starting flag) showing other fences ``arms`` ("N E") and ``quarters``
+    ("C G G G", NE SE SW NW), with the source ``label`` (by default the assumed faces' label)."""
+    return FenceCard(card.id, frozenset(arms.split()), quarters.replace(" ", ""), card.starting, label=label)
+
+
 def _revised(card: FenceCard) -> FenceCard:
     """``card`` with its DA-FM3 revision applied (unchanged when it has none)."""
     if card.id not in REVISIONS:
         return card
-    arms, quarters = REVISIONS[card.id]
     label = "DA-FM3 revised (issue 14; faces assumed); FOUND: 32 fence cards, 4 of them starting cards (rulebook)"
-    return FenceCard(card.id, frozenset(arms.split()), quarters.replace(" ", ""), card.starting, label=label)
+    return with_face(card, *REVISIONS[card.id], label=label)
 
 
 FENCE_CARDS: Final = tuple(_revised(card) for card in FENCE_CARDS_V1)

@@ -283,28 +283,10 @@ def farm_info(farm: tuple[int, ...]) -> FarmInfo:
     single_open = min(max(loose - 2 * pairs, 0), max(open_sheep - 2 * pair_open, 0))
     # Cow groups: a new cow next to a group with room scores its calves, new calves score 2 per cow.
     cow_gain = calf_gain = 0
-    seen = 0
     cow_pts = 0
-    for start, v in enumerate(farm):
-        if v not in (c.COW, c.CALVES) or seen >> start & 1:
-            continue
-        cows = calves = 0
-        has_room = False
-        stack = [start]
-        seen |= 1 << start
-        while stack:
-            cell = stack.pop()
-            if farm[cell] == c.COW:
-                cows += 1
-            else:
-                calves += c.CALVES_PER_SPACE
-            has_room = has_room or room[cell]
-            for n in scoring.NEIGHBOURS[cell]:
-                if not seen >> n & 1 and farm[n] in (c.COW, c.CALVES):
-                    seen |= 1 << n
-                    stack.append(n)
+    for cows, calves, cells in scoring.cow_groups(farm):
         cow_pts += cows * calves
-        if has_room:
+        if any(room[cell] for cell in cells):
             cow_gain = max(cow_gain, calves)
             calf_gain = max(calf_gain, c.CALVES_PER_SPACE * cows)
     chickens = c.CHICKEN_POINTS * sum(1 for v in farm if v == c.CHICKEN)

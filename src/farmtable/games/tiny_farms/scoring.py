@@ -94,18 +94,17 @@ def _mask(farm: Sequence[int], code: int) -> int:
     return mask
 
 
-def cow_points(farm: Sequence[int]) -> int:
-    """Cows and calves of one farm: each cow scores 1 per calf in its adjacent group of cows and calves."""
+def cow_groups(farm: Sequence[int]) -> list[tuple[int, int, list[int]]]:
+    """The adjacent groups of cows and calves of one farm: (cows, calves, the group's cells)."""
     seen = 0
-    total = 0
+    groups = []
     for start, value in enumerate(farm):
         if value not in (c.COW, c.CALVES) or seen >> start & 1:
             continue
         cows = calves = 0
-        stack = [start]
+        cells = [start]
         seen |= 1 << start
-        while stack:
-            cell = stack.pop()
+        for cell in cells:  # grows while it is read: a breadth-first walk of the group
             if farm[cell] == c.COW:
                 cows += 1
             else:
@@ -113,9 +112,14 @@ def cow_points(farm: Sequence[int]) -> int:
             for n in NEIGHBOURS[cell]:
                 if not seen >> n & 1 and farm[n] in (c.COW, c.CALVES):
                     seen |= 1 << n
-                    stack.append(n)
-        total += cows * calves
-    return total
+                    cells.append(n)
+        groups.append((cows, calves, cells))
+    return groups
+
+
+def cow_points(farm: Sequence[int]) -> int:
+    """Cows and calves of one farm: each cow scores 1 per calf in its adjacent group of cows and calves."""
+    return sum(cows * calves for cows, calves, _ in cow_groups(farm))
 
 
 def crop_points(farm: Sequence[int]) -> int:
