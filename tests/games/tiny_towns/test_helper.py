@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from farmtable.core import BadInput
+from farmtable.core.sheet import score_sheet, sheet_text
 from farmtable.games.tiny_towns.helper import HELPER_FORMAT
 from farmtable.games.tiny_towns.rules import GAME
 
@@ -128,3 +129,41 @@ def test_finished_places_run_from_one_to_the_number_of_towns(place: int) -> None
     with pytest.raises(BadInput, match="places are 1 to 2"):
         GAME.score_text(text)
     assert GAME.score_text(EXAMPLE.replace("turns: 3", "turns: 3\nfinished: 2")).totals == [27, 22]
+
+
+FEAST_TOWN = """\
+buildings: Cottage, Farm, Well, Theater, Chapel, Feast Hall, Factory
+player: Cara
+FEA FEA . .
+. . . .
+. . . .
+. . . .
+"""
+
+
+def test_one_town_alone_is_a_solo_town_with_its_rank() -> None:
+    result = GAME.score_text(FEAST_TOWN)
+    assert result.breakdown[0]["Feast Hall"] == 4  # no player on the right: 2 + 2
+    assert "solo_rank" in result.details
+    assert "rank" in sheet_text(score_sheet(result)).lower()
+
+
+@pytest.mark.parametrize(("right", "each"), [(1, 3), (2, 2), (0, 3)])
+def test_one_town_of_a_bigger_game_takes_the_right_neighbours_feast_halls(right: int, each: int) -> None:
+    result = GAME.score_text(FEAST_TOWN + f"right feast halls: {right}\n")
+    assert result.breakdown[0]["Feast Hall"] == 2 * each
+    assert "solo_rank" not in result.details  # not a solo town
+    assert "rank" not in sheet_text(score_sheet(result)).lower()
+
+
+def test_right_feast_halls_with_several_towns_is_refused() -> None:
+    text = EXAMPLE.replace("turns: 3", "turns: 3\nright feast halls: 1")
+    with pytest.raises(BadInput, match="only for one town typed alone") as err:
+        GAME.score_text(text)
+    assert err.value.line == 10  # the "player: Ben" line
+
+
+def test_right_feast_halls_must_be_a_number() -> None:
+    with pytest.raises(BadInput, match="must be a whole number") as err:
+        GAME.score_text(FEAST_TOWN + "right feast halls: two\n")
+    assert err.value.line == 7

@@ -43,12 +43,17 @@ without a building. Optional lines in a player's block:
                    itself included (needed with the Shrine)
     finished: N    The Starloom: 1 = first town completed (needed with the Starloom;
                    towns completed in the same round share a place)
+    right feast halls: N
+                   only when ONE town of a bigger game is typed: the Feast Halls in the
+                   town of the player on its right (a Feast Hall scores 3 instead of 2 when the town has more);
+                   the town is then not scored as a solo town (no solo rank)
 
 Before the players, 'readings: market-row-and-column' and/or 'mandras-8-around' select
 the other reading of those cards. Players are listed in seat order (the player on your
 right is the one listed before you; the first player's right is the last). The result
 is the score sheet per building kind, the monument and the empty squares, ranked with
-the rulebook's tie-breaks: fewest Master Builder turns, fewest empty squares, most cottages."""
+the rulebook's tie-breaks: fewest Master Builder turns, fewest empty squares, most cottages.
+One town typed alone is a solo town (its rank is shown) unless it has 'right feast halls:'."""
 
 _EMPTY_TOKENS = {".", "-", "_", *C.RESOURCES, *(letter.lower() for letter in C.RESOURCE_LETTERS)}
 _BUILDING_TOKENS: dict[str, str] = {}
@@ -69,6 +74,7 @@ class _Player:
         self.shrine: int | None = None
         self.finished: int | None = None
         self.turns = 0
+        self.right_feast_halls: int | None = None
 
 
 def _number(value: str, line: int, what: str) -> int:
@@ -137,8 +143,13 @@ def score_text(text: str) -> Result:
             player.finished = _number(value, number, "the completion place")
         elif sep and key == "turns":
             player.turns = _number(value, number, "Master Builder turns")
+        elif sep and key.replace("-", " ").replace("_", " ") == "right feast halls":
+            player.right_feast_halls = _number(value, number, "the Feast Halls of the player on the right")
         elif sep:
-            raise BadInput(f"unknown line '{key}:'; expected monument, warehouse, shrine, finished or turns", number)
+            raise BadInput(
+                f"unknown line '{key}:'; expected monument, warehouse, shrine, finished, turns or right feast halls",
+                number,
+            )
         else:
             player.rows.append(_grid_row(line, number, buildings or (), player))
     if not players:
@@ -147,7 +158,8 @@ def score_text(text: str) -> Result:
         raise BadInput("start with the buildings line: buildings: Cottage, Farm, ...")
     _check_across_players(players)
     towns = [_facts(player, buildings) for player in players]
-    result = score_towns(towns, buildings, frozenset(readings))
+    right = players[0].right_feast_halls if len(players) == 1 else None
+    result = score_towns(towns, buildings, frozenset(readings), right_feast_halls=right)
     result.details["names"] = [p.name for p in players]
     result.details["buildings"] = list(buildings)
     return result
@@ -193,6 +205,14 @@ def _check_across_players(players: list[_Player]) -> None:
                 line=player.line,
             )
         owner[player.monument] = player
+    if len(players) > 1:
+        for player in players:
+            if player.right_feast_halls is not None:
+                raise BadInput(
+                    f"{player.name}: 'right feast halls:' is only for one town typed alone; with several"
+                    " towns the player on the right is the one listed before",
+                    line=player.line,
+                )
     # One town typed alone may come from a bigger game; several towns typed are the whole table.
     places = len(players) if len(players) > 1 else C.MAX_PLAYERS
     for player in players:

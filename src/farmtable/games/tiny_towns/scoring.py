@@ -311,9 +311,21 @@ def best_feeding(
     return best_sheet, best_fed
 
 
-def score_towns(towns: Sequence[TownFacts], building_set: Sequence[str], readings: frozenset[str]) -> Result:
-    """Score every town (seat order), rank with the rulebook's tie-breaks, and return the Result."""
+def score_towns(
+    towns: Sequence[TownFacts],
+    building_set: Sequence[str],
+    readings: frozenset[str],
+    *,
+    right_feast_halls: int | None = None,
+) -> Result:
+    """Score every town (seat order), rank with the rulebook's tie-breaks, and return the Result.
+
+    One town alone is a solo town (its rank in ``details["solo_rank"]``) unless
+    ``right_feast_halls`` is given: then it is one town of a bigger game, its Feast Halls are
+    compared with that count (the town of the player on its right) and no solo rank is given."""
     n = len(towns)
+    if right_feast_halls is not None and n != 1:
+        raise ValueError("right_feast_halls is for one town scored alone (several towns: the neighbour is typed)")
     feast_halls = [sum(1 for name in t.grid if name == "Feast Hall") for t in towns]
     breakdown: list[dict[str, int]] = []
     totals: list[int] = []
@@ -321,7 +333,7 @@ def score_towns(towns: Sequence[TownFacts], building_set: Sequence[str], reading
     fed_lists: list[list[str]] = []
     for p, town in enumerate(towns):
         # "the player on your right": seats run left (p+1) in play order, so the right is p-1.
-        right = feast_halls[(p - 1) % n] if n > 1 else None
+        right = feast_halls[(p - 1) % n] if n > 1 else right_feast_halls
         lines, fed = best_feeding(town, right, readings)
         sheet = {name: lines.get(name, 0) for name in building_set}
         sheet.update((name, points) for name, points in lines.items() if name not in sheet)  # never drop a line
@@ -342,7 +354,7 @@ def score_towns(towns: Sequence[TownFacts], building_set: Sequence[str], reading
         "fed_squares": fed_lists,
         "monuments": [t.monument for t in towns],
     }
-    if n == 1:
+    if n == 1 and right_feast_halls is None:
         details["solo_rank"] = C.solo_rank(totals[0])
         details["solo_ranks"] = [f"{low}+ {name}" for low, name in C.SOLO_RANKS] + [
             f"≤{C.SOLO_RANKS[-1][0] - 1} {C.SOLO_LOWEST_RANK}"
