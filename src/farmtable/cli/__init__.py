@@ -1,59 +1,65 @@
 """The ``farmtable`` command line (typer + rich). Every error is one clear line and a non-zero exit.
 
-Start-up is kept short (``farmtable --help`` and ``farmtable games`` in well under 0.15 s of CPU,
-``benchmarks/speed/cli_startup.py``): the command modules import the arena, the agents and numpy
-only inside the commands that use them; help is plain click text (typer's rich help pulls in a
-Markdown parser and the traceback pretty-printer, ~0.15 s); and ``farmtable games``, which takes no
-arguments, runs without typer's argument coercion (which imports pydantic, ~0.1 s, even for a
-command that has no parameters).
+Start-up is kept short (``benchmarks/speed/cli_startup.py``; target 0.15 s of CPU for
+``farmtable --help`` and ``farmtable games``):
+
+- ``farmtable --help`` from the installed script on a terminal of 80 columns or more prints the
+  help text kept in :mod:`farmtable.cli.help_text` without loading typer (click wraps help to the
+  terminal below 80 columns, so narrower terminals and other program names take the full path);
+  ``tests/cli/test_startup.py`` checks the kept text is what typer prints;
+- ``farmtable games`` takes no arguments and runs without typer (:mod:`farmtable.cli.listing`);
+- everything else goes through typer (:mod:`farmtable.cli.entry`), whose command modules import the
+  arena, the agents and numpy only inside the commands that use them; help is plain click text
+  (typer's rich help pulls in a Markdown parser and the traceback pretty-printer).
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
-
-import typer
-
-from farmtable.cli import files as _files  # registers its commands; `games` runs through it directly
-from farmtable.cli import play as _play  # noqa: F401
-from farmtable.cli import serve as _serve  # noqa: F401
-from farmtable.cli import study as _study  # noqa: F401
-from farmtable.cli.common import CliError, app, console
+from typing import Any
 
 __all__ = ["app", "main"]
 
-app.rich_markup_mode = None
-"""Plain click help: the rich help renderer costs more start-up time than everything else together."""
+PROGRAM = "farmtable"
+"""The installed script's name: the kept help text says ``Usage: farmtable ...``."""
+HELP_WIDTH = 80
+"""Click formats help to min(terminal columns, 80): at 80 columns or more it is always the same."""
 
 
-def _fast_path(argv: list[str]) -> bool:
-    """Run an invocation that needs no argument parsing directly; True if it was run."""
-    if argv == ["games"]:
-        _files.games_command()
-        return True
-    return False
+def kept_help(argv: list[str]) -> str | None:
+    """The kept ``--help`` text when it is exactly what typer would print here, else None."""
+    if argv != ["--help"] or os.path.basename(sys.argv[0]) != PROGRAM:
+        return None
+    if shutil.get_terminal_size().columns < HELP_WIDTH:
+        return None
+    from farmtable.cli.help_text import HELP
+
+    return HELP
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 refused, 2 usage error)."""
-    try:
-        if _fast_path(sys.argv[1:] if argv is None else list(argv)):
-            return 0
-        app(args=argv, standalone_mode=False)
-    except typer.Exit as exc:
-        return int(exc.exit_code)
-    except typer.Abort:
-        console.print("aborted")
-        return 1
-    except typer.TyperException as exc:
-        console.print(f"error: {exc.format_message()}", markup=False, highlight=False, soft_wrap=True)
-        return 2
-    except (CliError, ValueError, KeyError, OSError, ImportError) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        console.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
-        return 1
-    return 0
+    args = sys.argv[1:] if argv is None else list(argv)
+    text = kept_help(args)
+    if text is not None:
+        sys.stdout.write(text)
+        return 0
+    if args == ["games"]:
+        from farmtable.cli.listing import games_command
+
+        games_command()
+        return 0
+    from farmtable.cli.entry import run
+
+    return run(argv)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def __getattr__(name: str) -> Any:
+    """``farmtable.cli.app``: the typer application, loaded on first use."""
+    if name == "app":
+        from farmtable.cli.entry import app
+
+        return app
+    raise AttributeError(f"module 'farmtable.cli' has no attribute {name!r}")

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import functools
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 import farmtable
+from farmtable.cli.console import console as console
+from farmtable.cli.console import get_console as get_console
 
 if TYPE_CHECKING:  # rich and the game core load on first use: `farmtable --help` needs neither
-    from rich.console import Console
     from rich.table import Table
 
     from farmtable.core import Result, State
@@ -26,25 +26,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-
-@functools.cache
-def get_console() -> Console:
-    """The one rich console of the command line (made on first use)."""
-    from rich.console import Console
-
-    return Console(highlight=False)
-
-
-class _ConsoleOnDemand:
-    """Stands for :func:`get_console` until first used (importing rich costs ~30 ms of start-up)."""
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(get_console(), name)
-
-
-console = cast("Console", _ConsoleOnDemand())
-"""The console, for ``console.print(...)``; pass :func:`get_console` where a real Console is needed."""
 
 
 GameArg = Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `farmtable games`).")]

@@ -24,6 +24,7 @@ from farmtable.cli.common import (
     read_text,
     save_game_file,
 )
+from farmtable.cli.listing import games_command
 
 if TYPE_CHECKING:
     from farmtable.core import State
@@ -47,21 +48,7 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
     return options
 
 
-@app.command("games")
-def games_command() -> None:
-    """List the games, their player counts and variants."""
-    from rich.table import Table
-
-    table = Table(title="farmtable games")
-    table.add_column("id")
-    table.add_column("game")
-    table.add_column("players", justify="center")
-    table.add_column("variants")
-    for gid in farmtable.list_games():
-        game = farmtable.get_game(gid)
-        variants = "\n".join(f"{name}: {text}" for name, text in game.variants.items()) or "-"
-        table.add_row(gid, game.title, f"{game.min_players}-{game.max_players}", variants)
-    console.print(table)
+app.command("games")(games_command)
 
 
 @app.command("new")

@@ -1,0 +1,27 @@
+"""What ``farmtable --help`` prints (kept here so it prints without loading typer; refreshed by
+``python -m farmtable.cli.entry``, and ``tests/cli/test_startup.py`` checks it is current)."""
+
+HELP = (
+    "Usage: farmtable [OPTIONS] COMMAND [ARGS]...\n"
+    "\n"
+    "  Play, score and study five small farm games: Tiny Farms, Farmini, Farmerama,\n"
+    "  Tiny Towns and Farmers Finances.\n"
+    "\n"
+    "Options:\n"
+    "  --help  Show this message and exit.\n"
+    "\n"
+    "Commands:\n"
+    "  games   List the games, their player counts and variants.\n"
+    "  new     Start a new game and save it to a file (or print its JSON).\n"
+    "  show    Show the board as text, as a player (or a spectator) sees it.\n"
+    "  legal   List the legal moves (of one player, or of everyone who decides...\n"
+    "  apply   Apply moves to a saved game.\n"
+    "  score   Print the score sheet of a saved game, or of an end position...\n"
+    "  play    Play in the terminal against computer players (you are seat 0...\n"
+    "  serve   Start the web server: play every game in the browser with...\n"
+    "  arena   Play agents against each other; print win rates with 95% CIs,...\n"
+    "  solo    Solo benchmark: the score distribution and the share of games...\n"
+    "  report  Write an HTML page with plots (scores, win-rate matrix, seat...\n"
+    "  bench   Speed on one core: random-play decisions/s, complete games/s,...\n"
+    "  hint    What the Expert AI would play in a saved position, with its...\n"
+)
