@@ -11,6 +11,7 @@ import contextlib
 import gzip
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Literal, cast
@@ -26,7 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import farmtable
 from farmtable.agents.levels import LEVELS
 from farmtable.core import BadInput
-from farmtable.server import guide, pages
+from farmtable.server import guide, narrate, pages
 from farmtable.server.guard import Guard
 from farmtable.server.hub import AI, HUMAN, ApiError, Hub, Subscriber, Table
 from farmtable.server.limits import (
@@ -131,6 +132,24 @@ def _describe_validation(exc: RequestValidationError) -> str:
             return "the request body is not valid JSON"
         problems.append(f"{where[:60] or 'body'}: {str(err.get('msg', 'invalid'))[:80]}")
     return "bad request: " + "; ".join(problems[:5])
+
+
+EVENTS_PAGE = 80
+"""At most this many decisions' automatic events per request (the newest)."""
+EVENT_CACHE = 20_000
+"""Decisions whose events are remembered (a decision's events never change)."""
+
+
+def _standing(lines: list[Any]) -> list[Any]:
+    """The log's decisions that stand once every undo line has taken back the one before it."""
+    stack: list[Any] = []
+    for line in lines:
+        if line.kind == "undo":
+            if stack:
+                stack.pop()
+        else:
+            stack.append(line)
+    return stack
 
 
 def games_info() -> list[dict[str, Any]]:
@@ -376,6 +395,53 @@ def create_app(
         table, seat = await _table_and_seat(request, table_id, _token(request))
         await hub_of(request).fresh(table)
         return {"table": table_id, "version": table.version, "log": hub_of(request).log_lines(table, seat)}
+
+    event_cache: OrderedDict[tuple[str, int], list[str]] = OrderedDict()
+
+    @app.get("/api/tables/{table_id}/events")
+    async def api_events(table_id: str, request: Request, since: int = 0) -> dict[str, Any]:
+        """What happened by itself after each standing decision with a log number above ``since`` (the
+        last :data:`EVENTS_PAGE` at most): rolls, an empty market's sale, wheel turns, wolves, reveals.
+        Read from the public views before and after each decision (``narrate.events``), so it holds no
+        secret: anyone who may read the table may read it."""
+        hub = hub_of(request)
+        table = await hub.get(table_id)
+        await hub.fresh(table)
+        async with table.lock:
+            standing = _standing(table.lines)
+            decisions = list(table.history.decisions)
+            version = table.version
+            if len(standing) != len(decisions):  # never expected; then say nothing rather than guess
+                return {"table": table_id, "version": version, "events": []}
+            wanted = [i for i, line in enumerate(standing) if line.seq > since][-EVENTS_PAGE:]
+            todo = [i for i in wanted if (table_id, standing[i].seq) not in event_cache]
+            after_last = table.state.to_json() if todo and todo[-1] == len(decisions) - 1 else None
+        game = table.game
+
+        def work() -> dict[int, list[str]]:
+            found: dict[int, list[str]] = {}
+            for i in todo:
+                before = game.from_json(decisions[i].before).view(None)
+                after_json = decisions[i + 1].before if i + 1 < len(decisions) else after_last
+                if after_json is None:
+                    continue
+                after = game.from_json(after_json).view(None)
+                found[standing[i].seq] = narrate.events(
+                    game.id, before, after, decisions[i].player, decisions[i].notation
+                )
+            return found
+
+        if todo:
+            for seq, lines in (await asyncio.to_thread(work)).items():
+                event_cache[(table_id, seq)] = lines
+                while len(event_cache) > EVENT_CACHE:
+                    event_cache.popitem(last=False)
+        out = []
+        for i in wanted:
+            lines = event_cache.get((table_id, standing[i].seq))
+            if lines:
+                out.append({"seq": standing[i].seq, "lines": lines})
+        return {"table": table_id, "version": version, "events": out}
 
     async def _acting_seat(request: Request, table_id: str, token: str) -> tuple[Table, int]:
         table, seat = await _table_and_seat(request, table_id, token)
