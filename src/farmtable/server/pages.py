@@ -135,7 +135,11 @@ def table(table_id: str, title: str) -> str:
         f"""<p class="row help-links"><a id="rules-link" class="button secondary" href="/rules/{escape(game_id)}"
 target="_blank" rel="noopener">Rules</a><a id="key-link" class="button secondary" href="/rules/{escape(game_id)}/key"
 target="_blank" rel="noopener">Symbol key</a>
-<button id="how-to-open" class="secondary" type="button">How to play</button></p>"""
+<button id="how-to-open" class="secondary" type="button">How to play</button>
+<button id="sound-toggle" class="secondary" type="button" aria-pressed="false"
+title="a short sound when it becomes your turn">Sound: off</button>
+<button id="notify-toggle" class="secondary" type="button" aria-pressed="false" hidden
+title="a browser notification when it becomes your turn and this tab is hidden">Notify me: off</button></p>"""
         if game_id
         else ""
     )
