@@ -558,7 +558,8 @@
   const invites = JSON.parse(localStorage.getItem("farmtable:invites:" + tableId) || "[]");
   if (invites.length) {
     $("invites").hidden = false;
-    $("invite-links").replaceChildren(...invites.map((i) => el("li", {}, "Player " + i.seat + ": ", el("a", { href: i.link, class: "invite", "data-seat": i.seat, text: location.origin + i.link }))));
+    $("invite-links").replaceChildren(...invites.map((i) => el("li", {}, "Player " + i.seat + ": ", el("a", { href: i.link, class: "invite", "data-seat": i.seat, text: location.origin + i.link }),
+      i.code ? el("span", { class: "join-code" }, " — or the code ", el("b", { class: "code", "data-seat": i.seat, text: i.code }), " at " + location.origin + "/join") : "")));
   }
 
   // others' decisions (an AI's, a friend's) are shown one at a time, each for at least PACE ms, so
