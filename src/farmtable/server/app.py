@@ -199,7 +199,7 @@ def games_info() -> list[dict[str, Any]]:
                 "summary": game.summary,
                 "min_players": game.min_players,
                 "max_players": game.max_players,
-                "variants": dict(game.variants),
+                "variants": {name: guide.plain_variant(text) for name, text in game.variants.items()},
                 "scoring_helper": game.scoring_helper_format,
             }
         )
