@@ -20,9 +20,14 @@ GAMES = [
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
 
+NAME = "Ada O'Neil"
+"""The name the tests' players give themselves on the new-table form."""
+
+
 def open_table(page: Any, server: LiveServer, game: str) -> None:
-    """A new table of ``game``: you against a random AI, from the new-table form."""
+    """A new table of ``game``: you (named :data:`NAME`) against a random AI, from the new-table form."""
     page.goto(f"{server.url}/new?game={game}")
+    page.fill("#your-name", NAME)
     page.select_option("#players", "2")
     page.select_option("#seat-0", "you")
     page.select_option("#seat-1", "ai:random")
@@ -85,6 +90,9 @@ def test_the_table_teaches_scores_and_marks_moves(browser: Any, server: LiveServ
         scores = page.locator("#scores li")
         scores.first.wait_for()
         assert scores.count() == 2
+        # names: yours, in the seats and the live score
+        assert f"{NAME} (you)" in page.locator("#seats").inner_text()
+        assert NAME in scores.first.inner_text()
         # play a few decisions: the last moves get outlined on the board
         rng = random.Random(game + size)
         taps: list[float] = []
