@@ -496,9 +496,9 @@ def create_app(
                     event_cache.popitem(last=False)
         out = []
         for i in wanted:
-            lines = event_cache.get((table_id, standing[i].seq))
-            if lines:
-                out.append({"seq": standing[i].seq, "lines": lines})
+            said = event_cache.get((table_id, standing[i].seq))
+            if said:
+                out.append({"seq": standing[i].seq, "lines": said})
         return {"table": table_id, "version": version, "events": out}
 
     async def _acting_seat(request: Request, table_id: str, token: str) -> tuple[Table, int]:

@@ -33,6 +33,7 @@ from sqlalchemy import (
     UniqueConstraint,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
     inspect,
@@ -458,7 +459,7 @@ class Store:
             row = conn.execute(select(JoinCodeRow).where(JoinCodeRow.code_hash == key)).first()
             if row is None:
                 return None
-            gone = conn.execute(JoinCodeRow.__table__.delete().where(JoinCodeRow.code_hash == key))
+            gone = conn.execute(delete(JoinCodeRow).where(JoinCodeRow.code_hash == key))
             if gone.rowcount != 1:  # another request used it first
                 return None
             expires = row.expires if row.expires.tzinfo else row.expires.replace(tzinfo=UTC)
