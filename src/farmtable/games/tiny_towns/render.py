@@ -140,4 +140,13 @@ def render_text(state: TinyTownsState, player: int | None = None) -> str:
             )
         )
         out[-1] += ")"
-    return "\n".join(out)
+    return "\n".join(folded for line in out for folded in _fit(line))
+
+
+def _fit(line: str) -> list[str]:
+    """A line of at most :data:`TERMINAL_WIDTH` columns, or the words of a longer one over several,
+    the later ones indented two more."""
+    if len(line) <= TERMINAL_WIDTH:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip()) + 2)
+    return textwrap.wrap(line, TERMINAL_WIDTH, subsequent_indent=indent, break_on_hyphens=False)
