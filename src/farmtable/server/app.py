@@ -27,7 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import farmtable
 from farmtable.agents.levels import LEVELS
-from farmtable.core import BadInput
+from farmtable.core import BadInput, CorruptSave
 from farmtable.server import guide, narrate, pages
 from farmtable.server.guard import Guard
 from farmtable.server.hub import AI, HUMAN, ApiError, Hub, Subscriber, Table
@@ -479,11 +479,14 @@ def create_app(
         def work() -> dict[int, list[str]]:
             found: dict[int, list[str]] = {}
             for i in todo:
-                before = game.from_json(decisions[i].before).view(None)
                 after_json = decisions[i + 1].before if i + 1 < len(decisions) else after_last
-                if after_json is None:
+                if not decisions[i].before or not after_json:  # a decision stored without its position
                     continue
-                after = game.from_json(after_json).view(None)
+                try:
+                    before = game.from_json(decisions[i].before).view(None)
+                    after = game.from_json(after_json).view(None)
+                except (CorruptSave, ValueError, KeyError):  # a position this version cannot read: no events
+                    continue
                 found[standing[i].seq] = narrate.events(
                     game.id, before, after, decisions[i].player, decisions[i].notation
                 )
