@@ -96,3 +96,20 @@ def test_events_of_every_game_are_sentences() -> None:
             said += lines
         if game_id in ("farmers-finances", "tiny-farms", "farmerama"):
             assert said, f"{game_id}: no automatic event in a whole game"
+
+
+def test_the_last_decision_says_the_game_is_over_and_nothing_else_of_rounds() -> None:
+    for game_id in farmtable.list_games():
+        game = farmtable.get_game(game_id)
+        state = game.new_game(players=2, seed=2)
+        rng = random.Random(1)
+        before: dict[str, Any] = state.view(None)
+        player, action = 0, ""
+        while not state.is_over():
+            before = state.view(None)
+            player = state.actors()[0]
+            action = str(rng.choice(state.legal_actions(player)))
+            state.apply(player, action)
+        lines = events(game_id, before, state.view(None), player, action)
+        assert lines and lines[-1] == "The game is over", (game_id, lines)
+        assert not any(line.startswith(("Round ", "The action wheel")) for line in lines), (game_id, lines)

@@ -187,19 +187,22 @@ def events(
     reveal of simultaneous choices. The decision itself is the log line before these; secrets never
     appear, since public views hold none."""
     out: list[str] = []
+    ended = (after.get("over") or after.get("phase") == "over") and not (
+        before.get("over") or before.get("phase") == "over"
+    )
     if isinstance(after.get("events"), list):  # Tiny Farms and Farmini say what happened themselves
         fresh = _new_entries(list(before.get("events") or []), list(after["events"]))
         out += [_sentence(str(e)) for e in fresh if not re.search(r"scatters 0 ", str(e))]
     if game_id == "farmers-finances":
         out += _ff_events(before, after, player, notation)
-    elif game_id == "farmerama":
+    elif game_id == "farmerama" and not ended:  # the last round's end turns no wheel any more
         out += _farmerama_events(before, after)
-    elif game_id == "tiny-towns":
+    elif game_id == "tiny-towns" and not ended:
         if after.get("named") and after.get("named") != before.get("named") and not notation.startswith("name"):
             out.append(f"The resource this turn is {after['named']}")
         if after.get("round") != before.get("round") and after.get("round") is not None:
             out.append(f"Round {int(after['round']) + 1} begins")
-    if after.get("over") and not before.get("over"):
+    if ended:
         out.append("The game is over")
     return out
 
