@@ -28,7 +28,29 @@ if not Path(CHROMIUM).exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the 'browser-tests' extra")
 pytest.importorskip("fastapi", reason="the browser tests need the 'web' extra")
 
+from tests.browser.helpers import FAST  # noqa: E402
 from tests.server.live import LiveServer  # noqa: E402
+
+
+class Unpaced:
+    """The browser, whose new contexts show others' decisions without the pause people get between
+    them (``farmtable:pace`` 0: robots do not watch); ``paced_context`` keeps the pause."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        """A context whose pages show updates as fast as they come."""
+        context = self.browser.new_context(**options)
+        context.add_init_script(FAST)
+        return context
+
+    def paced_context(self, **options: Any) -> Any:
+        """A context as people have it: others' decisions one at a time."""
+        return self.browser.new_context(**options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.browser, name)
 
 
 @pytest.fixture(scope="package")
@@ -37,7 +59,7 @@ def browser() -> Iterator[Any]:
     an event loop running in the main thread while it is open (later tests call ``asyncio.run``)."""
     with sync_api.sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield chromium
+        yield Unpaced(chromium)
         chromium.close()
 
 

@@ -61,3 +61,36 @@ def play_to_the_end(page: Any, rng: random.Random, limit: int = 2000, on_move: A
         if on_move is not None:
             on_move(clicks)
         assert clicks < limit, "the game did not end"
+
+
+TAP = 44
+"""The smallest tap target on a phone, in CSS pixels (Apple's and WCAG 2.5.5's 44)."""
+FAST = "try { localStorage.setItem('farmtable:pace', '0'); } catch (e) {}"
+"""An init script: the page shows others' decisions without pausing between them (robots do not watch)."""
+
+
+def new_context(browser: Any, width: int = 1280, height: int = 800, phone: bool = False) -> Any:
+    """A browser context of that screen size (a phone: touch and mobile)."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone, bypass_csp=True
+    )
+    context.set_default_timeout(15_000)
+    return context
+
+
+def tap(page: Any, selector: str) -> float:
+    """Tap the board element ``selector`` (inside ``#board``) with a finger, as a phone user does: on
+    the element when it is big enough, else on the magnifier it opens. Returns the smaller side, in
+    CSS pixels, of what the finger actually hit."""
+    target = page.locator(f"#board {selector}").first
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()
+    assert box is not None, selector
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    if not page.locator("#lens").count():
+        return float(min(box["width"], box["height"]))
+    copy = page.locator(f"#lens {selector}").first
+    big = copy.bounding_box()
+    assert big is not None, selector
+    page.mouse.click(big["x"] + big["width"] / 2, big["y"] + big["height"] / 2)
+    return float(min(big["width"], big["height"]))

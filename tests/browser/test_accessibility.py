@@ -47,7 +47,8 @@ def test_no_serious_accessibility_violations(browser: Any, server: LiveServer, s
     page = context.new_page()
     problems: dict[str, list[str]] = {}
     try:
-        for name, path in [("home", "/"), ("new table", f"/new?game={GAME}"), ("scoring helper", "/score")]:
+        pages = [("home", "/"), ("new table", f"/new?game={GAME}"), ("scoring helper", "/score"), ("join", "/join")]
+        for name, path in pages:
             page.goto(server.url + path)
             problems[name] = serious_violations(page)
         if GAME != "race":
@@ -68,6 +69,31 @@ def test_no_serious_accessibility_violations(browser: Any, server: LiveServer, s
         page.locator("#to-replay").click()
         page.wait_for_function("document.body.dataset.step === '0'")
         problems["replay"] = serious_violations(page)
+    finally:
+        context.close()
+    bad = {k: v for k, v in problems.items() if v}
+    assert not bad, "\n".join(f"{k}: {line}" for k, lines in bad.items() for line in lines)
+
+
+def test_the_phone_table_and_its_magnifier_have_no_serious_violations(browser: Any, server: LiveServer) -> None:
+    """The table at phone size, and with the board's magnifier open (the buttons a finger taps)."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, bypass_csp=True
+    )
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    problems: dict[str, list[str]] = {}
+    try:
+        open_table(page, server, ["you", "ai:random"])
+        wait_ready(page)
+        problems["phone table"] = serious_violations(page)
+        legal = page.locator("#board .ft-legal, #board [data-pick]").first
+        legal.scroll_into_view_if_needed()
+        box = legal.bounding_box()
+        assert box is not None
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        if page.locator("#lens").count():
+            problems["magnifier"] = serious_violations(page)
     finally:
         context.close()
     bad = {k: v for k, v in problems.items() if v}

@@ -11,19 +11,23 @@ import pytest
 
 import farmtable
 from tests.browser.conftest import shoot
-from tests.browser.helpers import click_a_move, wait_ready
+from tests.browser.helpers import TAP, new_context, tap, wait_ready
 from tests.server.live import LiveServer
 
 GAMES = [
     g for g in ("farmerama", "farmers-finances", "farmini", "tiny-farms", "tiny-towns") if g in farmtable.list_games()
 ]
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
-TAP = 44
+
+
+NAME = "Ada O'Neil"
+"""The name the tests' players give themselves on the new-table form."""
 
 
 def open_table(page: Any, server: LiveServer, game: str) -> None:
-    """A new table of ``game``: you against a random AI, from the new-table form."""
+    """A new table of ``game``: you (named :data:`NAME`) against a random AI, from the new-table form."""
     page.goto(f"{server.url}/new?game={game}")
+    page.fill("#your-name", NAME)
     page.select_option("#players", "2")
     page.select_option("#seat-0", "you")
     page.select_option("#seat-1", "ai:random")
@@ -64,10 +68,7 @@ def small_targets(page: Any) -> list[str]:
 def test_the_table_teaches_scores_and_marks_moves(browser: Any, server: LiveServer, game: str, size: str) -> None:
     width, height = SIZES[size]
     phone = size == "phone"
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone, bypass_csp=True
-    )
-    context.set_default_timeout(15_000)
+    context = new_context(browser, width, height, phone)
     page = context.new_page()
     try:
         open_table(page, server, game)
@@ -89,14 +90,18 @@ def test_the_table_teaches_scores_and_marks_moves(browser: Any, server: LiveServ
         scores = page.locator("#scores li")
         scores.first.wait_for()
         assert scores.count() == 2
+        # names: yours, in the seats and the live score
+        assert f"{NAME} (you)" in page.locator("#seats").inner_text()
+        assert NAME in scores.first.inner_text()
         # play a few decisions: the last moves get outlined on the board
         rng = random.Random(game + size)
+        taps: list[float] = []
         marked = 0
         for _ in range(40):
             wait_ready(page)
             if (marked and _ >= 6) or page.evaluate("document.body.dataset.over") == "1":
                 break
-            click_a_move(page, rng, board_share=1.0)
+            _board_decision(page, rng, taps=taps if phone else None)
             wait_ready(page)
             marked = max(marked, int(page.evaluate("Number(document.body.dataset.lastMarked || 0)")))
         assert marked > 0, "no square was outlined as changed by a move"
@@ -105,6 +110,7 @@ def test_the_table_teaches_scores_and_marks_moves(browser: Any, server: LiveServ
         if phone:
             assert page.evaluate("document.documentElement.scrollWidth") <= width
             assert small_targets(page) == [], "tap targets under 44 px"
+            assert taps and min(taps) >= TAP, f"board tap targets under {TAP} px: {sorted(taps)[:5]}"
         shoot(page, f"{game}-{size}-midgame")
         # the key and the rules open from the table
         with context.expect_page() as opened:
@@ -137,28 +143,36 @@ def test_your_tables_are_listed_on_the_home_page(page: Any, server: LiveServer) 
     assert table_url.endswith(str(links.first.get_attribute("href")))
 
 
-def _board_decision(page: Any, rng: random.Random, build_share: float = 0.6) -> str:
+def _board_decision(page: Any, rng: random.Random, build_share: float = 0.6, taps: list[float] | None = None) -> str:
     """One decision by clicks on the board only: a build by its cubes, building and square when the
-    seat can build (half the time), else a highlighted part of the board. Returns what was done."""
+    seat can build (``build_share`` of the time), else a highlighted part of the board. With ``taps``
+    (a phone) every board click is a finger's tap (:func:`tap`) and the size it hit is added there.
+    Returns what was done."""
     builds = [str(a) for a in page.evaluate("window.FTstate ? window.FTstate.legal : []") if a.startswith("build ")]
     before = int(page.evaluate("document.body.dataset.version"))
+
+    def press(selector: str) -> None:
+        if taps is None:
+            page.locator(f"#board {selector}").first.dispatch_event("click")
+        else:
+            taps.append(tap(page, selector))
+
     if builds and rng.random() < build_share:
         action = rng.choice(builds)
         head, _, target = action.rpartition(" at ")
         squares = [w for w in head.split()[1:] if len(w) == 2 and w[0] in "ABCD" and w[1] in "1234"]
         name = " ".join(w for w in head.split()[1:] if w not in squares)
         for sq in squares:
-            page.locator(f'#board [data-pick="{sq}"]').click()
+            press(f'[data-pick="{sq}"]')
         page.locator(f'#builder button.build-name[data-building="{name}"]').click()
         assert page.locator(f'#board [data-pick="{target}"].ft-target').count() == 1
-        page.locator(f'#board [data-pick="{target}"]').click()
+        press(f'[data-pick="{target}"]')
         done = action
     else:
         legal = page.locator("#board .ft-legal")
         assert legal.count() > 0, "a decision with nothing to click on the board"
-        target = legal.nth(rng.randrange(legal.count()))
-        done = str(target.get_attribute("data-action"))
-        target.dispatch_event("click")
+        done = str(legal.nth(rng.randrange(legal.count())).get_attribute("data-action"))
+        press(f'.ft-legal[data-action="{done}"]')
     page.wait_for_function(
         f"Number(document.body.dataset.version) > {before} || document.getElementById('move-error').textContent"
     )
@@ -171,14 +185,12 @@ def test_a_tiny_towns_game_is_played_on_the_board_only(browser: Any, server: Liv
         pytest.skip("tiny-towns is not registered")
     width, height = SIZES[size]
     phone = size == "phone"
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone, bypass_csp=True
-    )
-    context.set_default_timeout(15_000)
+    context = new_context(browser, width, height, phone)
     page = context.new_page()
     try:
         # whole games on seeded deals until one had a build (random placements rarely make a pattern)
         built = 0
+        taps: list[float] = []
         for seed in (3, 5, 8):
             seats = [{"kind": "you"}, {"kind": "ai", "agent": "random"}]
             body = {"game": "tiny-towns", "players": 2, "variants": [], "seats": seats, "seed": seed}
@@ -189,12 +201,16 @@ def test_a_tiny_towns_game_is_played_on_the_board_only(browser: Any, server: Liv
                 wait_ready(page)
                 if page.evaluate("document.body.dataset.over") == "1":
                     break
-                built += _board_decision(page, rng, build_share=1.0).startswith("build ")
+                done = _board_decision(page, rng, build_share=1.0, taps=taps if phone else None)
+                built += done.startswith("build ")
             assert page.evaluate("document.body.dataset.over") == "1", "the game did not end"
             page.locator("#score-panel table.sheet").wait_for()
             if built:
                 break
         assert built > 0, "no building was built by clicks on the board in three games"
+        assert outside(page, width) == []
+        if phone:
+            assert taps and min(taps) >= TAP, f"board tap targets under {TAP} px: {sorted(taps)[:5]}"
         shoot(page, f"tiny-towns-{size}-over")
     finally:
         context.close()
@@ -230,68 +246,77 @@ def test_the_tutorial_explains_each_step_and_completes(page: Any, server: LiveSe
 def test_a_full_game_by_board_clicks_only(browser: Any, server: LiveServer, game: str, size: str) -> None:
     width, height = SIZES[size]
     phone = size == "phone"
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone, bypass_csp=True
-    )
-    context.set_default_timeout(15_000)
+    context = new_context(browser, width, height, phone)
     page = context.new_page()
     try:
         open_table(page, server, game)
         rng = random.Random(game + size)
+        taps: list[float] = []
         for _ in range(600):
             wait_ready(page)
             if page.evaluate("document.body.dataset.over") == "1":
                 break
-            _board_decision(page, rng)
+            _board_decision(page, rng, taps=taps if phone else None)
         assert page.evaluate("document.body.dataset.over") == "1", "the game did not end"
         page.locator("#score-panel table.sheet").wait_for()
         assert outside(page, width) == []
+        if phone:
+            assert taps and min(taps) >= TAP, f"board tap targets under {TAP} px: {sorted(taps)[:5]}"
         shoot(page, f"{game}-{size}-over")
     finally:
         context.close()
 
 
 @pytest.mark.parametrize("game", [g for g in ("tiny-farms", "farmini") if g in GAMES])
-def test_a_finger_near_a_small_board_button_still_decides(browser: Any, server: LiveServer, game: str) -> None:
-    """On a phone the boards' buttons are drawn small; a tap within 22 px of one decides, and when
-    several are that near a menu of 44 px buttons asks which."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, bypass_csp=True
-    )
-    context.set_default_timeout(15_000)
+def test_a_tap_near_small_board_buttons_opens_a_magnifier_with_44px_buttons(
+    browser: Any, server: LiveServer, game: str
+) -> None:
+    """On a phone the boards' buttons are drawn small: a tap among them opens a magnifier (the same
+    board, drawn around the tap) whose buttons are all at least 44 px; Close and Escape shut it."""
+    context = new_context(browser, 390, 844, phone=True)
     page = context.new_page()
     try:
         open_table(page, server, game)
-        pickers = 0
-        for _ in range(6):
-            wait_ready(page)
-            if page.evaluate("document.body.dataset.over") == "1":
-                break
-            legal = page.locator("#board .ft-legal")
-            # a button with board drawing above it (the tap must land on the board), brought into view
-            chosen = None
-            for i in range(legal.count()):
-                legal.nth(i).scroll_into_view_if_needed()
-                box = legal.nth(i).bounding_box()
-                top = page.locator("#board").bounding_box()
-                if box is not None and top is not None and box["y"] - 12 > top["y"] + 2 and box["y"] - 12 > 0:
-                    chosen = box
-                    break
-            if chosen is None:
-                continue
-            box = chosen
-            before = int(page.evaluate("document.body.dataset.version"))
-            page.mouse.click(box["x"] + box["width"] / 2, box["y"] - 12)  # 12 px above the button
-            page.wait_for_function(
-                f"Number(document.body.dataset.version) > {before} || document.getElementById('tap-picker')"
-            )
-            if page.locator("#tap-picker").count():
-                pickers += 1
-                items = page.locator("#tap-picker button.picker-item")
-                assert items.count() >= 2
-                for i in range(items.count()):
-                    assert items.nth(i).bounding_box()["height"] >= TAP
-                items.first.click()
-                page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+        wait_ready(page)
+        legal = page.locator("#board .ft-legal")
+        sizes = [min(b["width"], b["height"]) for b in (legal.nth(i).bounding_box() for i in range(legal.count())) if b]
+        assert sizes and min(sizes) < TAP, "the test needs a board with buttons under 44 px"
+        small = next(
+            i
+            for i in range(legal.count())
+            if min(legal.nth(i).bounding_box()["width"], legal.nth(i).bounding_box()["height"]) < TAP
+        )
+        legal.nth(small).scroll_into_view_if_needed()
+        box = legal.nth(small).bounding_box()
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        lens = page.locator("#lens")
+        lens.wait_for()
+        copies = page.locator("#lens .ft-legal")
+        visible = [
+            b
+            for b in (copies.nth(i).bounding_box() for i in range(copies.count()))
+            if b and 0 <= b["x"] + b["width"] / 2 <= 390 and 0 <= b["y"] + b["height"] / 2 <= 844
+        ]
+        assert visible, "no button inside the magnifier"
+        lens_box = lens.bounding_box()
+        inside = [
+            b
+            for b in visible
+            if lens_box["x"] <= b["x"] + b["width"] / 2 <= lens_box["x"] + lens_box["width"]
+            and lens_box["y"] <= b["y"] + b["height"] / 2 <= lens_box["y"] + lens_box["height"]
+        ]
+        assert inside and min(min(b["width"], b["height"]) for b in inside) >= TAP
+        assert page.locator("#lens-close").bounding_box()["height"] >= TAP
+        page.keyboard.press("Escape")
+        assert page.locator("#lens").count() == 0
+        # and a tap in it decides
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        before = int(page.evaluate("document.body.dataset.version"))
+        notation = str(legal.nth(small).get_attribute("data-action"))
+        copy = page.locator(f'#lens .ft-legal[data-action="{notation}"]').first
+        cb = copy.bounding_box()
+        page.mouse.click(cb["x"] + cb["width"] / 2, cb["y"] + cb["height"] / 2)
+        page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+        assert page.locator("#lens").count() == 0
     finally:
         context.close()

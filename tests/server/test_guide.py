@@ -139,3 +139,18 @@ def test_the_table_page_links_rules_key_and_how_to_play(client: Any) -> None:
     html = client.get(f"/t/{table['id']}").text
     assert 'href="/rules/tiny-towns"' in html and 'href="/rules/tiny-towns/key"' in html
     assert 'id="how-to"' in html and "How to play Tiny Towns" in html
+
+
+def test_variant_labels_on_the_new_table_form_cite_no_initials() -> None:
+    """Issue 15: "DB's reading", "(RH)" become plain words where people choose variants."""
+    import re
+
+    from farmtable.server.app import games_info
+    from farmtable.server.guide import plain_variant
+
+    assert plain_variant("Market counts both (DB's reading)") == "Market counts both (one reading of the rules)"
+    assert plain_variant("Mandras counts 8 squares (RH)") == "Mandras counts 8 squares (one reading of the rules)"
+    assert plain_variant("Cottage (3 VP) if fed") == "Cottage (3 VP) if fed"  # not initials: kept
+    for game in games_info():
+        for name, text in game["variants"].items():
+            assert not re.search(r"\b[A-Z]{2,3}(?:'s)?\b(?! VP)", text.replace("VP", "")), (game["id"], name, text)

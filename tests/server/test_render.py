@@ -139,3 +139,33 @@ def test_tiny_towns_every_build_can_be_made_by_clicking_its_squares() -> None:
                     checked += 1
             state.apply(p, rng.choice(legal))
     assert checked > 0
+
+
+@pytest.mark.parametrize(
+    ("players", "variants"),
+    [(1, ()), (2, ()), (4, ()), (2, ("town-hall", "shrine-excludes-self")), (1, ("cavern",)), (3, ("cavern",))],
+)
+def test_the_tiny_towns_terminal_board_fits_in_80_columns(players: int, variants: tuple[str, ...]) -> None:
+    """Issue 15: the card row (7 cards, 93 columns before) and every other line of the terminal board
+    stay within 80 columns, whatever the deal, for every seat and a spectator, through a whole game."""
+    import random
+
+    import farmtable
+    from farmtable.games.tiny_towns.render import TERMINAL_WIDTH, render_text
+
+    game = farmtable.get_game("tiny-towns")
+    widest: dict[int, str] = {}
+    for seed in range(6):
+        state = game.new_game(players=players, seed=seed, variants=variants)
+        rng = random.Random(seed)
+        for _ in range(400):
+            for seat in (None, 0):
+                for line in render_text(state, seat).splitlines():
+                    if len(line) > TERMINAL_WIDTH:
+                        widest[len(line)] = line
+            if state.is_over():
+                break
+            actor = state.actors()[0]
+            state.apply(actor, rng.choice(state.legal_actions(actor)))
+    assert TERMINAL_WIDTH == 80
+    assert widest == {}, widest

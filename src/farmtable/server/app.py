@@ -11,6 +11,8 @@ import contextlib
 import gzip
 import json
 import logging
+import secrets
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Literal, cast
@@ -25,8 +27,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import farmtable
 from farmtable.agents.levels import LEVELS
-from farmtable.core import BadInput
-from farmtable.server import guide, pages
+from farmtable.core import BadInput, CorruptSave
+from farmtable.server import guide, narrate, pages
 from farmtable.server.guard import Guard
 from farmtable.server.hub import AI, HUMAN, ApiError, Hub, Subscriber, Table
 from farmtable.server.limits import (
@@ -84,6 +86,12 @@ class NewTable(BaseModel):
     """The name of the creator's seat (``you``): 1–24 letters, digits, spaces or -_.'"""
 
 
+class JoinBody(BaseModel):
+    """The body of ``POST /api/join``: a join code, as the friend typed it (``K7P-3QX``, any case)."""
+
+    code: str = Field(max_length=40)
+
+
 class NameBody(BaseModel):
     """The body of ``POST /api/tables/{id}/name``: the new name of the seat of the X-Seat-Token."""
 
@@ -133,6 +141,52 @@ def _describe_validation(exc: RequestValidationError) -> str:
     return "bad request: " + "; ".join(problems[:5])
 
 
+JOIN_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""Letters and digits of join codes: none that read alike (no 0/O, 1/I/L)."""
+JOIN_LENGTH = 6
+JOIN_SECONDS = 7 * 24 * 3600.0
+"""A join code works for a week, once."""
+JOINS_PER_MINUTE = 20
+"""Join-code tries one address may make a minute (codes are short: guessing must stay slow)."""
+
+
+def new_join_code() -> str:
+    """A fresh random join code (6 characters of :data:`JOIN_ALPHABET`, about 30 bits)."""
+    return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_LENGTH))
+
+
+def show_join_code(code: str) -> str:
+    """A code as people read it: ``K7P-3QX``."""
+    return code[:3] + "-" + code[3:]
+
+
+def read_join_code(typed: str) -> str:
+    """The code in a friend's typing (case, spaces and dashes ignored); ``ApiError`` 400 saying what a
+    code looks like when it is not one."""
+    code = "".join(ch for ch in typed.upper() if ch not in " -")
+    if len(code) != JOIN_LENGTH or any(ch not in JOIN_ALPHABET for ch in code):
+        raise ApiError(400, "a join code is 6 letters and digits, like K7P-3QX (the table's creator has it)")
+    return code
+
+
+EVENTS_PAGE = 80
+"""At most this many decisions' automatic events per request (the newest)."""
+EVENT_CACHE = 20_000
+"""Decisions whose events are remembered (a decision's events never change)."""
+
+
+def _standing(lines: list[Any]) -> list[Any]:
+    """The log's decisions that stand once every undo line has taken back the one before it."""
+    stack: list[Any] = []
+    for line in lines:
+        if line.kind == "undo":
+            if stack:
+                stack.pop()
+        else:
+            stack.append(line)
+    return stack
+
+
 def games_info() -> list[dict[str, Any]]:
     """Every registered game with what the pages show about it."""
     out = []
@@ -145,7 +199,7 @@ def games_info() -> list[dict[str, Any]]:
                 "summary": game.summary,
                 "min_players": game.min_players,
                 "max_players": game.max_players,
-                "variants": dict(game.variants),
+                "variants": {name: guide.plain_variant(text) for name, text in game.variants.items()},
                 "scoring_helper": game.scoring_helper_format,
             }
         )
@@ -186,6 +240,7 @@ def create_app(
     limits = limits or Limits()
     creations = Buckets(limits.tables_per_minute) if limits.tables_per_minute else None
     replaying: set[str] = set()
+    joins = Buckets(JOINS_PER_MINUTE)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -324,9 +379,16 @@ def create_app(
             if you is None:
                 raise ApiError(400, "a 'name' is the name of your seat: give one seat the kind 'you'")
             names[you] = body.name
-        table_id, tokens = await hub_of(request).create(
-            body.game, body.players, body.variants, seats, body.seed, names=names
-        )
+        hub = hub_of(request)
+        table_id, tokens = await hub.create(body.game, body.players, body.variants, seats, body.seed, names=names)
+        codes: dict[int, str] = {}
+        for i, s in enumerate(body.seats):
+            if s.kind == "invite" and i in tokens:
+                for _ in range(5):  # a taken code (about 1 in a billion) draws again
+                    code = new_join_code()
+                    if await hub.db(hub.store.add_join_code, code, table_id, i, tokens[i], JOIN_SECONDS):
+                        codes[i] = show_join_code(code)
+                        break
         return {
             "id": table_id,
             "you": you,
@@ -338,10 +400,25 @@ def create_app(
                     "kind": s.kind,
                     "token": tokens.get(i),
                     "link": f"/t/{table_id}#token={tokens[i]}" if i in tokens else None,
+                    "code": codes.get(i),
                 }
                 for i, s in enumerate(body.seats)
             ],
         }
+
+    @app.post("/api/join")
+    async def api_join(body: JoinBody, request: Request) -> dict[str, Any]:
+        """Take the invited seat of a join code (once; codes expire after a week): the table and the
+        seat's link with its token."""
+        if not joins.take(client_of(request)):
+            raise ApiError(429, f"at most {JOINS_PER_MINUTE} join codes a minute from one address; wait a little")
+        code = read_join_code(body.code)
+        hub = hub_of(request)
+        found = await hub.db(hub.store.take_join_code, code)
+        if found is None:
+            raise ApiError(404, "no open seat has this code: check it, or ask for a new invitation (a code works once)")
+        table_id, seat, token = found
+        return {"id": table_id, "seat": seat, "url": f"/t/{table_id}", "link": f"/t/{table_id}#token={token}"}
 
     async def _table_and_seat(request: Request, table_id: str, token: str | None) -> tuple[Table, int | None]:
         table = await hub_of(request).get(table_id)
@@ -376,6 +453,56 @@ def create_app(
         table, seat = await _table_and_seat(request, table_id, _token(request))
         await hub_of(request).fresh(table)
         return {"table": table_id, "version": table.version, "log": hub_of(request).log_lines(table, seat)}
+
+    event_cache: OrderedDict[tuple[str, int], list[str]] = OrderedDict()
+
+    @app.get("/api/tables/{table_id}/events")
+    async def api_events(table_id: str, request: Request, since: int = 0) -> dict[str, Any]:
+        """What happened by itself after each standing decision with a log number above ``since`` (the
+        last :data:`EVENTS_PAGE` at most): rolls, an empty market's sale, wheel turns, wolves, reveals.
+        Read from the public views before and after each decision (``narrate.events``), so it holds no
+        secret: anyone who may read the table may read it."""
+        hub = hub_of(request)
+        table = await hub.get(table_id)
+        await hub.fresh(table)
+        async with table.lock:
+            standing = _standing(table.lines)
+            decisions = list(table.history.decisions)
+            version = table.version
+            if len(standing) != len(decisions):  # never expected; then say nothing rather than guess
+                return {"table": table_id, "version": version, "events": []}
+            wanted = [i for i, line in enumerate(standing) if line.seq > since][-EVENTS_PAGE:]
+            todo = [i for i in wanted if (table_id, standing[i].seq) not in event_cache]
+            after_last = table.state.to_json() if todo and todo[-1] == len(decisions) - 1 else None
+        game = table.game
+
+        def work() -> dict[int, list[str]]:
+            found: dict[int, list[str]] = {}
+            for i in todo:
+                after_json = decisions[i + 1].before if i + 1 < len(decisions) else after_last
+                if not decisions[i].before or not after_json:  # a decision stored without its position
+                    continue
+                try:
+                    before = game.from_json(decisions[i].before).view(None)
+                    after = game.from_json(after_json).view(None)
+                except (CorruptSave, ValueError, KeyError):  # a position this version cannot read: no events
+                    continue
+                found[standing[i].seq] = narrate.events(
+                    game.id, before, after, decisions[i].player, decisions[i].notation
+                )
+            return found
+
+        if todo:
+            for seq, lines in (await asyncio.to_thread(work)).items():
+                event_cache[(table_id, seq)] = lines
+                while len(event_cache) > EVENT_CACHE:
+                    event_cache.popitem(last=False)
+        out = []
+        for i in wanted:
+            said = event_cache.get((table_id, standing[i].seq))
+            if said:
+                out.append({"seq": standing[i].seq, "lines": said})
+        return {"table": table_id, "version": version, "events": out}
 
     async def _acting_seat(request: Request, table_id: str, token: str) -> tuple[Table, int]:
         table, seat = await _table_and_seat(request, table_id, token)
@@ -619,6 +746,10 @@ def create_app(
     @app.get("/", response_class=HTMLResponse)
     async def home() -> str:
         return pages.home(games_info())
+
+    @app.get("/join", response_class=HTMLResponse)
+    async def join_page() -> str:
+        return pages.join()
 
     @app.get("/new", response_class=HTMLResponse)
     async def new_table_page() -> str:

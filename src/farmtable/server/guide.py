@@ -477,3 +477,13 @@ def sync(docs: Path) -> list[str]:
 if __name__ == "__main__":  # pragma: no cover - a maintenance command
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else Path.cwd()
     print("refreshed:", ", ".join(sync(root / "docs" / "games")) or "nothing (all in sync)")
+
+
+_CITATION = re.compile(r"\s*\((?:[A-Z]{1,4}(?:'s)?(?: reading)?)(?:, [A-Z]{1,4})*\)")
+
+
+def plain_variant(text: str) -> str:
+    """A variant's description without the initials of whoever proposed a reading ("(DB's reading)",
+    "(RH)" become "(one reading of the rules)"): people choosing variants do not know those initials;
+    the rules page names its sources."""
+    return _CITATION.sub(" (one reading of the rules)", text)

@@ -66,7 +66,7 @@ RULES: list[_Rule] = [
     _rule(r"token (\w+)", lambda m: f"took a {m[1]} token"),
     _rule(r"redraw", lambda m: "redrew"),
     # Farmers Finances
-    _rule(r"buy (\w+)", lambda m: f"bought a {m[1]} card"),
+    _rule(r"buy (\w+)", lambda m: f"bought {'an' if m[1][:1].lower() in 'aeiou' else 'a'} {m[1]} card"),
     _rule(r"sell (\w+) (\d+)", lambda m: f"sold {m[2]} {m[1]} card" + ("s" if m[2] != "1" else "")),
     _rule(r"bake (\d+)", lambda m: f"baked {m[1]} wheat into bread"),
     _rule(r"move (\d+)", lambda m: f"moved the market die to row {m[1]}"),
@@ -101,6 +101,110 @@ def log_text(kind: str, player: int, notation: str, hidden: bool) -> str:
         return f"Player {player} chose (secret)"
     said = words(notation)
     return f"Player {player}: {said}" if said == " ".join(notation.split()) else f"Player {player} {said}"
+
+
+# --- automatic events: what changed between two public views -----------------------------------
+
+
+def _new_entries(before: list[Any], after: list[Any]) -> list[Any]:
+    """The entries of ``after`` that ``before`` did not end with (a list the game appends to, and may
+    clear at a turn's start): the longest end of ``before`` that begins ``after`` is old news."""
+    if after == before:
+        return []
+    for k in range(min(len(before), len(after)), 0, -1):
+        if before[-k:] == after[:k]:
+            return after[k:]
+    return list(after)
+
+
+def _sentence(text: str) -> str:
+    text = re.sub(r"\bplayer (\d+)", r"Player \1", text.strip())
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _ff_events(before: dict[str, Any], after: dict[str, Any], player: int | None, notation: str) -> list[str]:
+    out: list[str] = []
+    verb = notation.split(" ")[0] if notation else ""
+    farms_b, farms_a = before.get("farms") or [], after.get("farms") or []
+    money_b, money_a = before.get("money") or [], after.get("money") or []
+    sold_all = [
+        q
+        for q, (fb, fa) in enumerate(zip(farms_b, farms_a, strict=False))
+        if (any(fb.get(k, 0) for k in fb) or (q == player and verb == "buy"))
+        and not any(fa.get(k, 0) for k in fa)
+        and not (q == player and verb == "sell")
+    ]
+    if sold_all:
+        out.append("The market is empty: everyone sells all their cards at the current prices")
+        for q in sold_all:
+            fb = dict(farms_b[q])
+            if q == player and verb == "buy" and " " in notation:  # the card just bought was sold too
+                sort = notation.split(" ")[1]
+                fb[sort] = fb.get(sort, 0) + 1
+            cards = ", ".join(f"{n} {k}" for k, n in fb.items() if n)
+            gain = (money_a[q] - money_b[q]) if q < len(money_a) and q < len(money_b) else 0
+            out.append(f"Player {q} sold {cards} for {gain} coins")
+    roll_b, roll_a = before.get("last_roll"), after.get("last_roll")
+    rolled = roll_a != roll_b or (verb == "reroll" and roll_a is not None)
+    if rolled and roll_a:
+        if after.get("row") != before.get("row"):
+            out.append(f"The market die rolled {roll_a}: the market moves to row {after.get('row')}")
+        elif after.get("phase") == "pick" or roll_a == 6:
+            out.append(f"The market die rolled {roll_a}: the player picks the new row")
+        else:
+            out.append(f"The market die rolled {roll_a}: the market stays on row {after.get('row')}")
+    elif after.get("row") != before.get("row") and verb not in ("move", "pick"):
+        out.append(f"The market moves to row {after.get('row')}")
+    if after.get("end_triggered") and not before.get("end_triggered"):
+        out.append(f"A player reached {after.get('goal', 70)} coins: the game ends after this round")
+    return out
+
+
+def _farmerama_events(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    choices_b, choices_a = before.get("card_choices") or [], after.get("card_choices") or []
+    if choices_a != choices_b and choices_a and all(" chose " in str(c) for c in choices_a):
+        said = "; ".join(re.sub(r"^P(\d+) ", r"Player \1 ", str(c)) for c in choices_a)
+        out.append(f"The action cards are revealed: {said}")
+    if after.get("round") != before.get("round") and after.get("round") is not None:
+        out.append(f"Round {int(after['round'])} begins")  # Farmerama counts rounds from 1
+    wheel_b = (before.get("action_wheel") or {}).get("section")
+    wheel_a = (after.get("action_wheel") or {}).get("section")
+    if wheel_a != wheel_b and wheel_a is not None:
+        out.append("The action wheel turns")
+    return out
+
+
+def events(
+    game_id: str, before: dict[str, Any], after: dict[str, Any], player: int | None = None, notation: str = ""
+) -> list[str]:
+    """What happened by itself between two *public* views (spectator's: ``state.view(None)``) around
+    one decision of ``player`` (``notation``): rolls, wheel turns, wolves, an empty market's sale, the
+    reveal of simultaneous choices. The decision itself is the log line before these; secrets never
+    appear, since public views hold none."""
+    out: list[str] = []
+    ended = (after.get("over") or after.get("phase") == "over") and not (
+        before.get("over") or before.get("phase") == "over"
+    )
+    if isinstance(after.get("events"), list):  # Tiny Farms and Farmini say what happened themselves
+        fresh = _new_entries(list(before.get("events") or []), list(after["events"]))
+        out += [_sentence(str(e)) for e in fresh if not re.search(r"scatters 0 ", str(e))]
+    if game_id == "farmers-finances":
+        out += _ff_events(before, after, player, notation)
+    elif game_id == "farmerama" and not ended:  # the last round's end turns no wheel any more
+        out += _farmerama_events(before, after)
+    elif game_id == "tiny-towns" and not ended:
+        if after.get("named") and after.get("named") != before.get("named") and not notation.startswith("name"):
+            out.append(f"The resource this turn is {after['named']}")
+        if after.get("round") != before.get("round") and after.get("round") is not None:
+            out.append(f"Round {int(after['round']) + 1} begins")
+    if ended:
+        out.append("The game is over")
+    return out
 
 
 # --- the live score -----------------------------------------------------------------------------

@@ -19,10 +19,11 @@ def _json_attr(data: Any) -> str:
     return escape(json.dumps(data), quote=True)
 
 
-def layout(title: str, body: str, script: str | None = None, data: Any = None) -> str:
-    """A complete page: header with navigation, ``body``, and an optional page script."""
+def layout(title: str, body: str, script: str | list[str] | None = None, data: Any = None) -> str:
+    """A complete page: header with navigation, ``body``, and optional page scripts."""
     data_attr = f' data-page="{_json_attr(data)}"' if data is not None else ""
-    scripts = ["common.js", script] if script else []
+    extra = [script] if isinstance(script, str) else list(script or [])
+    scripts = ["common.js", *extra] if extra else []
     script_tag = "".join(f'<script src="/static/{name}?v={__version__}" defer></script>' for name in scripts)
     return f"""<!doctype html>
 <html lang="en">
@@ -36,7 +37,8 @@ def layout(title: str, body: str, script: str | None = None, data: Any = None) -
 </head>
 <body{data_attr}>
 <header class="top"><a class="brand" href="/">farmtable</a>
-<nav><a href="/new">New table</a><a href="/rules">Rules</a><a href="/score">Score a game</a></nav></header>
+<nav><a href="/new">New table</a><a href="/join">Join</a><a href="/rules">Rules</a>
+<a href="/score">Score a game</a></nav></header>
 <main>
 {body}
 </main>
@@ -70,14 +72,56 @@ def home(games: list[dict[str, Any]]) -> str:
         )
     if not cards:
         cards.append('<p class="empty">No games are installed yet.</p>')
-    body = f"""<h1>Play a farm game</h1>
+    body = f"""{HOME_ART}<h1>Play a farm game</h1>
 <p class="lead">Pick a game, choose who sits at the table — you, friends with a link, or the computer — and play.
 New to a game? Read its <a href="/rules">rules</a> or play a <a href="/tutorial">tutorial</a>.</p>
 <section id="your-tables" class="panel" hidden><h2>Your tables</h2>
 <p class="meta">Tables this browser opened or joined (kept only in this browser).</p>
 <ul id="your-tables-list" class="your-tables"></ul></section>
+{JOIN_FORM}
 <section class="cards">{"".join(cards)}</section>"""
-    return layout("Games", body, "home.js")
+    return layout("Games", body, ["home.js", "join.js"])
+
+
+JOIN_FORM = """<form id="join-form" class="panel join-form" action="/join" method="get">
+<label for="join-code">Join a friend's table with a code</label>
+<p class="row"><input id="join-code" name="code" maxlength="12" autocomplete="off" autocapitalize="characters"
+spellcheck="false" placeholder="e.g. K7P-3QX" aria-describedby="join-hint">
+<button type="submit" id="join-go">Join</button></p>
+<p id="join-hint" class="meta">The table's creator sees the code beside your invitation link.</p>
+<p class="error" id="join-error" role="alert"></p></form>"""
+
+
+def join() -> str:
+    """The join page: type the short code of an invitation, land at your seat (``join.js``)."""
+    body = f"""<h1>Join a table</h1>{JOIN_FORM}"""
+    return layout("Join a table", body, "join.js")
+
+
+HOME_ART = """<svg class="home-art" viewBox="0 0 640 150" role="img" aria-labelledby="home-art-title">
+<title id="home-art-title">A little farm: fields, a barn, a windmill, a cow and a sheep under the sun</title>
+<rect width="640" height="150" fill="#cfe8f5"/>
+<circle cx="560" cy="38" r="22" fill="#E69F00"/>
+<path d="M0 110 Q120 78 250 104 T520 96 T640 100 V150 H0Z" fill="#8cc084"/>
+<path d="M0 124 Q160 104 330 122 T640 118 V150 H0Z" fill="#5f9e57"/>
+<g stroke="#d8b85a" stroke-width="3">
+<path d="M20 140 L60 118"/><path d="M40 146 L86 120"/><path d="M64 150 L110 124"/><path d="M92 150 L132 128"/></g>
+<g transform="translate(300 62)"><rect x="0" y="26" width="74" height="48" fill="#D55E00"/>
+<path d="M-6 28 L37 0 L80 28Z" fill="#9b3d12"/><rect x="26" y="46" width="22" height="28" fill="#fff3d6"/>
+<path d="M26 46 L48 74 M48 46 L26 74" stroke="#9b3d12" stroke-width="3"/></g>
+<g transform="translate(440 50)"><path d="M8 60 L14 10 L26 10 L32 60Z" fill="#f1ead8" stroke="#8a7f65"/>
+<g transform="translate(20 14)" stroke="#555" stroke-width="5" stroke-linecap="round">
+<path d="M0 0 L0 -26"/><path d="M0 0 L26 0"/><path d="M0 0 L0 26"/><path d="M0 0 L-26 0"/></g></g>
+<g transform="translate(170 104)"><ellipse cx="20" cy="10" rx="22" ry="12" fill="#fff" stroke="#333" stroke-width="2"/>
+<circle cx="10" cy="6" r="4" fill="#333"/><circle cx="28" cy="12" r="5" fill="#333"/>
+<ellipse cx="44" cy="6" rx="8" ry="6" fill="#f2c9c9" stroke="#333" stroke-width="2"/>
+<path d="M6 20 V30 M34 20 V30" stroke="#333" stroke-width="3"/></g>
+<g transform="translate(240 116)"><circle cx="10" cy="6" r="9" fill="#f4f1e8"/>
+<circle cx="20" cy="4" r="9" fill="#f4f1e8"/>
+<circle cx="28" cy="8" r="8" fill="#f4f1e8"/><circle cx="34" cy="2" r="5" fill="#333"/>
+<path d="M12 14 V22 M26 14 V22" stroke="#333" stroke-width="3"/></g>
+</svg>"""
+"""The home page's picture (drawn here: no image files, no licences to track)."""
 
 
 def new_table(games: list[dict[str, Any]], levels: list[dict[str, str]]) -> str:
@@ -135,7 +179,11 @@ def table(table_id: str, title: str) -> str:
         f"""<p class="row help-links"><a id="rules-link" class="button secondary" href="/rules/{escape(game_id)}"
 target="_blank" rel="noopener">Rules</a><a id="key-link" class="button secondary" href="/rules/{escape(game_id)}/key"
 target="_blank" rel="noopener">Symbol key</a>
-<button id="how-to-open" class="secondary" type="button">How to play</button></p>"""
+<button id="how-to-open" class="secondary" type="button">How to play</button>
+<button id="sound-toggle" class="secondary" type="button" aria-pressed="false"
+title="a short sound when it becomes your turn">Sound: off</button>
+<button id="notify-toggle" class="secondary" type="button" aria-pressed="false" hidden
+title="a browser notification when it becomes your turn and this tab is hidden">Notify me: off</button></p>"""
         if game_id
         else ""
     )

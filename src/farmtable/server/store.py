@@ -33,6 +33,7 @@ from sqlalchemy import (
     UniqueConstraint,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
     inspect,
@@ -116,6 +117,42 @@ class LeaseRow(Base):
     table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     holder: Mapped[str] = mapped_column(String(64))
     expires: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class JoinCodeRow(Base):
+    """A short code a friend types to take an invited seat (issue 15 item 3). Only the SHA-256 of the
+    code is stored; the seat's token is stored XOR-ed with a key drawn from the code, so the database
+    alone does not give the token away. A code is used once and expires."""
+
+    __tablename__ = "join_codes"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    sealed: Mapped[str] = mapped_column(Text)
+    """The seat token XOR-ed with the code's key stream, hex."""
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+def _keystream(code: str, length: int) -> bytes:
+    out = b""
+    block = 0
+    while len(out) < length:
+        out += hashlib.sha256(f"farmtable-join:{block}:{code}".encode()).digest()
+        block += 1
+    return out[:length]
+
+
+def seal_token(code: str, token: str) -> str:
+    """The token hidden under the code (hex); :func:`unseal_token` with the same code gives it back."""
+    data = token.encode("utf-8")
+    return bytes(a ^ b for a, b in zip(data, _keystream(code, len(data)), strict=True)).hex()
+
+
+def unseal_token(code: str, sealed: str) -> str:
+    """The token :func:`seal_token` hid under ``code``."""
+    data = bytes.fromhex(sealed)
+    return bytes(a ^ b for a, b in zip(data, _keystream(code, len(data)), strict=True)).decode("utf-8", "replace")
 
 
 _TABLES = TableRow.__table__
@@ -399,6 +436,36 @@ class Store:
             row.seats = json.dumps([seat.to_dict() for seat in seats])
             self._notify(s.connection(), table_id, row.version, "seats", origin)
             return seats
+
+    def add_join_code(self, code: str, table_id: str, seat: int, token: str, seconds: float) -> bool:
+        """Store a join code for ``seat`` of ``table_id`` (valid ``seconds``); False if the code is taken."""
+        with self.engine.begin() as conn:
+            key = hash_token(code)
+            if conn.execute(select(JoinCodeRow.code_hash).where(JoinCodeRow.code_hash == key)).first():
+                return False
+            expires = datetime.fromtimestamp(time.time() + seconds, UTC)
+            conn.execute(
+                insert(JoinCodeRow).values(
+                    code_hash=key, table_id=table_id, seat=seat, sealed=seal_token(code, token), expires=expires
+                )
+            )
+            return True
+
+    def take_join_code(self, code: str) -> tuple[str, int, str] | None:
+        """Use a join code once: ``(table id, seat, token)``, or None when it is unknown or expired (an
+        expired code is removed too)."""
+        key = hash_token(code)
+        with self.engine.begin() as conn:
+            row = conn.execute(select(JoinCodeRow).where(JoinCodeRow.code_hash == key)).first()
+            if row is None:
+                return None
+            gone = conn.execute(delete(JoinCodeRow).where(JoinCodeRow.code_hash == key))
+            if gone.rowcount != 1:  # another request used it first
+                return None
+            expires = row.expires if row.expires.tzinfo else row.expires.replace(tzinfo=UTC)
+            if expires < _now():
+                return None
+            return row.table_id, row.seat, unseal_token(code, row.sealed)
 
     def load_table(self, table_id: str) -> TableRecord | None:
         """The table with this id, or None."""

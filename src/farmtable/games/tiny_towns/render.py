@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
 from farmtable.games.tiny_towns import components as C
@@ -31,14 +32,25 @@ def render_grid(grid: list[str]) -> list[str]:
     return lines
 
 
-def render_patterns(cards: list[tuple[str, str]]) -> list[str]:
-    """Card names side by side with their patterns drawn as small grids below them."""
+TERMINAL_WIDTH = 80
+"""The widest line the terminal board draws: a row of cards wraps onto a second row before it."""
+
+
+def render_patterns(cards: list[tuple[str, str]], max_width: int = TERMINAL_WIDTH) -> list[str]:
+    """Card names side by side with their patterns drawn as small grids below them, in rows of as
+    many cards as fit in ``max_width`` columns (a blank line between rows)."""
     width = max(CELL_WIDTH, *(len(name) + 2 for name, _ in cards))
-    rows = [pattern.split(" / ") for _, pattern in cards]
-    height = max(len(r) for r in rows)
-    lines = ["  " + "".join(name.ljust(width) for name, _ in cards).rstrip()]
-    for i in range(height):
-        lines.append("  " + "".join((r[i] if i < len(r) else "").ljust(width) for r in rows).rstrip())
+    per_row = max(1, (max_width - 2) // width)
+    lines: list[str] = []
+    for start in range(0, len(cards), per_row):
+        chunk = cards[start : start + per_row]
+        rows = [pattern.split(" / ") for _, pattern in chunk]
+        height = max(len(r) for r in rows)
+        if lines:
+            lines.append("")
+        lines.append("  " + "".join(name.ljust(width) for name, _ in chunk).rstrip())
+        for i in range(height):
+            lines.append("  " + "".join((r[i] if i < len(r) else "").ljust(width) for r in rows).rstrip())
     return lines
 
 
@@ -68,7 +80,8 @@ def render_text(state: TinyTownsState, player: int | None = None) -> str:
             f"{len(state.removed)} face down"
         )
     out.append("")
-    out.append("Building cards (patterns may be rotated and mirrored; W wood H wheat B brick G glass S stone):")
+    out.append("Building cards (patterns may be rotated and mirrored)")
+    out.append("  W wood, H wheat, B brick, G glass, S stone")
     out.extend(render_patterns([(name, C.BUILDINGS[name].pattern) for name in state.buildings]))
     out.extend(f"  {name}: {C.BUILDINGS[name].text}" for name in state.buildings)
     for p, town in enumerate(state.towns):
@@ -86,12 +99,15 @@ def render_text(state: TinyTownsState, player: int | None = None) -> str:
             tags.append("done" if town.done and not town.pending else "building")
         out.append(f"Player {p}" + (f" ({', '.join(tags)})" if tags else ""))
         if town.built:
-            out.append(f"  monument (built): {town.monument} — {C.MONUMENTS[town.monument].text}")
+            out.append(f"  monument (built): {town.monument}")
+            out.append(f"    {C.MONUMENTS[town.monument].text}")
         elif p == player and town.monument:
             card = C.MONUMENTS[town.monument]
-            out.append(f"  monument (secret): {town.monument}  {state.pattern_of(town.monument)} — {card.text}")
+            out.append(f"  monument (secret): {town.monument}  {state.pattern_of(town.monument)}")
+            out.append(f"    {card.text}")
         elif p == player and town.dealt:
-            out.append(f"  monuments dealt (keep 1): {' / '.join(town.dealt)}")
+            out.append("  monuments dealt (keep 1):")
+            out.extend(f"    {name}" for name in town.dealt)
         if p == player and town.choice is not None:
             out.append(f"  your placement (hidden until all have placed): {town.choice}")
         out.extend("  " + line for line in render_grid(town.grid))
@@ -114,5 +130,23 @@ def render_text(state: TinyTownsState, player: int | None = None) -> str:
     label = "Final score" if state.is_over() else "Score as it stands"
     out.append(f"{label}: " + ", ".join(f"player {p} {t}" for p, t in enumerate(result.totals)))
     if state.solo:
-        out.append(f"Solo rank: {result.details['solo_rank']}  ({'; '.join(result.details['solo_ranks'])})")
-    return "\n".join(out)
+        out.append(f"Solo rank: {result.details['solo_rank']}")
+        out.extend(
+            textwrap.wrap(
+                "; ".join(result.details["solo_ranks"]),
+                TERMINAL_WIDTH - 2,
+                initial_indent="  (",
+                subsequent_indent="   ",
+            )
+        )
+        out[-1] += ")"
+    return "\n".join(folded for line in out for folded in _fit(line))
+
+
+def _fit(line: str) -> list[str]:
+    """A line of at most :data:`TERMINAL_WIDTH` columns, or the words of a longer one over several,
+    the later ones indented two more."""
+    if len(line) <= TERMINAL_WIDTH:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip()) + 2)
+    return textwrap.wrap(line, TERMINAL_WIDTH, subsequent_indent=indent, break_on_hyphens=False)

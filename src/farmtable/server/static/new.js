@@ -61,9 +61,10 @@
       const invites = made.seats.filter((s) => s.kind === "invite");
       const mine = made.seats.find((s) => s.kind === "you");
       if (mine) localStorage.setItem("farmtable:token:" + made.id, mine.token);
-      localStorage.setItem("farmtable:invites:" + made.id, JSON.stringify(invites.map((s) => ({ seat: s.seat, link: s.link }))));
+      localStorage.setItem("farmtable:invites:" + made.id, JSON.stringify(invites.map((s) => ({ seat: s.seat, link: s.link, code: s.code || null }))));
       if (!invites.length) { location.href = made.url; return; }
-      $("invite-links").replaceChildren(...invites.map((s) => el("li", {}, "Player " + s.seat + ": ", el("a", { href: s.link, class: "invite", "data-seat": s.seat, text: location.origin + s.link }))));
+      $("invite-links").replaceChildren(...invites.map((s) => el("li", {}, "Player " + s.seat + ": ", el("a", { href: s.link, class: "invite", "data-seat": s.seat, text: location.origin + s.link }),
+        s.code ? el("span", { class: "join-code" }, " — or the code ", el("b", { class: "code", "data-seat": s.seat, text: s.code }), " at " + location.origin + "/join") : "")));
       $("go-table").href = made.url;
       $("invites").hidden = false;
       $("new-table").hidden = true;

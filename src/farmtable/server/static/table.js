@@ -143,43 +143,98 @@
     box.replaceChildren(...parts);
   }
 
-  // Fingers on a scaled-down board: a tap counts for the board buttons within 22 px of it (so each
-  // button is a target of at least 44 px); when several are that close, a menu of big buttons asks which.
-  const PAD = 22;
+  // Fingers on a scaled-down board: a tap on a board button at least 44 px wide and high decides at
+  // once; near smaller ones it opens a magnifier ("lens"): the same board, drawn around the tap so large
+  // that every button in it is at least 44 px. Tap your choice there; drag to look around; Close.
+  const TAP = 44, NEAR = 48, MAX_ZOOM = 8;
   const fingers = () => window.matchMedia("(pointer: coarse)").matches || window.innerWidth <= 820;
-  function hidePicker() { const m = $("tap-picker"); if (m) m.remove(); }
-  function boardTargets() {
-    return [...$("board").querySelectorAll(".ft-legal, [data-pick]")].map((node) => {
+  function hidePicker() { const m = $("lens"); if (m) m.remove(); delete document.body.dataset.lens; }
+  const TARGETS = ".ft-legal, [data-pick]";
+  function boardTargets(root) {
+    return [...root.querySelectorAll(TARGETS)].map((node) => {
       const notation = node.getAttribute("data-action");
-      const label = notation || node.getAttribute("aria-label") || "";
-      return { node, label, run: notation ? () => act(notation) : () => node.ftClick && node.ftClick() };
+      const run = notation && node.classList.contains("ft-legal") ? () => act(notation) : () => node.ftClick && node.ftClick();
+      return { node, run };
     });
   }
+  const big = (r) => r.width >= TAP && r.height >= TAP;
   function onBoardTap(e) {
     if (!fingers() || e.detail === 0) return; // keyboard and scripted clicks go to the element itself
     const x = e.clientX, y = e.clientY;
-    const all = boardTargets();
+    const all = boardTargets($("board"));
     const within = (t, pad) => { const r = t.node.getBoundingClientRect();
       return x >= r.left - pad && x <= r.right + pad && y >= r.top - pad && y <= r.bottom + pad; };
     const hits = all.filter((t) => within(t, 0));
-    const near = hits.length ? hits : all.filter((t) => within(t, PAD));
+    if (hits.length === 1 && big(hits[0].node.getBoundingClientRect())) return; // big enough: the element's own click
+    const near = all.filter((t) => within(t, NEAR));
     if (!near.length) return;
     e.stopPropagation();
     e.preventDefault();
-    if (near.length === 1) { hidePicker(); near[0].run(); return; }
-    showPicker(near, y);
+    openLens(x, y, near);
   }
-  function showPicker(targets, y) {
+  function openLens(x, y, near) {
     hidePicker();
-    const menu = el("div", { id: "tap-picker", class: "tap-picker", role: "menu", "aria-label": "which one?" },
-      el("p", { class: "meta", text: "Which one?" }),
-      ...targets.map((t) => el("button", { type: "button", role: "menuitem", class: "picker-item", text: t.label,
-        onclick: () => { hidePicker(); t.run(); } })),
-      el("button", { type: "button", class: "secondary", text: "Cancel", onclick: hidePicker }));
-    document.body.append(menu);
-    const top = Math.min(window.innerHeight - menu.offsetHeight - 8, Math.max(8, y + 12));
-    menu.style.top = top + "px";
-    menu.querySelector("button").focus();
+    const svg = $("board").querySelector("svg");
+    if (!svg || !svg.getScreenCTM()) return;
+    const ctm = svg.getScreenCTM();
+    const scale = Math.hypot(ctm.a, ctm.b);
+    const smallest = Math.min(...near.map((t) => { const r = t.node.getBoundingClientRect(); return Math.min(r.width, r.height); }));
+    const zoom = Math.min(MAX_ZOOM, Math.max(1.5, (TAP + 6) / Math.max(smallest, 1)));
+    const width = Math.min(window.innerWidth - 40, 520);
+    const height = Math.round(Math.min(window.innerHeight * 0.55, 440));
+    const at = new DOMPoint(x, y).matrixTransform(ctm.inverse());
+    const w = width / (scale * zoom), h = height / (scale * zoom);
+    const box = svg.viewBox.baseVal;
+    const clamp = (v, lo, hi) => Math.max(lo, Math.min(v, hi));
+    let vx = box && box.width ? clamp(at.x - w / 2, box.x, box.x + box.width - w) : at.x - w / 2;
+    let vy = box && box.height ? clamp(at.y - h / 2, box.y, box.y + box.height - h) : at.y - h / 2;
+    const copy = svg.cloneNode(true);
+    copy.removeAttribute("id");
+    copy.setAttribute("width", width);
+    copy.setAttribute("height", height);
+    copy.style.width = width + "px";
+    copy.style.height = height + "px";
+    copy.setAttribute("role", "group");
+    copy.setAttribute("aria-label", "magnified board");
+    const place = () => copy.setAttribute("viewBox", vx + " " + vy + " " + w + " " + h);
+    place();
+    const originals = boardTargets($("board"));
+    const copies = [...copy.querySelectorAll(TARGETS)];
+    let dragged = false;
+    copies.forEach((node, i) => {
+      const target = originals[i];
+      if (!target) return;
+      node.setAttribute("role", "button");
+      node.setAttribute("tabindex", "0");
+      node.classList.add("ft-lens-target");
+      const go = (ev) => { ev.stopPropagation(); ev.preventDefault(); if (dragged) return; hidePicker(); target.run(); };
+      node.addEventListener("click", go);
+      node.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") go(ev); });
+    });
+    // drag to look around the board
+    let from = null;
+    copy.addEventListener("pointerdown", (ev) => { from = { x: ev.clientX, y: ev.clientY, vx, vy }; dragged = false; });
+    copy.addEventListener("pointermove", (ev) => {
+      if (!from) return;
+      const dx = ev.clientX - from.x, dy = ev.clientY - from.y;
+      if (Math.hypot(dx, dy) > 8) dragged = true;
+      if (!dragged) return;
+      vx = from.vx - dx / (scale * zoom); vy = from.vy - dy / (scale * zoom);
+      place();
+    });
+    const stopDrag = () => { from = null; setTimeout(() => { dragged = false; }, 0); };
+    copy.addEventListener("pointerup", stopDrag);
+    copy.addEventListener("pointercancel", stopDrag);
+    const close = el("button", { type: "button", class: "secondary", id: "lens-close", text: "Close", onclick: hidePicker });
+    const lensBox = el("div", { id: "lens", class: "board lens", role: "dialog", "aria-label": "magnified board: tap your choice" },
+      el("p", { class: "row lens-head" }, el("span", { class: "meta", text: "Tap your choice · drag to look around" }), close),
+      copy);
+    lensBox.addEventListener("keydown", (ev) => { if (ev.key === "Escape") hidePicker(); });
+    document.body.append(lensBox);
+    document.body.dataset.lens = String(zoom.toFixed(2));
+    const top = Math.max(8, Math.min(window.innerHeight - lensBox.offsetHeight - 8, y - lensBox.offsetHeight / 2));
+    lensBox.style.top = top + "px";
+    close.focus({ preventScroll: true });
   }
   $("board").addEventListener("click", onBoardTap, true);
 
@@ -194,9 +249,11 @@
     // board: the game's SVG; its data-action elements that are legal become buttons. An update whose
     // board is the one shown ("svg_same": the server leaves the picture out) keeps it, buttons and all.
     const board = $("board");
-    if (!p.svg_same) board.innerHTML = p.svg;
+    // an update without a picture ("svg" left out, or "svg_same") means the board did not change
+    const same = p.svg_same || typeof p.svg !== "string";
+    if (!same) board.innerHTML = p.svg;
     const legal = new Set(p.legal);
-    if (!p.svg_same) board.querySelectorAll("[data-action]").forEach((node) => {
+    if (!same) board.querySelectorAll("[data-action]").forEach((node) => {
       const notation = node.getAttribute("data-action");
       if (!legal.has(notation)) return;
       node.classList.add("ft-legal");
@@ -206,7 +263,7 @@
       node.addEventListener("click", () => act(notation));
       node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(notation); } });
     });
-    if (!p.svg_same) { markLastMoves(board); setUpBuilder(board, p.legal); }
+    if (!same) { markLastMoves(board); setUpBuilder(board, p.legal); }
     if (firstLook) { firstLook(p); firstLook = null; }
     drawCoach(p);
     // whose turn
@@ -227,9 +284,14 @@
     // the tab title says when it is your turn (seen from another tab)
     const myTurn = !p.over && me !== null && p.actors.includes(me);
     document.title = (myTurn ? "▶ Your turn · " : "") + baseTitle;
-    if (myTurn && !wasMyTurn && document.hidden && window.Notification && Notification.permission === "granted") {
-      try { new Notification("farmtable: your turn", { body: p.title }); } catch (e) { /* not allowed here */ }
+    if (myTurn && !wasMyTurn && state && firstShown) {
+      if (alerts.sound) beep();
+      if (document.hidden && alerts.notify && window.Notification && Notification.permission === "granted") {
+        try { new Notification("farmtable: your turn", { body: p.title }); } catch (e) { /* not allowed here */ }
+      }
+      document.body.dataset.turnAlerts = String(Number(document.body.dataset.turnAlerts || 0) + 1);
     }
+    firstShown = true;
     wasMyTurn = myTurn;
     drawScores(p, labels);
     document.body.dataset.version = p.version;
@@ -269,6 +331,7 @@
     if (me !== null && !p.over) askName(p);
     if (p.log.length && p.log[0].seq > 1 && !logLines.has(p.log[0].seq - 1)) fetchLog();
     drawLog();
+    fetchEvents();
     // score sheet at the end
     $("score-panel").hidden = !p.over;
     if (p.over) $("score").replaceChildren(scoreSheet(p.result, labels));
@@ -278,6 +341,67 @@
     const seeded = $("seeded");
     seeded.hidden = !p.seeded;
     seeded.textContent = p.seeded ? "Seeded game: the table's creator chose the deal (seed " + p.seeded + "), so they may know the hidden cards." : "";
+  }
+
+  // turn alerts: the tab title always; a short sound and a browser notification (tab hidden) when chosen
+  const ALERTS = "farmtable:alerts";
+  let firstShown = false;
+  const alerts = (() => { try { return Object.assign({ sound: false, notify: false }, JSON.parse(localStorage.getItem(ALERTS) || "{}")); } catch (e) { return { sound: false, notify: false }; } })();
+  let audio = null;
+  function beep() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const osc = audio.createOscillator(), gain = audio.createGain();
+      osc.frequency.value = 660;
+      gain.gain.setValueAtTime(0.0001, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.2, audio.currentTime + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.35);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(); osc.stop(audio.currentTime + 0.4);
+      document.body.dataset.beeps = String(Number(document.body.dataset.beeps || 0) + 1);
+    } catch (e) { /* no sound here */ }
+  }
+  function drawAlerts() {
+    const sound = $("sound-toggle"), notify = $("notify-toggle");
+    if (sound) { sound.setAttribute("aria-pressed", String(alerts.sound)); sound.textContent = "Sound: " + (alerts.sound ? "on" : "off"); }
+    if (notify) {
+      const can = "Notification" in window;
+      notify.hidden = !can;
+      notify.setAttribute("aria-pressed", String(alerts.notify));
+      notify.textContent = "Notify me: " + (alerts.notify ? "on" : "off");
+    }
+  }
+  if ($("sound-toggle")) $("sound-toggle").addEventListener("click", () => {
+    alerts.sound = !alerts.sound; localStorage.setItem(ALERTS, JSON.stringify(alerts)); drawAlerts(); if (alerts.sound) beep();
+  });
+  if ($("notify-toggle")) $("notify-toggle").addEventListener("click", async () => {
+    alerts.notify = !alerts.notify;
+    if (alerts.notify && window.Notification && Notification.permission === "default") {
+      try { alerts.notify = (await Notification.requestPermission()) === "granted"; } catch (e) { alerts.notify = false; }
+    }
+    if (alerts.notify && window.Notification && Notification.permission === "denied") {
+      alerts.notify = false; showError("The browser blocks notifications for this site (see its site settings).");
+    }
+    localStorage.setItem(ALERTS, JSON.stringify(alerts)); drawAlerts();
+  });
+  drawAlerts();
+
+  // automatic events (rolls, an empty market's sale, wheel turns…), read from the server once per new line
+  const eventLines = new Map(); // seq of a decision -> what happened by itself after it
+  let eventsSince = 0, fetchingEvents = false, eventsAgain = false;
+  function fetchEvents() {
+    const newest = Math.max(0, ...logLines.keys());
+    if (newest <= eventsSince) return;
+    if (fetchingEvents) { eventsAgain = true; return; }
+    fetchingEvents = true;
+    api("GET", "/api/tables/" + encodeURIComponent(tableId) + "/events?since=" + eventsSince)
+      .then((data) => {
+        for (const e of data.events) eventLines.set(e.seq, e.lines);
+        eventsSince = Math.max(eventsSince, newest);
+        drawLog();
+      })
+      .catch(() => {})
+      .finally(() => { fetchingEvents = false; if (eventsAgain) { eventsAgain = false; fetchEvents(); } });
   }
 
   const logLines = new Map();
@@ -307,7 +431,12 @@
   function drawLog() {
     const log = $("log");
     const seqs = [...logLines.keys()].sort((a, b) => a - b);
-    log.replaceChildren(...seqs.map((seq) => el("li", { value: seq, class: seq === seqs[seqs.length - 1] ? "newest" : null, text: named(seq) })));
+    const items = [];
+    for (const seq of seqs) {
+      items.push(el("li", { value: seq, class: seq === seqs[seqs.length - 1] ? "newest" : null, text: named(seq) }));
+      for (const line of eventLines.get(seq) || []) items.push(el("li", { class: "event", "data-after": seq, text: line }));
+    }
+    log.replaceChildren(...items);
     log.scrollTop = log.scrollHeight;
   }
   // the live score (the server's extras, from this seat's view only)
@@ -429,7 +558,39 @@
   const invites = JSON.parse(localStorage.getItem("farmtable:invites:" + tableId) || "[]");
   if (invites.length) {
     $("invites").hidden = false;
-    $("invite-links").replaceChildren(...invites.map((i) => el("li", {}, "Player " + i.seat + ": ", el("a", { href: i.link, class: "invite", "data-seat": i.seat, text: location.origin + i.link }))));
+    $("invite-links").replaceChildren(...invites.map((i) => el("li", {}, "Player " + i.seat + ": ", el("a", { href: i.link, class: "invite", "data-seat": i.seat, text: location.origin + i.link }),
+      i.code ? el("span", { class: "join-code" }, " — or the code ", el("b", { class: "code", "data-seat": i.seat, text: i.code }), " at " + location.origin + "/join") : "")));
+  }
+
+  // others' decisions (an AI's, a friend's) are shown one at a time, each for at least PACE ms, so
+  // they can be followed (the board marks and pulses what each changed); your own show at once
+  const PACE = Math.max(0, Number(localStorage.getItem("farmtable:pace") ?? 700) || 0);
+  const queue = [];
+  let shownAt = 0, paceTimer = null;
+  function byOthers(p) {
+    if (!state || p.version <= state.version || !p.log.length) return false;
+    const newest = p.log[p.log.length - 1];
+    return newest.player !== p.seat;
+  }
+  function enqueue(msg) { queue.push(msg); pump(); }
+  function pump() {
+    if (paceTimer) return;
+    while (queue.length) {
+      const next = queue[0];
+      const others = byOthers(next);
+      const wait = shownAt + PACE - performance.now();
+      if (others && wait > 0) {
+        document.body.dataset.pacing = "1";
+        paceTimer = setTimeout(() => { paceTimer = null; pump(); }, wait);
+        return;
+      }
+      queue.shift();
+      if (queue.length && queue[0].version >= next.version && !others && !byOthers(queue[0])) continue; // superseded
+      render(next);
+      showError("");
+      if (others) shownAt = performance.now();
+    }
+    delete document.body.dataset.pacing;
   }
 
   function connect() {
@@ -440,7 +601,7 @@
     ws.onopen = () => { retry = 0; document.body.dataset.connected = "1"; ws.send(JSON.stringify({ type: "hello", token: useToken || null })); };
     ws.onmessage = (event) => {
       const msg = JSON.parse(event.data);
-      if (msg.type === "update") { render(msg); showError(""); }
+      if (msg.type === "update") enqueue(msg);
       else if (msg.type === "error") {
         pending = false; delete document.body.dataset.pending;
         if ((msg.status === 403 || msg.status === 401) && msg.id === undefined) { tokenRefused = true; $("notice").hidden = false; $("notice").textContent = msg.error + " — watching as a spectator."; }
