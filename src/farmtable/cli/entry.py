@@ -50,6 +50,7 @@ def write_help_text() -> str:
 
 
 if __name__ == "__main__":  # python -m farmtable.cli.entry: refresh the kept help text
+    import json
     from pathlib import Path
 
     target = Path(__file__).with_name("help_text.py")
@@ -57,7 +58,9 @@ if __name__ == "__main__":  # python -m farmtable.cli.entry: refresh the kept he
         '"""What ``farmtable --help`` prints (kept here so it prints without loading typer; refreshed by\n'
         '``python -m farmtable.cli.entry``, and ``tests/cli/test_startup.py`` checks it is current)."""\n\n'
         + "HELP = (\n"
-        + "".join(f"    {line!r}\n" for line in write_help_text().splitlines(keepends=True))
+        + "".join(
+            f"    {json.dumps(line, ensure_ascii=False)}\n" for line in write_help_text().splitlines(keepends=True)
+        )
         + ")\n"
     )
     print(f"wrote {target}")
