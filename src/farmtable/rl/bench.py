@@ -44,20 +44,25 @@ def _rate(play_one: Callable[[int], int], seconds: float) -> float:
     return decisions / (time.process_time() - start)
 
 
-_INDICES: dict[bytes, list[int]] = {}
+_INDICES: dict[int, tuple[np.ndarray, list[int]]] = {}
+_INDICES_SIZE = 50_000
 
 
 def _pick(rng: random.Random, mask: np.ndarray) -> int:
     """The masked sampler: a uniform legal index, by the same ``randrange`` the native column uses.
 
-    The indices of each distinct mask are found once (``np.flatnonzero``) and remembered by the mask's
-    bytes, so the sampler costs about what the native column's ``legal[randrange(len(legal))]`` costs
-    (the issue's bench gave the masked columns a 7 µs numpy sampler the native one did not pay).
+    The indices of a mask are found with ``np.flatnonzero`` (what any masked agent does) and remembered
+    for that mask object: the adapters hand out the same read-only array for the same legal set, so a
+    repeated legal set costs about what the native column's ``legal[randrange(len(legal))]`` costs
+    (the issue's bench gave the masked columns a 7 µs numpy sampler the native one did not pay). The
+    mask is kept alive beside its indices, so its ``id`` cannot be reused while remembered.
     """
-    key = mask.tobytes()
-    legal = _INDICES.get(key)
-    if legal is None:
-        legal = _INDICES[key] = np.flatnonzero(mask).tolist()
+    known = _INDICES.get(id(mask))
+    if known is None or known[0] is not mask:
+        if len(_INDICES) >= _INDICES_SIZE:
+            _INDICES.clear()
+        known = _INDICES[id(mask)] = (mask, np.flatnonzero(mask).tolist())
+    legal = known[1]
     return legal[rng.randrange(len(legal))]
 
 

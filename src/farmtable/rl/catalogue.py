@@ -242,9 +242,12 @@ class Spec:
         key = tuple(legal)
         mask = self._masks.get(key)
         if mask is None:
-            mask = np.zeros(self.num_actions, dtype=np.int8)
-            mask[list(key)] = 1
-            mask.flags.writeable = False
+            # built as bytes: setting a few bytes costs less than numpy's fancy indexing, and an array over
+            # ``bytes`` is read-only from birth
+            buf = bytearray(self.num_actions)
+            for i in key:
+                buf[i] = 1
+            mask = np.frombuffer(bytes(buf), dtype=np.int8)
             if len(self._masks) < MASK_CACHE_SIZE:
                 self._masks[key] = mask
         return mask
