@@ -22,10 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from farmtable.core import Result
+from farmtable.core import Result, State
 from farmtable.games.farmini import components as c
 from farmtable.games.farmini.farm import QUARTER_INDEX, faces_for
-from farmtable.rl.catalogue import RLGame
+from farmtable.games.farmini.scoring import score_sheet
+from farmtable.rl import fast as f
+from farmtable.rl.catalogue import FastEncode, RLGame, Spec
 from farmtable.rl.encoding import BySeat, Counts, Ctx, Custom, Fields, Flag, Items, Num, SeatSet
 
 REACH = 12
@@ -123,6 +125,82 @@ def schema(players: int, variants: tuple[str, ...]) -> Fields:
     )
 
 
+def fast_encoder(sp: Spec) -> FastEncode:
+    """The observation written straight from the state: the same numbers ``view(p)`` gives the schema.
+
+    It reads the fields ``FarminiState.view`` reads (everything but the deck order, of which only the
+    size is shown). A farm's 0/1 block and its score are computed once per farm content (its cards,
+    their orientation and its animals: a farm only changes by a move) with the schema's own ``_farm``,
+    and kept as the indices of its ones: the array is zeroed, then one numpy call per farm sets them.
+    """
+    players = sp.players
+    seats = f.rotations(players)
+    num, small, floats, counts = f.num, f.NUM, f.floats, f.counts
+    ctx = Ctx(0, players, sp.variants)
+    at = {row.name: row.start for row in sp.rows()}
+    farm_size = SIDE * SIDE * CELL_WIDTH
+    farms_at = at["farms[self]"]
+    head_bytes = farms_at * f.WIDTH
+    scores_bytes = at["scores[self]"] * f.WIDTH
+    card_of = f.one_hots(CARD_IDS)
+    no_card = card_of[None]
+    no_pending = no_card + f.ZERO
+    seat_set = f.seat_set
+    discard_memo, farm_memo = f.Memo(), {}
+
+    def farm_entry(farm: Any, scoring_rules: Any) -> tuple[np.ndarray, bytes]:
+        """The indices of a farm's ones in its block, and its score as it stands (the spec fixes the
+        variants, so the scoring rules are the same for every state it sees)."""
+        cards = farm.cards
+        key = (tuple(cards), tuple([(o.card_id, o.rot) for o in cards.values()]), tuple(farm.animals.items()))
+        known = farm_memo.get(key)
+        if known is None:
+            value = {
+                "cards": [[x, y, o.card_id, o.rot] for (x, y), o in cards.items()],
+                "animals": [[x, y, c.QUARTERS[q], k] for (x, y, q), k in farm.animals.items()],
+                "pens": [[list(cell) for cell in pen.cells] for pen in farm.pens()],
+            }
+            ones = np.flatnonzero(_farm(value, ctx))
+            known = (ones, num(sum(score_sheet(farm, scoring_rules).values())))
+            if len(farm_memo) >= f.MEMO_SIZE:
+                farm_memo.clear()
+            farm_memo[key] = known
+        return known
+
+    def encode(state: State[Any], player: int, out: np.ndarray) -> None:
+        s: Any = state
+        actors = s.actors()
+        discard_key = tuple(s.discard)
+        discard = discard_memo.get(discard_key)
+        if discard is None:
+            discard = discard_memo.add(discard_key, counts(CARD_IDS, discard_key))
+        table = [card_of[card] for card in s.table]
+        table += [no_card] * (c.FACE_UP_CARDS - len(table))
+        farmyard = s.farmyard
+        head = [
+            num(s.turn),
+            seat_set(players, player, actors),
+            small[s.is_over()],
+            *table,
+            num(len(s.deck)),
+            discard,
+            floats([farmyard.get(k, 0) for k in c.KINDS]),
+            no_pending if s.pending is None else card_of[s.pending] + num(s.pending_left),
+        ]
+        farms = s.farms
+        entries = [farm_entry(farms[q], s.rules) for q in seats[player]]
+        out.fill(0.0)
+        bytes_view = memoryview(out).cast("B")  # type: ignore[arg-type]  # an ndarray is a buffer
+        bytes_view[:head_bytes] = b"".join(head)
+        start = farms_at
+        for ones, _ in entries:
+            out[start : start + farm_size][ones] = 1.0
+            start += farm_size
+        bytes_view[scores_bytes:] = b"".join([score for _, score in entries])
+
+    return encode
+
+
 def solo_score(result: Result) -> float:
     """Solo: the points scored."""
     return float(result.totals[0])
@@ -143,6 +221,7 @@ RL_GAME = RLGame(
     simultaneous=False,
     max_game_length=3000,
     key=key,
+    fast=fast_encoder,
     notes=f"`place at X,Y rot R` and `animal at X,Y/Q` act with the card / token just taken (the notation's card id "
     f"and kind are implied). Farms are seen and played in a window |x|, |y| ≤ {REACH} around the farm card "
     "(random play never passed 9). The deck order is hidden (not encoded); the event log is not encoded.",
