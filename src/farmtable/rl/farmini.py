@@ -146,7 +146,8 @@ def fast_encoder(sp: Spec) -> FastEncode:
     no_card = card_of[None]
     no_pending = no_card + f.ZERO
     seat_set = f.seat_set
-    discard_memo, farm_memo = f.Memo(), {}
+    discard_memo = f.Memo()
+    farm_memo: dict[Any, tuple[np.ndarray, bytes]] = {}
 
     def farm_entry(farm: Any, scoring_rules: Any) -> tuple[np.ndarray, bytes]:
         """The indices of a farm's ones in its block, and its score as it stands (the spec fixes the
