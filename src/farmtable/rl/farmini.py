@@ -18,6 +18,7 @@ Two choices make the catalogue fixed and finite:
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -72,25 +73,44 @@ def _cell(x: int, y: int) -> int:
     return ((REACH - y) * SIDE + (x + REACH)) * CELL_WIDTH
 
 
-def _farm(value: Any, ctx: Ctx) -> np.ndarray:
-    out = np.zeros(SIDE * SIDE * CELL_WIDTH, dtype=np.float32)
-    quarters_at = 1 + len(c.SIDES)
-    animals_at = quarters_at + N_QUARTERS * len(c.QUARTER_CONTENTS)
-    pens_at = animals_at + N_QUARTERS * len(c.KINDS)
-    oriented = faces_for(ctx.variants).oriented  # the faces this game plays (variant cards-v1 or the default)
+_QUARTERS_AT = 1 + len(c.SIDES)
+_ANIMALS_AT = _QUARTERS_AT + N_QUARTERS * len(c.QUARTER_CONTENTS)
+_PENS_AT = _ANIMALS_AT + N_QUARTERS * len(c.KINDS)
+
+
+@cache
+def _card_ones(variants: tuple[str, ...]) -> dict[tuple[str, int], tuple[int, ...]]:
+    """Per (card id, rotation) of the faces these variants play: the offsets of its ones in a position's
+    block (card present, its fenced arms, its quarter contents)."""
+    out = {}
+    for key, card in faces_for(variants).oriented.items():
+        ones = [0]
+        ones += [1 + side for side, fence in enumerate(card.arms) if fence]
+        ones += [
+            _QUARTERS_AT + q * len(c.QUARTER_CONTENTS) + c.QUARTER_CONTENTS.index(content)
+            for q, content in enumerate(card.quarters)
+        ]
+        out[key] = tuple(ones)
+    return out
+
+
+def _farm_ones(value: Any, variants: tuple[str, ...]) -> list[int]:
+    """The indices of the ones of a farm's block (every other entry is 0)."""
+    card_ones = _card_ones(variants)
+    ones = []
     for x, y, card_id, rot in value["cards"]:
         base = _cell(x, y)
-        card = oriented[(card_id, rot)]
-        out[base] = 1.0
-        for side, fence in enumerate(card.arms):
-            out[base + 1 + side] = 1.0 if fence else 0.0
-        for q, content in enumerate(card.quarters):
-            out[base + quarters_at + q * len(c.QUARTER_CONTENTS) + c.QUARTER_CONTENTS.index(content)] = 1.0
+        ones += [base + k for k in card_ones[(card_id, rot)]]
     for x, y, quarter, kind in value["animals"]:
-        out[_cell(x, y) + animals_at + QUARTER_INDEX[quarter] * len(c.KINDS) + c.KINDS.index(kind)] = 1.0
+        ones.append(_cell(x, y) + _ANIMALS_AT + QUARTER_INDEX[quarter] * len(c.KINDS) + c.KINDS.index(kind))
     for pen in value["pens"]:
-        for x, y, q in pen:
-            out[_cell(x, y) + pens_at + q] = 1.0
+        ones += [_cell(x, y) + _PENS_AT + q for x, y, q in pen]
+    return ones
+
+
+def _farm(value: Any, ctx: Ctx) -> np.ndarray:
+    out = np.zeros(SIDE * SIDE * CELL_WIDTH, dtype=np.float32)
+    out[_farm_ones(value, ctx.variants)] = 1.0  # the faces this game plays (variant cards-v1 or the default)
     return out
 
 
@@ -136,7 +156,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
     players = sp.players
     seats = f.rotations(players)
     num, small, floats, counts = f.num, f.NUM, f.floats, f.counts
-    ctx = Ctx(0, players, sp.variants)
+    variants = sp.variants
     at = {row.name: row.start for row in sp.rows()}
     farm_size = SIDE * SIDE * CELL_WIDTH
     farms_at = at["farms[self]"]
@@ -161,7 +181,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
                 "animals": [[x, y, c.QUARTERS[q], k] for (x, y, q), k in farm.animals.items()],
                 "pens": [[list(cell) for cell in pen.cells] for pen in farm.pens()],
             }
-            ones = np.flatnonzero(_farm(value, ctx))
+            ones = np.array(_farm_ones(value, variants), dtype=np.intp)
             known = (ones, num(sum(score_sheet(farm, scoring_rules).values())))
             if len(farm_memo) >= f.MEMO_SIZE:
                 farm_memo.clear()
