@@ -228,6 +228,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
     """
     players = sp.players
     seats = f.rotations(players)
+    actors_of = f.seat_set_memo(players)
     seat_of = f.seat_sets(players)
     num, small, floats, memo = f.num, f.NUM, f.floats, f.Memo
     n_cards = len(c.CARDS)
@@ -252,7 +253,6 @@ def fast_encoder(sp: Spec) -> FastEncode:
     plant_of[render.EMPTY] = f.zeros(len(PLANTS))
     bed_padding = [f.zeros(len(PLANTS) * (beds_width - len(beds))) for beds in c.BEDS_OF_AREA]
     counts = f.counts
-    no_seat = f.zeros(players)
     choice_width = _CHOICE_WIDTH
     no_choice = f.zeros(choice_width)
     acting_width = _ACTING_WIDTH
@@ -261,7 +261,8 @@ def fast_encoder(sp: Spec) -> FastEncode:
     no_boss = f.zeros(players + 1)
     n_solo = 1 + n_cards + 1 + 1 + 1 + 2 * n_cards
     no_solo = f.zeros(n_solo)
-    areas_memo, garden_memo, display_memo, cards_memo = memo(), memo(), memo(), memo()
+    garden_memo, display_memo, cards_memo = memo(), memo(), memo()
+    farmland_memo: dict[Any, tuple[bytes, bytes]] = {}  # (beds, pasture) -> (areas and stable, scarecrows)
     choose, award, act = rules.CHOOSE, rules.AWARD, rules.ACT
 
     def areas(beds: tuple[int, ...], pasture: tuple[int, ...]) -> bytes:
@@ -276,9 +277,12 @@ def fast_encoder(sp: Spec) -> FastEncode:
 
     def board_block(b: Any) -> list[bytes]:
         key = (tuple(b.beds), tuple(b.pasture))
-        farmland = areas_memo.get(key)
-        if farmland is None:
-            farmland = areas_memo.add(key, areas(*key))
+        known = farmland_memo.get(key)
+        if known is None:
+            if len(farmland_memo) >= f.MEMO_SIZE:
+                farmland_memo.clear()
+            known = farmland_memo[key] = (areas(*key), small[b.scarecrows()])
+        farmland, scarecrows = known
         garden_key = tuple(b.garden)
         garden = garden_memo.get(garden_key)
         if garden is None:
@@ -289,7 +293,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
             farmland,
             floats(b.products),
             garden,
-            small[b.scarecrows()],
+            scarecrows,
             num(b.boss_count),
         ]
 
@@ -314,7 +318,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
         parts = [
             num(s.round),
             phase_of[phase],
-            f.seat_set(players, player, actors) if actors else no_seat,
+            actors_of(player, actors),
             sections[s.action_wheel],
             floats(s.supply),
             display,

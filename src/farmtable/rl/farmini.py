@@ -155,6 +155,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
     """
     players = sp.players
     seats = f.rotations(players)
+    actors_of = f.seat_set_memo(players)
     num, small, floats, counts = f.num, f.NUM, f.floats, f.counts
     variants = sp.variants
     at = {row.name: row.start for row in sp.rows()}
@@ -165,7 +166,6 @@ def fast_encoder(sp: Spec) -> FastEncode:
     card_of = f.one_hots(CARD_IDS)
     no_card = card_of[None]
     no_pending = no_card + f.ZERO
-    seat_set = f.seat_set
     discard_memo = f.Memo()
     farm_memo: dict[Any, tuple[np.ndarray, bytes]] = {}
 
@@ -200,7 +200,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
         farmyard = s.farmyard
         head = [
             num(s.turn),
-            seat_set(players, player, actors),
+            actors_of(player, actors),
             small[s.is_over()],
             *table,
             num(len(s.deck)),

@@ -51,10 +51,15 @@ def zeros(count: int) -> bytes:
     return bytes(WIDTH * count)
 
 
-def floats(values: Iterable[float]) -> bytes:
-    """The float32 bytes of ``values``."""
-    block = [float(v) for v in values]
-    return struct.pack(f"={len(block)}f", *block)
+_PACKERS: dict[int, Callable[..., bytes]] = {}
+
+
+def floats(values: Sequence[float]) -> bytes:
+    """The float32 bytes of ``values`` (numbers: ints and bools are packed as floats)."""
+    pack = _PACKERS.get(len(values))
+    if pack is None:
+        pack = _PACKERS[len(values)] = struct.Struct(f"={len(values)}f").pack
+    return pack(*values)
 
 
 def one_hot(size: int, index: int | None) -> bytes:
@@ -94,6 +99,20 @@ def seat_set(players: int, viewer: int, seats: Iterable[int]) -> bytes:
     for seat in seats:
         block[(seat - viewer) % players] = 1.0
     return floats(block)
+
+
+def seat_set_memo(players: int) -> Callable[[int, list[int]], bytes]:
+    """:func:`seat_set` for ``players`` seats, remembered by (viewer, seats)."""
+    memo: dict[tuple[int, tuple[int, ...]], bytes] = {}
+
+    def block(viewer: int, seats: list[int]) -> bytes:
+        key = (viewer, tuple(seats))
+        known = memo.get(key)
+        if known is None:
+            known = memo[key] = seat_set(players, viewer, key[1])
+        return known
+
+    return block
 
 
 def rotations(players: int) -> list[list[int]]:

@@ -196,6 +196,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
     """
     players = sp.players
     seats = f.rotations(players)
+    actors_of = f.seat_set_memo(players)
     seat_of = f.seat_sets(players)
     num, small, floats, counts, memo = f.num, f.NUM, f.floats, f.counts, f.Memo
     n_res = len(C.RESOURCES)
@@ -304,7 +305,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
                 pending = pending_memo.add(pending_key, counts(PENDING, [PENDING_WORDS[k] for k in pending_key]))
             parts.append(pending)
             parts.append(secrets(town) if q == player else no_secrets)
-        parts.append(f.seat_set(players, player, actors) if actors else no_seat)
+        parts.append(actors_of(player, actors))
         f.write(out, parts)
 
     return encode
