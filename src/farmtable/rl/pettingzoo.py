@@ -165,6 +165,18 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         """``agent``'s observation: its view encoded, and its action mask."""
         return self._observe_seat(self.agent_seat[agent])
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last``: the selected agent's observation, running reward, flags and info (one call
+        less per decision than PettingZoo's, which goes through :meth:`observe`)."""
+        agent = self.agent_selection
+        return (
+            self._observe_seat(self.agent_seat[agent]) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def step(self, action: Any) -> None:
         """Play catalogue action ``action`` for ``agent_selection`` (``None`` once it is done)."""
         agent = self.agent_selection
@@ -234,6 +246,12 @@ class FarmtableCheckedAEC(FarmtableAEC):
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
         return self._observe_seat(self.agent_seat[agent])
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last`` (an error before ``reset``)."""
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return super().last(observe)
 
     def render(self) -> str | None:
         """The board as text (an error before ``reset``)."""

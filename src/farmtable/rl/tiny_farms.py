@@ -129,11 +129,14 @@ def fast_encoder(sp: Spec) -> FastEncode:
     difficulty_of = f.one_hots(DIFFICULTIES)
     code_of = {code: i for i, code in enumerate(CELL_CODES)}
     cell_of = {v: f.one_hot(len(CELL_CODES), code_of[abbr]) for v, abbr in c.ABBREVIATIONS.items()}
-    dice = f.memoized(lambda key: f.counts(FACES, key))
+    dice_memo, grid_memo = f.Memo(), f.Memo()
     collected = f.memoized(lambda key: f.counts(ANIMAL_NAMES, [c.NAMES[a] for a in key]))
     side = c.FARM_SIDE
     row = f.memoized(lambda key: b"".join([cell_of[v] for v in key]))
-    grids = f.memoized(lambda key: b"".join([row(key[i : i + side]) for i in range(0, len(key), side)]))
+
+    def grids(key: tuple[int, ...]) -> bytes:
+        return b"".join([row(key[i : i + side]) for i in range(0, len(key), side)])
+
     num, small = f.num, f.NUM
     no_collected = f.zeros(len(ANIMAL_NAMES)) + farm_of[None]
     tracks = len(c.EMMA_TRACKS)
@@ -144,13 +147,17 @@ def fast_encoder(sp: Spec) -> FastEncode:
     def encode(state: State[Any], player: int, out: np.ndarray) -> None:
         s: Any = state
         phase = s.phase
+        dice_key = tuple(s.dice)
+        dice = dice_memo.get(dice_key)
+        if dice is None:
+            dice = dice_memo.add(dice_key, f.counts(FACES, dice_key))
         parts = [
             small[s.round],
             small[s.rounds],
             phase_of[phase],
             no_seat if phase == over else seat_of[player][s.current],
             seat_of[player][s.start_player],
-            dice(tuple(s.dice)),
+            dice,
             num(s.modifier),
             wheel_of[s.rotation],
             wheel_of[s.red],
@@ -160,7 +167,11 @@ def fast_encoder(sp: Spec) -> FastEncode:
         milk, boards = s.milk, s.boards
         for seat in seats[player]:
             parts.append(small[milk[seat]])
-            parts.append(grids(tuple(boards[seat])))
+            board = tuple(boards[seat])
+            grid = grid_memo.get(board)
+            if grid is None:
+                grid = grid_memo.add(board, grids(board))
+            parts.append(grid)
         if phase == place:
             parts.append(collected(tuple(s.pending)))
             parts.append(farm_of[c.FARM_NAMES[s.pending_farm]])
