@@ -9,7 +9,7 @@ native column and the adapter play the same seeds (as many games as the adapter 
 ``--seconds``), one after the other, and the cell shows the adapter's median rate and the median of
 its per-round ratios to the native column with a ~95% interval. Every column draws its move with the same
 sampler, ``random.Random(seed).randrange(count)`` over the legal moves in catalogue order (the masked
-columns first turn the mask into its indices with ``np.flatnonzero``, which any masked agent does).
+columns first turn the mask into its indices with ``mask.nonzero()``, which any masked agent does).
 The columns:
 
 - ``native``: ``actors()``, ``legal_actions(p)``, ``apply`` (the floor every adapter stands on);
@@ -46,7 +46,7 @@ _INDICES_SIZE = 50_000
 def _pick(rng: random.Random, mask: np.ndarray) -> int:
     """The masked sampler: a uniform legal index, by the same ``randrange`` the native column uses.
 
-    The indices of a mask are found with ``np.flatnonzero`` (what any masked agent does) and remembered
+    The indices of a mask are found with ``mask.nonzero()`` (what any masked agent does) and remembered
     for that mask object: the adapters hand out the same read-only array for the same legal set, so a
     repeated legal set costs about what the native column's ``legal[randrange(len(legal))]`` costs
     (the issue's bench gave the masked columns a 7 µs numpy sampler the native one did not pay). The
@@ -56,7 +56,7 @@ def _pick(rng: random.Random, mask: np.ndarray) -> int:
     if known is None or known[0] is not mask:
         if len(_INDICES) >= _INDICES_SIZE:
             _INDICES.clear()
-        known = _INDICES[id(mask)] = (mask, np.flatnonzero(mask).tolist())
+        known = _INDICES[id(mask)] = (mask, mask.nonzero()[0].tolist())
     legal = known[1]
     return legal[rng.randrange(len(legal))]
 
@@ -214,12 +214,15 @@ def paired(
     Each round plays the same seeds in both (as many whole games as ``play`` fits in about ``seconds``
     of CPU), ``base`` first; a round's ratio is ``play``'s rate over ``base``'s on those games.
     """
-    play(10**6)  # warm-up: caches, first imports
+    play(10**6)  # first imports
     base(10**6)
     start = time.process_time()
     play(10**6 + 1)
     per_game = max(time.process_time() - start, 1e-6)
     games = max(1, round(seconds / per_game))
+    # warm-up of one round on other seeds: the caches of catalogue indices, masks and boards fill up
+    # as a long training run's would (what is measured is the steady state, not the first games)
+    _games_rate(play, range(10**6 + 2, 10**6 + 2 + games))
     cell = Cell([], [], [])
     for r in range(rounds):
         seeds = range(first_seed + r * games, first_seed + (r + 1) * games)
