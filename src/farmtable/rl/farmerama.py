@@ -9,6 +9,7 @@ observation.
 from __future__ import annotations
 
 import re
+import struct
 from typing import Any
 
 import numpy as np
@@ -261,6 +262,8 @@ def fast_encoder(sp: Spec) -> FastEncode:
     no_boss = f.zeros(players + 1)
     n_solo = 1 + n_cards + 1 + 1 + 1 + 2 * n_cards
     no_solo = f.zeros(n_solo)
+    pack_goods = struct.Struct(f"={len(c.GOODS)}f").pack
+    pack_products = struct.Struct(f"={len(c.PRODUCT_KEYS)}f").pack
     garden_memo, display_memo, cards_memo = memo(), memo(), memo()
     farmland_memo: dict[Any, tuple[bytes, bytes]] = {}  # (beds, pasture) -> (areas and stable, scarecrows)
     choose, award, act = rules.CHOOSE, rules.AWARD, rules.ACT
@@ -274,28 +277,6 @@ def fast_encoder(sp: Spec) -> FastEncode:
             parts.append(floats([1.0 if where == area else 0.0 for where in pasture]))
         parts.append(floats([1.0 if where == render.EMPTY else 0.0 for where in pasture]))
         return b"".join(parts)
-
-    def board_block(b: Any) -> list[bytes]:
-        key = (tuple(b.beds), tuple(b.pasture))
-        known = farmland_memo.get(key)
-        if known is None:
-            if len(farmland_memo) >= f.MEMO_SIZE:
-                farmland_memo.clear()
-            known = farmland_memo[key] = (areas(*key), small[b.scarecrows()])
-        farmland, scarecrows = known
-        garden_key = tuple(b.garden)
-        garden = garden_memo.get(garden_key)
-        if garden is None:
-            garden = garden_memo.add(garden_key, counts(range(len(c.BUILDINGS)), garden_key))
-        return [
-            floats(b.barn),
-            wheel_of[b.wheel],
-            farmland,
-            floats(b.products),
-            garden,
-            scarecrows,
-            num(b.boss_count),
-        ]
 
     def card_counts(cards: list[int]) -> bytes:
         key = tuple(cards)
@@ -320,7 +301,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
             phase_of[phase],
             actors_of(player, actors),
             sections[s.action_wheel],
-            floats(s.supply),
+            pack_goods(*s.supply),
             display,
             num(len(s.stack)),
             num(len(s.removed)),
@@ -339,8 +320,27 @@ def fast_encoder(sp: Spec) -> FastEncode:
                     parts.append(small[done] + num(len(cards)) + f.zeros(n_cards))
                 else:
                     parts.append(small[1] + small[0] + card_counts(cards))
-        for q in order:
-            parts.extend(board_block(boards[q]))
+        for q in order:  # each farmland (inline: a call per board costs more than most of its blocks)
+            b = boards[q]
+            key = (tuple(b.beds), tuple(b.pasture))
+            known = farmland_memo.get(key)
+            if known is None:
+                if len(farmland_memo) >= f.MEMO_SIZE:
+                    farmland_memo.clear()
+                known = farmland_memo[key] = (areas(*key), small[b.scarecrows()])
+            garden_key = tuple(b.garden)
+            garden = garden_memo.get(garden_key)
+            if garden is None:
+                garden = garden_memo.add(garden_key, counts(range(len(c.BUILDINGS)), garden_key))
+            parts += (
+                pack_goods(*b.barn),
+                wheel_of[b.wheel],
+                known[0],
+                pack_products(*b.products),
+                garden,
+                known[1],
+                num(b.boss_count),
+            )
         parts.append(card_counts(boards[player].cards))
         if players == 3:
             parts.append(seat_of[player][s.boss] + small[bool(s.final_rounds)])
