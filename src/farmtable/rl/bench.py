@@ -50,8 +50,12 @@ def _pick(rng: random.Random, mask: np.ndarray) -> int:
     for that mask object: the adapters hand out the same read-only array for the same legal set, so a
     repeated legal set costs about what the native column's ``legal[randrange(len(legal))]`` costs
     (the issue's bench gave the masked columns a 7 µs numpy sampler the native one did not pay). The
-    mask is kept alive beside its indices, so its ``id`` cannot be reused while remembered.
+    mask is kept alive beside its indices, so its ``id`` cannot be reused while remembered. A writable
+    mask is a fresh copy (Gymnasium's ``info``) and is not remembered.
     """
+    if mask.flags.writeable:  # a fresh copy (Gymnasium's info): never seen again, nothing to remember
+        legal = mask.nonzero()[0].tolist()
+        return legal[rng.randrange(len(legal))]
     known = _INDICES.get(id(mask))
     if known is None or known[0] is not mask:
         if len(_INDICES) >= _INDICES_SIZE:
