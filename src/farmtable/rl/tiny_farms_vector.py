@@ -1,0 +1,272 @@
+"""Tiny Farms as a batched numpy simulator (issue 16, item 2): many games stepped at once.
+
+The rules of ``games/tiny_farms/rules.py`` for 2–4 players without variants (no solo, no Farmer
+Emma): roll ``players + 1`` dice, each player in turn spends milk (``milk +1``/``milk -1``), takes a
+die to move the red or blue farmer (bumping past the other one), writes the two animals the wheel
+shows into empty spaces of that farm (lost when it is full); the leftover die turns the top wheel;
+ten rounds. Chance is the engine's own generator (SplitMix64, :func:`farmtable.games.farmers_finances.vector.below`
+draw for draw), so game ``i`` of a batch made from ``seeds[i]`` is ``engine.new_game(players, seed=seeds[i])``.
+
+Decisions are *positions in the engine's legal list*: :func:`legal_count` gives how many legal moves
+each game has, in exactly the order ``TinyFarmsState.legal_actions`` lists them, and :func:`step`
+plays the ``k``-th. So a policy that picks ``legal[agent.below(len(legal))]`` in the engine and
+``k = below(agent, count)`` here plays the same games (``tests/rl/test_tiny_farms_vector.py`` checks
+it move by move). Every function is a pure transformation of arrays with no per-game Python branch, so
+a JAX port can follow it line by line (``np.where`` for the branches, fixed shapes).
+
+What is not here yet: an observation/mask encoder and a ``gymnasium.vector`` env (the Farmers
+Finances one is ``rl/vector.py``), and a vectorised scorer (final scores come from the engine's
+``scoring.score_players`` on the boards).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+
+from farmtable.games.farmers_finances.vector import U64, below
+from farmtable.games.tiny_farms import components as c
+from farmtable.games.tiny_farms import rules
+
+MOVE: Final = 0
+PLACE: Final = 1
+OVER: Final = 2
+K_MILK, K_DIE, K_PUT = 0, 1, 2
+"""Kinds of a decision as :func:`step` reports it: (kind, a, b) = (milk, ±1, 0), (die, value, farm),
+(put, animal, board cell): the engine's ``rules.ACTION_CODES``."""
+VISIBLE: Final = np.array(rules.VISIBLE, dtype=np.int64)
+"""``VISIBLE[rotation, space]``: the two animals the wheel shows."""
+FACES: Final = np.arange(c.MIN_DIE_VALUE, c.DIE_FACES + 1)
+_FARM_CELLS: Final = np.arange(c.FARM_CELLS)
+
+
+def check_setup(players: int, variants: tuple[str, ...] = ()) -> None:
+    """``ValueError`` naming the problem unless the simulator plays this set-up."""
+    if variants:
+        raise ValueError(f"the Tiny Farms batch simulator plays the standard rules only, not {', '.join(variants)}")
+    if not 2 <= players <= c.MAX_PLAYERS:
+        raise ValueError(f"the Tiny Farms batch simulator plays 2..{c.MAX_PLAYERS} players, not {players}")
+
+
+def new_games(players: int, seeds: Any) -> dict[str, np.ndarray]:
+    """``len(seeds)`` new games; game ``i`` is ``engine.new_game(players, seed=seeds[i])`` (seeds < 2**64)."""
+    check_setup(players)
+    rng = np.array(seeds, dtype=np.uint64).reshape(-1)
+    n = len(rng)
+    zeros = np.zeros(n, dtype=np.int64)
+    state = {
+        "rng": rng,
+        "round": zeros + 1,
+        "start": zeros.copy(),
+        "rotation": zeros + c.SETUP_ROTATION,
+        "red": zeros + c.SETUP_RED_SPACE,
+        "blue": zeros + c.SETUP_BLUE_SPACE,
+        "milk": np.full((n, players), c.START_MILK, dtype=np.int64),
+        "boards": np.full((n, players, c.BOARD_CELLS), c.EMPTY, dtype=np.int64),
+        "dice": np.zeros((n, c.DIE_FACES + 1), dtype=np.int64),  # how many dice show each face (index = face)
+        "turn": zeros.copy(),
+        "current": zeros.copy(),
+        "phase": zeros + MOVE,
+        "modifier": zeros.copy(),
+        "pending": np.zeros((n, 2), dtype=np.int64),  # the animals still to write, in the engine's list order
+        "pending_n": zeros.copy(),
+        "farm": zeros.copy(),
+    }
+    _start_round(state, np.arange(n))
+    return state
+
+
+def _start_round(state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
+    """RULEBOOK "Roll Dice": ``players + 1`` dice, drawn one after the other as the engine does."""
+    players = state["milk"].shape[1]
+    sub = state["rng"][lanes]
+    dice = state["dice"]
+    sides = np.full(len(lanes), c.DIE_FACES, dtype=np.int64)
+    for _ in range(players + c.EXTRA_DICE):
+        roll = c.MIN_DIE_VALUE + below(sub, sides)
+        np.add.at(dice, (lanes, roll), 1)
+    state["rng"][lanes] = sub
+    state["turn"][lanes] = 0
+    state["current"][lanes] = state["start"][lanes]
+    state["phase"][lanes] = MOVE
+    state["modifier"][lanes] = 0
+
+
+def _empty(state: dict[str, np.ndarray]) -> np.ndarray:
+    """``(B, 16)``: the empty spaces of the farm each game's current player writes into."""
+    lanes = np.arange(len(state["phase"]))
+    cells = state["farm"][:, None] * c.FARM_CELLS + _FARM_CELLS
+    board = state["boards"][lanes, np.maximum(state["current"], 0)]
+    empty: np.ndarray = np.take_along_axis(board, cells, axis=1) == c.EMPTY
+    return empty
+
+
+def _move_options(state: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """MOVE: which die values may be used (``(B, 6)``), and whether ``milk +1`` / ``milk -1`` are legal."""
+    lanes = np.arange(len(state["phase"]))
+    mod = state["modifier"]
+    shown = state["dice"][:, 1:] > 0
+    usable = shown & (FACES + mod[:, None] >= c.MIN_DIE_VALUE)
+    milk = state["milk"][lanes, np.maximum(state["current"], 0)] > 0
+    highest = np.where(shown.any(axis=1), c.DIE_FACES - np.argmax(shown[:, ::-1], axis=1), 0)
+    up = milk & (mod >= 0)
+    down = milk & (mod <= 0) & (highest + mod - 1 >= c.MIN_DIE_VALUE)
+    return usable, up, down
+
+
+def _unique_pending(state: dict[str, np.ndarray]) -> np.ndarray:
+    """How many different animals are pending (the engine lists ``dict.fromkeys(pending)``)."""
+    pending = state["pending"]
+    two: np.ndarray = (state["pending_n"] == 2) & (pending[:, 0] != pending[:, 1])
+    return np.where(state["pending_n"] == 0, 0, 1 + two)
+
+
+def legal_count(state: dict[str, np.ndarray]) -> np.ndarray:
+    """How many legal decisions each game has now (0 once it is over): ``len(legal_actions(current))``."""
+    usable, up, down = _move_options(state)
+    moving = 2 * usable.sum(axis=1) + up + down
+    placing = _unique_pending(state) * _empty(state).sum(axis=1)
+    phase = state["phase"]
+    out: np.ndarray = np.where(phase == MOVE, moving, np.where(phase == PLACE, placing, 0))
+    return out
+
+
+def _kth(flags: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """The column of the ``k``-th true flag of each row (0 where there is none)."""
+    out: np.ndarray = np.argmax(np.cumsum(flags, axis=1) > k[:, None], axis=1)
+    return out
+
+
+def step(state: dict[str, np.ndarray], k: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every game not over plays its ``k``-th legal decision (``0 <= k < legal_count``), then everything
+    automatic that follows (lost animals, the next turn, the round end, the next roll).
+
+    Returns the decisions as (kind, a, b) arrays (``K_*``; ``-1`` for games already over).
+    """
+    n = len(state["phase"])
+    lanes = np.arange(n)
+    phase = state["phase"]
+    cur = np.maximum(state["current"], 0)
+    kind = np.full(n, -1, dtype=np.int64)
+    a = np.zeros(n, dtype=np.int64)
+    b = np.zeros(n, dtype=np.int64)
+    usable, up, _ = _move_options(state)
+    dies = 2 * usable.sum(axis=1)
+    moving = phase == MOVE  # both masks before anything moves: a die move turns its game to PLACE
+    placing = phase == PLACE
+    # --- MOVE: a die and a farmer, or milk
+    die = moving & (k < dies)
+    milk = moving & ~die
+    value = 1 + _kth(usable, k // 2)
+    farm = k % 2
+    kind[die], a[die], b[die] = K_DIE, value[die], farm[die]
+    plus = milk & up & (k == dies)
+    kind[milk], a[milk] = K_MILK, np.where(plus, 1, -1)[milk]
+    state["milk"][lanes[milk], cur[milk]] -= 1
+    state["modifier"][milk] += a[milk]
+    d = lanes[die]
+    state["dice"][d, value[die]] -= 1
+    steps = value[die] + state["modifier"][die]
+    state["modifier"][die] = 0
+    red_moves = farm[die] == c.RED
+    start = np.where(red_moves, state["red"][die], state["blue"][die])
+    other = np.where(red_moves, state["blue"][die], state["red"][die])
+    end = (start + steps) % c.WHEEL_SPACES
+    end = np.where(end == other, (end + 1) % c.WHEEL_SPACES, end)  # RULEBOOK: never on the other farmer
+    state["red"][d] = np.where(red_moves, end, state["red"][d])
+    state["blue"][d] = np.where(red_moves, state["blue"][d], end)
+    state["pending"][d] = VISIBLE[state["rotation"][d], end]
+    state["pending_n"][d] = 2
+    state["farm"][d] = farm[die]
+    state["phase"][d] = PLACE
+    # --- PLACE: one pending animal into an empty space of the farm
+    empty = _empty(state)
+    free = np.maximum(empty.sum(axis=1), 1)
+    which = k // free
+    animal = np.where(which == 0, state["pending"][:, 0], state["pending"][:, 1])
+    cell = state["farm"] * c.FARM_CELLS + _kth(empty, k % free)
+    p = lanes[placing]
+    kind[placing], a[placing], b[placing] = K_PUT, animal[placing], cell[placing]
+    state["boards"][p, cur[placing], cell[placing]] = animal[placing]
+    first = state["pending"][p, 0] == animal[placing]
+    state["pending"][p, 0] = np.where(first, state["pending"][p, 1], state["pending"][p, 0])
+    state["pending_n"][p] -= 1
+    _settle(state, die | placing)
+    return kind, a, b
+
+
+def _settle(state: dict[str, np.ndarray], moved: np.ndarray) -> None:
+    """After a move or a placement: animals with no room are lost; with none left, the turn ends."""
+    full = ~_empty(state).any(axis=1)
+    lost = moved & (state["pending_n"] > 0) & full
+    state["pending_n"][lost] = 0
+    done = moved & (state["pending_n"] == 0)
+    players = state["milk"].shape[1]
+    state["turn"][done] += 1
+    nxt = done & (state["turn"] < players)
+    state["current"][nxt] = (state["start"][nxt] + state["turn"][nxt]) % players
+    state["phase"][nxt] = MOVE
+    state["modifier"][nxt] = 0
+    ends = np.flatnonzero(done & (state["turn"] >= players))
+    if not len(ends):
+        return
+    # RULEBOOK "Round End": the leftover (lowest) die turns the top wheel; the start player passes left.
+    shown = state["dice"][ends, 1:] > 0
+    leftover = 1 + np.argmax(shown, axis=1)
+    state["dice"][ends] = 0
+    state["rotation"][ends] = (state["rotation"][ends] + leftover) % c.WHEEL_SPACES
+    state["modifier"][ends] = 0
+    last = state["round"][ends] >= c.ROUNDS
+    over = ends[last]
+    state["phase"][over] = OVER
+    state["current"][over] = -1
+    state["turn"][over] = 0
+    go = ends[~last]
+    state["round"][go] += 1
+    state["start"][go] = (state["start"][go] + 1) % players
+    _start_round(state, go)
+
+
+def pick_random(policy_rng: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """``k = Rng.below(count)`` per game from ``policy_rng`` (advanced; games with no move: 0, unmoved)."""
+    k = np.zeros(len(count), dtype=np.int64)
+    live = np.flatnonzero(count > 0)
+    if len(live):
+        sub = policy_rng[live]
+        k[live] = below(sub, count[live])
+        policy_rng[live] = sub
+    return k
+
+
+def play_random(players: int, seeds: Any, policy_seeds: Any) -> dict[str, Any]:
+    """Play every game to the end, each decision ``k = below(count)`` from ``Rng(policy_seeds[i])``.
+
+    Returns the final state and the decisions per game. (The engine's game ``i`` with
+    ``agent = Rng(policy_seeds[i])`` choosing ``legal[agent.below(len(legal))]`` is the same game.)
+    """
+    state = new_games(players, seeds)
+    policy = np.array(policy_seeds, dtype=np.uint64).reshape(-1)
+    decisions = np.zeros(len(policy), dtype=np.int64)
+    while True:
+        count = legal_count(state)
+        live = count > 0
+        if not live.any():
+            break
+        decisions += live
+        step(state, pick_random(policy, count))
+    return {"state": state, "decisions": decisions}
+
+
+def notation(kind: int, a: int, b: int) -> str:
+    """The engine's notation of a decision :func:`step` reported."""
+    if kind == K_MILK:
+        return rules.MILK_UP if a > 0 else rules.MILK_DOWN
+    if kind == K_DIE:
+        return rules.DIE_ACTIONS[a][b]
+    if kind == K_PUT:
+        return rules.PUT_ACTIONS[a][b]
+    raise ValueError(f"no decision of kind {kind}")
+
+
+__all__ = ["U64", "check_setup", "legal_count", "new_games", "notation", "pick_random", "play_random", "step"]
