@@ -122,14 +122,24 @@ def _unique_pending(state: dict[str, np.ndarray]) -> np.ndarray:
     return np.where(state["pending_n"] == 0, 0, 1 + two)
 
 
+Options = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""What :func:`options` finds: usable die values, ``milk +1`` legal, ``milk -1`` legal, empty spaces, count."""
+
+
+def options(state: dict[str, np.ndarray]) -> Options:
+    """The legal decisions of every game now, as :func:`step` reads them (pass them on to save the work)."""
+    usable, up, down = _move_options(state)
+    empty = _empty(state)
+    moving = 2 * usable.sum(axis=1) + up + down
+    placing = _unique_pending(state) * empty.sum(axis=1)
+    phase = state["phase"]
+    count: np.ndarray = np.where(phase == MOVE, moving, np.where(phase == PLACE, placing, 0))
+    return usable, up, down, empty, count
+
+
 def legal_count(state: dict[str, np.ndarray]) -> np.ndarray:
     """How many legal decisions each game has now (0 once it is over): ``len(legal_actions(current))``."""
-    usable, up, down = _move_options(state)
-    moving = 2 * usable.sum(axis=1) + up + down
-    placing = _unique_pending(state) * _empty(state).sum(axis=1)
-    phase = state["phase"]
-    out: np.ndarray = np.where(phase == MOVE, moving, np.where(phase == PLACE, placing, 0))
-    return out
+    return options(state)[4]
 
 
 def _kth(flags: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -138,12 +148,16 @@ def _kth(flags: np.ndarray, k: np.ndarray) -> np.ndarray:
     return out
 
 
-def step(state: dict[str, np.ndarray], k: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def step(
+    state: dict[str, np.ndarray], k: np.ndarray, found: Options | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every game not over plays its ``k``-th legal decision (``0 <= k < legal_count``), then everything
-    automatic that follows (lost animals, the next turn, the round end, the next roll).
+    automatic that follows (lost animals, the next turn, the round end, the next roll). ``found``: the
+    :func:`options` of this very state, if the caller has them.
 
     Returns the decisions as (kind, a, b) arrays (``K_*``; ``-1`` for games already over).
     """
+    usable, up, _, empty, _ = options(state) if found is None else found
     n = len(state["phase"])
     lanes = np.arange(n)
     phase = state["phase"]
@@ -151,7 +165,6 @@ def step(state: dict[str, np.ndarray], k: np.ndarray) -> tuple[np.ndarray, np.nd
     kind = np.full(n, -1, dtype=np.int64)
     a = np.zeros(n, dtype=np.int64)
     b = np.zeros(n, dtype=np.int64)
-    usable, up, _ = _move_options(state)
     dies = 2 * usable.sum(axis=1)
     moving = phase == MOVE  # both masks before anything moves: a die move turns its game to PLACE
     placing = phase == PLACE
@@ -180,8 +193,8 @@ def step(state: dict[str, np.ndarray], k: np.ndarray) -> tuple[np.ndarray, np.nd
     state["pending_n"][d] = 2
     state["farm"][d] = farm[die]
     state["phase"][d] = PLACE
-    # --- PLACE: one pending animal into an empty space of the farm
-    empty = _empty(state)
+    # --- PLACE: one pending animal into an empty space of the farm (``empty`` is still right for these
+    # games: only the die-moving ones changed)
     free = np.maximum(empty.sum(axis=1), 1)
     which = k // free
     animal = np.where(which == 0, state["pending"][:, 0], state["pending"][:, 1])
@@ -249,12 +262,13 @@ def play_random(players: int, seeds: Any, policy_seeds: Any) -> dict[str, Any]:
     policy = np.array(policy_seeds, dtype=np.uint64).reshape(-1)
     decisions = np.zeros(len(policy), dtype=np.int64)
     while True:
-        count = legal_count(state)
+        found = options(state)
+        count = found[4]
         live = count > 0
         if not live.any():
             break
         decisions += live
-        step(state, pick_random(policy, count))
+        step(state, pick_random(policy, count), found)
     return {"state": state, "decisions": decisions}
 
 
@@ -269,4 +283,14 @@ def notation(kind: int, a: int, b: int) -> str:
     raise ValueError(f"no decision of kind {kind}")
 
 
-__all__ = ["U64", "check_setup", "legal_count", "new_games", "notation", "pick_random", "play_random", "step"]
+__all__ = [
+    "U64",
+    "check_setup",
+    "legal_count",
+    "new_games",
+    "notation",
+    "options",
+    "pick_random",
+    "play_random",
+    "step",
+]
