@@ -38,7 +38,6 @@ K_MILK, K_DIE, K_PUT = 0, 1, 2
 VISIBLE: Final = np.array(rules.VISIBLE, dtype=np.int64)
 """``VISIBLE[rotation, space]``: the two animals the wheel shows."""
 FACES: Final = np.arange(c.MIN_DIE_VALUE, c.DIE_FACES + 1)
-_FARM_CELLS: Final = np.arange(c.FARM_CELLS)
 
 
 def check_setup(players: int, variants: tuple[str, ...] = ()) -> None:
@@ -95,10 +94,11 @@ def _start_round(state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
 
 def _empty(state: dict[str, np.ndarray]) -> np.ndarray:
     """``(B, 16)``: the empty spaces of the farm each game's current player writes into."""
-    lanes = np.arange(len(state["phase"]))
-    cells = state["farm"][:, None] * c.FARM_CELLS + _FARM_CELLS
-    board = state["boards"][lanes, np.maximum(state["current"], 0)]
-    empty: np.ndarray = np.take_along_axis(board, cells, axis=1) == c.EMPTY
+    boards = state["boards"]
+    n, players, _ = boards.shape
+    farms = boards.reshape(n, players * c.BOARD_CELLS // c.FARM_CELLS, c.FARM_CELLS)  # a view: (B, farms, 16)
+    which = np.maximum(state["current"], 0) * (c.BOARD_CELLS // c.FARM_CELLS) + state["farm"]
+    empty: np.ndarray = farms[np.arange(n), which] == c.EMPTY
     return empty
 
 
