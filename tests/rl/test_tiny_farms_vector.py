@@ -70,3 +70,35 @@ def test_bad_setups_are_refused() -> None:
         v.new_games(1, [0])
     with pytest.raises(ValueError, match="standard rules"):
         v.check_setup(2, ("horses-zero-ranks",))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_batch_observations_and_masks_are_the_adapters(players: int) -> None:
+    """``observe``/``action_mask`` of the batch = ``Spec.observe``/``legal_and_mask`` of the engine's position."""
+    from farmtable.rl.catalogue import spec
+
+    sp = spec("tiny-farms", players)
+    layout = v.Layout(players)
+    seeds = [3, 4, 5, 6]
+    engines = [farmtable.get_game("tiny-farms").new_game(players=players, seed=s) for s in seeds]
+    state = v.new_games(players, seeds)
+    policy = np.array([s ^ POLICY for s in seeds], dtype=np.uint64)
+    checked = 0
+    while True:
+        found = v.options(state)
+        count = found[4]
+        if not count.any():
+            break
+        obs = v.observe(state, layout)
+        mask = v.action_mask(state, layout, found)
+        for i in np.flatnonzero(count):
+            engine = engines[i]
+            seat = engine.actors()[0]
+            assert np.array_equal(obs[i], sp.observe(engine, seat)), (seeds[i], checked)
+            assert np.array_equal(mask[i], sp.legal_and_mask(engine, seat)[1]), (seeds[i], checked)
+            checked += 1
+        kind, a, b = v.step(state, v.pick_random(policy, count), found)
+        for i in np.flatnonzero(count):
+            engine = engines[i]
+            engine.apply(engine.actors()[0], v.notation(int(kind[i]), int(a[i]), int(b[i])))
+    assert checked > 200

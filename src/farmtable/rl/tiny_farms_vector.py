@@ -14,8 +14,10 @@ plays the ``k``-th. So a policy that picks ``legal[agent.below(len(legal))]`` in
 it move by move). Every function is a pure transformation of arrays with no per-game Python branch, so
 a JAX port can follow it line by line (``np.where`` for the branches, fixed shapes).
 
-What is not here yet: an observation/mask encoder and a ``gymnasium.vector`` env (the Farmers
-Finances one is ``rl/vector.py``), and a vectorised scorer (final scores come from the engine's
+:func:`observe` and :func:`action_mask` give the whole batch's observations and catalogue masks for the
+seats to act, the same numbers as the RL adapters' (``Spec.observe``, ``Spec.legal_and_mask``).
+What is not here yet: a ``gymnasium.vector`` env on top (the Farmers Finances one is ``rl/vector.py``),
+which needs final rewards, and so a vectorised scorer (final scores come from the engine's
 ``scoring.score_players`` on the boards).
 """
 
@@ -272,6 +274,102 @@ def play_random(players: int, seeds: Any, policy_seeds: Any) -> dict[str, Any]:
     return {"state": state, "decisions": decisions}
 
 
+class Layout:
+    """Where :func:`observe` writes, read from the RL schema of ``players`` (``rl/tiny_farms.py``), so the
+    batch observation is ``spec("tiny-farms", players).observe(state, to_act)`` entry for entry."""
+
+    def __init__(self, players: int) -> None:
+        from farmtable.rl import tiny_farms as rl
+        from farmtable.rl.catalogue import spec
+
+        check_setup(players)
+        self.players = players
+        self.spec = spec("tiny-farms", players)
+        self.at = {row.name: row.start for row in self.spec.rows()}
+        self.size = self.spec.obs_size
+        spaces = np.zeros((c.WHEEL_SPACES, c.WHEEL_SPACES, len(rl.ANIMAL_NAMES)), dtype=np.float32)
+        animal_index = {a: i for i, a in enumerate(c.ANIMALS)}
+        for r in range(c.WHEEL_SPACES):
+            for space in range(c.WHEEL_SPACES):
+                for animal in rules.VISIBLE[r][space]:
+                    spaces[r, space, animal_index[animal]] += 1.0
+        self.spaces = spaces.reshape(c.WHEEL_SPACES, -1)
+        """Per rotation: the wheel's ``spaces`` block (animal counts shown per space)."""
+        code_of = {code: i for i, code in enumerate(rl.CELL_CODES)}
+        self.codes = len(rl.CELL_CODES)
+        self.cell_code = np.array([code_of[c.ABBREVIATIONS[v]] for v in range(len(c.ABBREVIATIONS))])
+        """Board value -> its one-hot position among the schema's cell codes."""
+        self.animal_index = np.full(len(c.ABBREVIATIONS), -1, dtype=np.int64)
+        for animal, i in animal_index.items():
+            self.animal_index[animal] = i
+        self.index = self.spec.index
+
+
+def observe(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
+    """``(B, obs_size)`` float32: each game's observation for the seat to act (seat 0 once it is over).
+
+    The same numbers as ``spec("tiny-farms", players).observe(engine_state, to_act)``.
+    """
+    at, players = layout.at, layout.players
+    n = len(state["phase"])
+    lanes = np.arange(n)
+    out = np.zeros((n, layout.size), dtype=np.float32)
+    phase = state["phase"]
+    over = phase == OVER
+    viewer = np.where(over, 0, state["current"])
+    out[:, at["round"]] = state["round"]
+    out[:, at["rounds"]] = c.ROUNDS
+    out[lanes, at["phase"] + np.where(over, 3, phase)] = 1.0  # PHASES: move, place, crop, over
+    live = lanes[~over]
+    out[live, at["to_act"] + (state["current"][live] - viewer[live]) % players] = 1.0
+    out[lanes, at["start_player"] + (state["start"] - viewer) % players] = 1.0
+    out[:, at["dice"] : at["dice"] + c.DIE_FACES] = state["dice"][:, 1:]
+    out[:, at["milk_change"]] = state["modifier"]
+    out[lanes, at["wheel.rotation"] + state["rotation"]] = 1.0
+    out[lanes, at["wheel.red"] + state["red"]] = 1.0
+    out[lanes, at["wheel.blue"] + state["blue"]] = 1.0
+    spaces_at = at["wheel.spaces[0]"]
+    out[:, spaces_at : spaces_at + layout.spaces.shape[1]] = layout.spaces[state["rotation"]]
+    cells = c.BOARD_CELLS
+    for k in range(players):
+        seat = (viewer + k) % players
+        label = "self" if k == 0 else f"+{k}"
+        out[:, at[f"players[{label}].milk"]] = state["milk"][lanes, seat]
+        grid_at = at[f"players[{label}].red"]
+        codes = layout.cell_code[state["boards"][lanes, seat]]  # (B, 32)
+        columns = grid_at + np.arange(cells) * layout.codes + codes
+        out[lanes[:, None], columns] = 1.0
+    placing = lanes[phase == PLACE]
+    for j in range(2):
+        has = placing[state["pending_n"][placing] > j]
+        np.add.at(out, (has, at["collected"] + layout.animal_index[state["pending"][has, j]]), 1.0)
+    out[placing, at["collected_for"] + state["farm"][placing]] = 1.0
+    return out
+
+
+def action_mask(state: dict[str, np.ndarray], layout: Layout, found: Options | None = None) -> np.ndarray:
+    """``(B, actions)`` int8: the legal catalogue actions of the seat to act (``Spec.legal_and_mask``)."""
+    usable, up, down, empty, _ = options(state) if found is None else found
+    index = layout.index
+    n = len(state["phase"])
+    mask = np.zeros((n, len(index)), dtype=np.int8)
+    moving = state["phase"] == MOVE
+    mask[:, index[rules.MILK_UP]] = up & moving
+    mask[:, index[rules.MILK_DOWN]] = down & moving
+    die_at = index[rules.DIE_ACTIONS[c.MIN_DIE_VALUE][c.RED]]
+    for farm in (c.RED, c.BLUE):
+        mask[:, die_at + farm : die_at + 2 * c.DIE_FACES : 2] = usable & moving[:, None]
+    put_at = index[rules.PUT_ACTIONS[c.ANIMALS[0]][0]]
+    placing = np.flatnonzero(state["phase"] == PLACE)
+    for j in range(2):
+        has = placing[state["pending_n"][placing] > j]
+        animal = layout.animal_index[state["pending"][has, j]]
+        cells = state["farm"][has, None] * c.FARM_CELLS + np.arange(c.FARM_CELLS)
+        columns = put_at + animal[:, None] * c.BOARD_CELLS + cells
+        mask[has[:, None], columns] = empty[has].astype(np.int8)
+    return mask
+
+
 def notation(kind: int, a: int, b: int) -> str:
     """The engine's notation of a decision :func:`step` reported."""
     if kind == K_MILK:
@@ -285,10 +383,13 @@ def notation(kind: int, a: int, b: int) -> str:
 
 __all__ = [
     "U64",
+    "Layout",
+    "action_mask",
     "check_setup",
     "legal_count",
     "new_games",
     "notation",
+    "observe",
     "options",
     "pick_random",
     "play_random",
