@@ -59,10 +59,16 @@ def test_batch_plays_the_engine_games_move_by_move(players: int) -> None:
     assert all(state["phase"] == v.OVER)
 
 
-def test_play_random_counts_the_engine_decisions() -> None:
-    seeds = [7, 8, 9]
-    out = v.play_random(2, seeds, [s ^ POLICY for s in seeds])
-    assert out["decisions"].tolist() == [len(_engine_game(2, s)[0]) for s in seeds]
+def test_play_random_ends_in_the_engine_positions() -> None:
+    """Whole games at once (finished games leave the working batch): same decisions, same end."""
+    seeds = list(range(7, 27))
+    out = v.play_random(3, seeds, [s ^ POLICY for s in seeds])
+    for i, seed in enumerate(seeds):
+        moves, engine = _engine_game(3, seed)
+        assert out["decisions"][i] == len(moves)
+        assert out["state"]["boards"][i].tolist() == engine.boards  # type: ignore[attr-defined]
+        assert out["state"]["milk"][i].tolist() == engine.milk  # type: ignore[attr-defined]
+    assert len(set(out["decisions"].tolist())) > 1  # games of different lengths: the batch shrank
 
 
 def test_bad_setups_are_refused() -> None:

@@ -86,7 +86,7 @@ def _start_round(state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
     sides = np.full(len(lanes), c.DIE_FACES, dtype=np.int64)
     for _ in range(players + c.EXTRA_DICE):
         roll = c.MIN_DIE_VALUE + below(sub, sides)
-        np.add.at(dice, (lanes, roll), 1)
+        dice[lanes, roll] += 1  # each game once per draw: no repeated index
     state["rng"][lanes] = sub
     state["turn"][lanes] = 0
     state["current"][lanes] = state["start"][lanes]
@@ -260,18 +260,38 @@ def play_random(players: int, seeds: Any, policy_seeds: Any) -> dict[str, Any]:
     Returns the final state and the decisions per game. (The engine's game ``i`` with
     ``agent = Rng(policy_seeds[i])`` choosing ``legal[agent.below(len(legal))]`` is the same game.)
     """
-    state = new_games(players, seeds)
+    final = new_games(players, seeds)
+    state = take(final, np.arange(len(final["phase"])))
+    where = np.arange(len(final["phase"]))  # working lane -> game
     policy = np.array(policy_seeds, dtype=np.uint64).reshape(-1)
     decisions = np.zeros(len(policy), dtype=np.int64)
-    while True:
+    while len(where):
         found = options(state)
         count = found[4]
         live = count > 0
         if not live.any():
             break
-        decisions += live
-        step(state, pick_random(policy, count), found)
-    return {"state": state, "decisions": decisions}
+        if live.sum() * 2 < len(live):  # drop finished games once they are half the batch
+            for key, value in state.items():
+                final[key][where[~live]] = value[~live]
+            state = take(state, np.flatnonzero(live))
+            where = where[live]
+            found = options(state)
+            count = found[4]
+            live = count > 0
+        decisions[where] += live
+        sub = policy[where]
+        k = pick_random(sub, count)
+        policy[where] = sub
+        step(state, k, found)
+    for key, value in state.items():
+        final[key][where] = value
+    return {"state": final, "decisions": decisions}
+
+
+def take(state: dict[str, np.ndarray], lanes: np.ndarray) -> dict[str, np.ndarray]:
+    """The games ``lanes`` of a batch as a batch of their own (copies)."""
+    return {key: value[lanes] for key, value in state.items()}
 
 
 class Layout:
