@@ -97,6 +97,9 @@ reward=)` steps thousands of games per call on the batched numpy simulator
 API with `NEXT_STEP` autoreset, observations in the layout below for the seat to act
 (`infos["to_act"]`, self-play), `infos["action_mask"]`, the final reward to the seat that made the
 last decision and every seat's in `infos["final_rewards"]`. Standard rules only (no solo, no variant).
+Tiny Farms has a batched numpy simulator too (`farmtable.rl.tiny_farms_vector`: 2–4 players, standard
+rules, checked move by move against the engine, with batch observations and masks equal to the
+adapters'), but no vector environment on it yet (it lacks a batched scorer for the final rewards).
 
 **Known limits.** Farmini's farms are seen and played in a window `|x|, |y| <= 12` around the farm
 card (see its section): a farm stretched further raises `KeyError` naming the move. Tiny Towns'
