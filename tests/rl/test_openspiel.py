@@ -78,5 +78,7 @@ def test_observation_tensor_is_the_view() -> None:
     state = game.new_initial_state()
     state.apply_action(state.legal_actions()[0])
     sp = game.spec
-    assert np.array_equal(np.asarray(state.observation_tensor(1), np.float32), sp.observe(state.inner, 1))
+    tensor = state.observation_tensor(1)
+    assert isinstance(tensor, np.ndarray) and tensor.dtype == np.float32
+    assert np.array_equal(tensor, sp.observe(state.inner, 1))
     assert '"my_cards":[]' in state.observation_string(1)

@@ -1,12 +1,15 @@
 """RL adapter overhead: random play through each adapter against the native contract, in decisions/s.
 
-    .venv/bin/python -m farmtable.rl.bench --seconds 3
+    nice -n 10 .venv/bin/python -W ignore -m farmtable.rl.bench --rounds 5 --seconds 0.3
 
-For each ready game (2 players; solo for Gymnasium) it plays uniformly random legal moves for about
-``--seconds`` of CPU time per cell (``time.process_time``: other programs on the machine do not count),
-whole games, and counts decisions per CPU second. Every column draws its move with the same
+For each ready game (2 players; solo for Gymnasium) it plays whole games of uniformly random legal
+moves and counts decisions per CPU second (``time.process_time``: other programs on the machine do not
+count). Every cell is measured *side by side* with the engine: in each of ``--rounds`` rounds the
+native column and the adapter play the same seeds (as many games as the adapter fits in about
+``--seconds``), one after the other, and the cell shows the adapter's median rate and the median of
+its per-round ratios to the native column with a ~95% interval. Every column draws its move with the same
 sampler, ``random.Random(seed).randrange(count)`` over the legal moves in catalogue order (the masked
-columns first turn the mask into its indices with ``np.flatnonzero``, which any masked agent does).
+columns first turn the mask into its indices with ``mask.nonzero()``, which any masked agent does).
 The columns:
 
 - ``native``: ``actors()``, ``legal_actions(p)``, ``apply`` (the floor every adapter stands on);
@@ -24,40 +27,41 @@ columns pick with :func:`_pick`.
 from __future__ import annotations
 
 import argparse
+import math
 import random
+import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 import farmtable
 from farmtable.rl.catalogue import rl_games, spec
 
-
-def _rate(play_one: Callable[[int], int], seconds: float) -> float:
-    """Decisions per CPU second of whole games played by ``play_one(seed)`` for about ``seconds``."""
-    play_one(10**6)  # warm-up: caches, first imports
-    decisions, start, seed = 0, time.process_time(), 0
-    while time.process_time() - start < seconds or decisions == 0:
-        decisions += play_one(seed)
-        seed += 1
-    return decisions / (time.process_time() - start)
-
-
-_INDICES: dict[bytes, list[int]] = {}
+_INDICES: dict[int, tuple[np.ndarray, list[int]]] = {}
+_INDICES_SIZE = 50_000
 
 
 def _pick(rng: random.Random, mask: np.ndarray) -> int:
     """The masked sampler: a uniform legal index, by the same ``randrange`` the native column uses.
 
-    The indices of each distinct mask are found once (``np.flatnonzero``) and remembered by the mask's
-    bytes, so the sampler costs about what the native column's ``legal[randrange(len(legal))]`` costs
-    (the issue's bench gave the masked columns a 7 µs numpy sampler the native one did not pay).
+    The indices of a mask are found with ``mask.nonzero()`` (what any masked agent does) and remembered
+    for that mask object: the adapters hand out the same read-only array for the same legal set, so a
+    repeated legal set costs about what the native column's ``legal[randrange(len(legal))]`` costs
+    (the issue's bench gave the masked columns a 7 µs numpy sampler the native one did not pay). The
+    mask is kept alive beside its indices, so its ``id`` cannot be reused while remembered. A writable
+    mask is a fresh copy (Gymnasium's ``info``) and is not remembered.
     """
-    key = mask.tobytes()
-    legal = _INDICES.get(key)
-    if legal is None:
-        legal = _INDICES[key] = np.flatnonzero(mask).tolist()
+    if mask.flags.writeable:  # a fresh copy (Gymnasium's info): never seen again, nothing to remember
+        legal = mask.nonzero()[0].tolist()
+        return legal[rng.randrange(len(legal))]
+    known = _INDICES.get(id(mask))
+    if known is None or known[0] is not mask:
+        if len(_INDICES) >= _INDICES_SIZE:
+            _INDICES.clear()
+        known = _INDICES[id(mask)] = (mask, mask.nonzero()[0].tolist())
+    legal = known[1]
     return legal[rng.randrange(len(legal))]
 
 
@@ -168,39 +172,129 @@ def openspiel(game_id: str, players: int) -> Callable[[int], int]:
     return play
 
 
+def _games_rate(play_one: Callable[[int], int], seeds: range) -> float:
+    """Decisions per CPU second over the whole games ``seeds``."""
+    decisions, start = 0, time.process_time()
+    for seed in seeds:
+        decisions += play_one(seed)
+    return decisions / max(time.process_time() - start, 1e-9)
+
+
+def median_ci(values: list[float]) -> tuple[float, float, float]:
+    """The median of ``values`` and a distribution-free ~95% interval for it (binomial order statistics;
+    with fewer than 6 values, the smallest and largest)."""
+    xs = sorted(values)
+    n = len(xs)
+    med = statistics.median(xs)
+    if n < 6:
+        return med, xs[0], xs[-1]
+    half = 1.96 * math.sqrt(n) / 2
+    lo = max(0, math.floor(n / 2 - half) - 1)
+    hi = min(n - 1, math.ceil(n / 2 + half))
+    return med, xs[lo], xs[hi]
+
+
+@dataclass
+class Cell:
+    """One adapter column of one game: its rates and its paired ratios to the native column."""
+
+    rates: list[float]
+    ratios: list[float]
+    native: list[float]
+
+    def text(self, against: str = "") -> str:
+        """``rate (ratio% [low–high])``; ``against`` names the native column if it is not the row's."""
+        rate = median_ci(self.rates)[0]
+        ratio, low, high = median_ci(self.ratios)
+        tail = f" of {against} {median_ci(self.native)[0]:,.0f}" if against else ""
+        return f"{rate:,.0f} ({ratio:.0%} [{low:.0%}–{high:.0%}]{tail})"
+
+
+def paired(
+    play: Callable[[int], int], base: Callable[[int], int], rounds: int, seconds: float, first_seed: int = 0
+) -> Cell:
+    """``play`` against ``base`` on the same games, alternating, for ``rounds`` rounds.
+
+    Each round plays the same seeds in both (as many whole games as ``play`` fits in about ``seconds``
+    of CPU), ``base`` first; a round's ratio is ``play``'s rate over ``base``'s on those games.
+    """
+    play(10**6)  # first imports
+    base(10**6)
+    start = time.process_time()
+    play(10**6 + 1)
+    per_game = max(time.process_time() - start, 1e-6)
+    games = max(1, round(seconds / per_game))
+    # warm-up of one round on other seeds: the caches of catalogue indices, masks and boards fill up
+    # as a long training run's would (what is measured is the steady state, not the first games)
+    _games_rate(play, range(10**6 + 2, 10**6 + 2 + games))
+    cell = Cell([], [], [])
+    for r in range(rounds):
+        seeds = range(first_seed + r * games, first_seed + (r + 1) * games)
+        native_rate = _games_rate(base, seeds)
+        rate = _games_rate(play, seeds)
+        cell.native.append(native_rate)
+        cell.rates.append(rate)
+        cell.ratios.append(rate / native_rate)
+    return cell
+
+
+COLUMNS = ("native+view", "PZ AEC", "PZ AEC raw", "PZ parallel", "OpenSpiel", "gym solo")
+"""The adapter columns, in table order (each paired with the native column on the same games)."""
+
+
+def row(game_id: str, rounds: int, seconds: float, columns: tuple[str, ...] = COLUMNS) -> list[str]:
+    """The table cells of one game: obs size, actions, native rate, then each column."""
+    game = farmtable.get_game(game_id)
+    players = max(2, game.min_players)
+    sp = spec(game_id, players)
+    base = native(game_id, players, False)
+    makers: dict[str, Callable[[], Callable[[int], int]]] = {
+        "native+view": lambda: native(game_id, players, True),
+        "PZ AEC": lambda: aec(game_id, players),
+        "PZ AEC raw": lambda: aec(game_id, players, raw=True),
+        "PZ parallel": lambda: parallel(game_id, players),
+        "OpenSpiel": lambda: openspiel(game_id, players),
+    }
+    natives: list[float] = []
+    cells = []
+    for column in columns:
+        if column == "gym solo":
+            if game.min_players != 1:
+                cells.append("–")
+                continue
+            cell = paired(gym_solo(game_id), native(game_id, 1, False), rounds, seconds)
+            cells.append(cell.text(against="native solo"))
+            continue
+        cell = paired(makers[column](), base, rounds, seconds)
+        natives += cell.native
+        cells.append(cell.text())
+    native_cell = f"{median_ci(natives)[0]:,.0f}" if natives else "–"
+    return [game_id, str(sp.obs_size), str(sp.num_actions), native_cell, *cells]
+
+
 def main() -> None:
-    """Print the Markdown table."""
-    parser = argparse.ArgumentParser(description="RL adapter overhead (decisions/s)")
-    parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--games", nargs="*", default=None)
+    """Print the Markdown table: every adapter column side by side with the engine (native)."""
+    parser = argparse.ArgumentParser(description="RL adapter overhead (decisions per CPU second)")
+    parser.add_argument("--seconds", type=float, default=0.3, help="CPU seconds per round and cell (about)")
+    parser.add_argument("--rounds", type=int, default=5, help="paired rounds per cell")
+    parser.add_argument("--games", nargs="*", default=None, help="game ids (default: every game with an RL adapter)")
+    parser.add_argument("--columns", nargs="*", default=list(COLUMNS), choices=COLUMNS, help="adapter columns")
     args = parser.parse_args()
+    if args.rounds < 1 or args.seconds <= 0:
+        parser.error("--rounds must be at least 1 and --seconds positive")
     games = args.games or rl_games()
-    print("decisions per CPU second; in brackets: share of the native column\n")
+    unknown = sorted(set(games) - set(rl_games()))
+    if unknown:
+        parser.error(f"no RL adapter for: {', '.join(unknown)} (choose from {', '.join(rl_games())})")
+    columns = tuple(args.columns)
     print(
-        "| game | obs size | actions | native | native+view | PZ AEC | PZ AEC raw | PZ parallel | OpenSpiel "
-        "| gym solo |"
+        f"decisions per CPU second, median of {args.rounds} paired rounds; in brackets: the median share of "
+        "the native column on the same games, with its ~95% interval\n"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| game | obs size | actions | native | " + " | ".join(columns) + " |")
+    print("|---|---|---|---|" + "---|" * len(columns))
     for game_id in games:
-        players = max(2, farmtable.get_game(game_id).min_players)
-        sp = spec(game_id, players)
-        row = [
-            _rate(native(game_id, players, False), args.seconds),
-            _rate(native(game_id, players, True), args.seconds),
-            _rate(aec(game_id, players), args.seconds),
-            _rate(aec(game_id, players, raw=True), args.seconds),
-            _rate(parallel(game_id, players), args.seconds),
-            _rate(openspiel(game_id, players), args.seconds),
-        ]
-        solo = farmtable.get_game(game_id).min_players == 1
-        cells = [f"{row[0]:,.0f}"] + [f"{r:,.0f} ({r / row[0]:.0%})" for r in row[1:]]
-        if solo:
-            solo_rate = _rate(gym_solo(game_id), args.seconds)
-            solo_native = _rate(native(game_id, 1, False), args.seconds)
-            cells.append(f"{solo_rate:,.0f} ({solo_rate / solo_native:.0%} of native solo {solo_native:,.0f})")
-        else:
-            cells.append("–")
-        print(f"| {game_id} | {sp.obs_size} | {sp.num_actions} | " + " | ".join(cells) + " |", flush=True)
+        print("| " + " | ".join(row(game_id, args.rounds, args.seconds, columns)) + " |", flush=True)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ preallocated array (``Spec.mask_into``).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -213,10 +213,21 @@ class Spec:
         known = self._legal_sets.get(key)
         if known is None:
             indexed = self.legal_of(legal)
-            known = (indexed, self.mask_of(indexed))
+            known = (indexed, self._new_mask(indexed))
             if len(self._legal_sets) < MASK_CACHE_SIZE:
                 self._legal_sets[key] = known
         return known
+
+    def _new_mask(self, indices: Iterable[int]) -> np.ndarray:
+        """A read-only 0/1 ``int8`` mask with ones at ``indices``.
+
+        Built as bytes: setting a few bytes costs less than numpy's fancy indexing, and an array over
+        ``bytes`` is read-only from birth.
+        """
+        buf = bytearray(self.num_actions)
+        for i in indices:
+            buf[i] = 1
+        return np.frombuffer(bytes(buf), dtype=np.int8)
 
     def _lookup(self, action: Any) -> int:
         notation = self.entry(action)
@@ -242,9 +253,7 @@ class Spec:
         key = tuple(legal)
         mask = self._masks.get(key)
         if mask is None:
-            mask = np.zeros(self.num_actions, dtype=np.int8)
-            mask[list(key)] = 1
-            mask.flags.writeable = False
+            mask = self._new_mask(key)
             if len(self._masks) < MASK_CACHE_SIZE:
                 self._masks[key] = mask
         return mask

@@ -63,7 +63,8 @@ get an all-zero mask and their action is ignored.
 `SAMPLED_STOCHASTIC` (no chance nodes); each `new_initial_state()` draws its game seed from an RNG
 seeded by the `seed` parameter (reproducible runs, different games). Information is
 `IMPERFECT_INFORMATION` with `observation_tensor`/`observation_string` from the view (no
-perfect-recall information state). Simultaneous steps are mapped to a *sequential*
+perfect-recall information state); `observation_tensor` returns a fresh float32 numpy array rather
+than a list of floats (a sequence of floats all the same). Simultaneous steps are mapped to a *sequential*
 imperfect-information game: actors move in seat order without seeing each other's face-down choice,
 the same information structure as a simultaneous node, while keeping every algorithm that needs
 sequential turns (MCTS, ISMCTS, ...) usable; OpenSpiel's `SIMULTANEOUS` dynamics would also force
@@ -85,9 +86,10 @@ bare contract in CPU time, one sampler for every column). `env()` has the checks
 class (`FarmtableCheckedAEC`) instead of three wrapper layers. The catalogue index of each action,
 each legal set and its mask are cached; **masks are shared read-only arrays** in PettingZoo and
 OpenSpiel (copy one to edit it; Gymnasium's `info["action_mask"]` is a fresh copy). A game may give
-a *fast encoder* that writes the vector straight from the state (Farmers Finances has one); a test
-proves it equal to the view-based encoding on random positions of every player count and variant,
-and the hidden-information tests run on it.
+a *fast encoder* that writes the vector straight from the state (every game has one: precomputed
+float32 byte blocks joined and copied in one call, boards cached by their contents, `rl/fast.py`); a
+test proves it equal to the view-based encoding on random positions of every player count and
+variant, and the hidden-information tests run on it.
 
 **Vector environments** (`farmtable.rl.vector`). `FarmersFinancesVectorEnv(num_envs, players=2..4,
 reward=)` steps thousands of games per call on the batched numpy simulator
@@ -95,6 +97,9 @@ reward=)` steps thousands of games per call on the batched numpy simulator
 API with `NEXT_STEP` autoreset, observations in the layout below for the seat to act
 (`infos["to_act"]`, self-play), `infos["action_mask"]`, the final reward to the seat that made the
 last decision and every seat's in `infos["final_rewards"]`. Standard rules only (no solo, no variant).
+Tiny Farms has a batched numpy simulator too (`farmtable.rl.tiny_farms_vector`: 2–4 players, standard
+rules, checked move by move against the engine, with batch observations and masks equal to the
+adapters'), but no vector environment on it yet (it lacks a batched scorer for the final rewards).
 
 **Known limits.** Farmini's farms are seen and played in a window `|x|, |y| <= 12` around the farm
 card (see its section): a farm stretched further raises `KeyError` naming the move. Tiny Towns'

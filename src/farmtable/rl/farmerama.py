@@ -9,11 +9,16 @@ observation.
 from __future__ import annotations
 
 import re
+import struct
 from typing import Any
 
-from farmtable.core import Result
+import numpy as np
+
+from farmtable.core import Result, State
 from farmtable.games.farmerama import components as c
-from farmtable.rl.catalogue import RLGame
+from farmtable.games.farmerama import render, rules
+from farmtable.rl import fast as f
+from farmtable.rl.catalogue import FastEncode, RLGame, Spec
 from farmtable.rl.encoding import (
     BySeat,
     Counts,
@@ -152,13 +157,14 @@ def schema(players: int, variants: tuple[str, ...]) -> Fields:
             ),
             (
                 "acting",
-                Fields(
-                    (
-                        ("player", Seat("acting seat")),
-                        ("card", OneHot(c.CARDS, "card being played")),
-                        ("remaining", Num(high=20, doc="actions left on it")),
-                        ("still_to_do", Counts(c.CARDS, high=1, doc="cards still to play")),
-                    )
+                Custom(
+                    _ACTING_WIDTH,
+                    _acting,
+                    "per seat (self first), while it acts: acting (0/1), card being played one-hot ("
+                    + ", ".join(c.CARDS)
+                    + "), actions left on it, count of each card still to play",
+                    high=20,
+                    per_seat=True,
                 ),
             ),
             (
@@ -179,6 +185,26 @@ def schema(players: int, variants: tuple[str, ...]) -> Fields:
     )
 
 
+_ACTING_WIDTH = 2 + 2 * len(c.CARDS)
+
+
+def _acting(value: Any, ctx: Ctx) -> list[float]:
+    """Per seat (self first): acting, the card being played, actions left on it, cards still to play.
+
+    The view lists every seat acting now (several at once in a simultaneous action phase).
+    """
+    out = [0.0] * (_ACTING_WIDTH * ctx.players)
+    for entry in value:
+        base = (int(entry["player"]) - ctx.viewer) % ctx.players * _ACTING_WIDTH
+        out[base] = 1.0
+        if entry["card"] is not None:
+            out[base + 1 + c.CARDS.index(entry["card"])] = 1.0
+        out[base + 1 + len(c.CARDS)] = float(entry["remaining"])
+        for name in entry["still_to_do"]:
+            out[base + 2 + len(c.CARDS) + c.CARDS.index(name)] += 1.0
+    return out
+
+
 def _garden(value: Any, ctx: Ctx) -> list[float]:
     out = [0.0] * len(BUILDING_IDS)
     for building in value:
@@ -191,6 +217,167 @@ def _rewards_for_me(value: Any, ctx: Ctx) -> list[float]:
         if entry["player"] == ctx.viewer:
             return [float(entry["count"]), 1.0 if entry["feed_only"] else 0.0]
     return [0.0, 0.0]
+
+
+def fast_encoder(sp: Spec) -> FastEncode:
+    """The observation written straight from the state: the same numbers ``view(p)`` gives the schema.
+
+    It reads the fields ``FarmeramaState.view`` (and ``render.board_view``) read: another seat's chosen
+    cards only as a count until they are revealed, and the solo stacks only as sizes, the known bottom
+    and the discard. Blocks are precomputed bytes (:mod:`farmtable.rl.fast`); a farmland's areas and
+    stable are cached by its beds and pasture.
+    """
+    players = sp.players
+    seats = f.rotations(players)
+    actors_of = f.seat_set_memo(players)
+    seat_of = f.seat_sets(players)
+    num, small, floats, memo = f.num, f.NUM, f.floats, f.Memo
+    n_cards = len(c.CARDS)
+    phase_of = f.one_hots(PHASES)
+    card_of = f.one_hots(tuple(range(n_cards)))
+    card_of[rules.NO_CARD] = card_of[None]
+    wheel_of = f.one_hots(tuple(range(c.AREA_COUNT)))
+
+    def pair_block(values: c.WheelValues) -> bytes:
+        return floats([*values.sow, *values.harvest, *values.water])
+
+    sections = [
+        f.one_hot(len(SECTIONS), i)
+        + pair_block(c.ACTION_WHEEL[i])
+        + pair_block(c.ACTION_WHEEL[(i + 1) % len(c.ACTION_WHEEL)])
+        for i in range(len(c.ACTION_WHEEL))
+    ]
+    building_of = {i: f.one_hot(len(BUILDING_IDS), BUILDING_IDS.index(b.id)) for i, b in enumerate(c.BUILDINGS)}
+    no_building = f.zeros(len(BUILDING_IDS))
+    beds_width = max(c.AREA_BED_COUNTS)
+    plant_of = {g: f.one_hot(len(PLANTS), PLANTS.index(c.GOODS[g])) for g in c.FEEDS}
+    plant_of[render.EMPTY] = f.zeros(len(PLANTS))
+    bed_padding = [f.zeros(len(PLANTS) * (beds_width - len(beds))) for beds in c.BEDS_OF_AREA]
+    counts = f.counts
+    choice_width = _CHOICE_WIDTH
+    no_choice = f.zeros(choice_width)
+    acting_width = _ACTING_WIDTH
+    no_acting = f.zeros(acting_width)
+    has_award_block = f.zeros(players + 2)
+    no_boss = f.zeros(players + 1)
+    n_solo = 1 + n_cards + 1 + 1 + 1 + 2 * n_cards
+    no_solo = f.zeros(n_solo)
+    pack_goods = struct.Struct(f"={len(c.GOODS)}f").pack
+    pack_products = struct.Struct(f"={len(c.PRODUCT_KEYS)}f").pack
+    garden_memo, display_memo, cards_memo = memo(), memo(), memo()
+    farmland_memo: dict[Any, tuple[bytes, bytes]] = {}  # (beds, pasture) -> (areas and stable, scarecrows)
+    choose, award, act = rules.CHOOSE, rules.AWARD, rules.ACT
+
+    def areas(beds: tuple[int, ...], pasture: tuple[int, ...]) -> bytes:
+        parts: list[bytes] = []
+        for area in range(c.AREA_COUNT):
+            parts.extend(plant_of[beds[bed]] for bed in c.BEDS_OF_AREA[area])
+            parts.append(bed_padding[area])
+            parts.append(small[beds[c.SCARECROW_BED[area]] == render.EMPTY])
+            parts.append(floats([1.0 if where == area else 0.0 for where in pasture]))
+        parts.append(floats([1.0 if where == render.EMPTY else 0.0 for where in pasture]))
+        return b"".join(parts)
+
+    def card_counts(cards: list[int]) -> bytes:
+        key = tuple(cards)
+        block = cards_memo.get(key)
+        if block is None:
+            block = cards_memo.add(key, counts(range(n_cards), key))
+        return block
+
+    def encode(state: State[Any], player: int, out: np.ndarray) -> None:
+        s: Any = state
+        phase = s.phase
+        boards = s.boards
+        actors = s.actors()
+        display_key = tuple(s.display)
+        display = display_memo.get(display_key)
+        if display is None:
+            blocks = [building_of[b] for b in display_key]
+            blocks += [no_building] * (c.DISPLAY_SIZE - len(blocks))
+            display = display_memo.add(display_key, b"".join(blocks))
+        parts = [
+            num(s.round),
+            phase_of[phase],
+            actors_of(player, actors),
+            sections[s.action_wheel],
+            pack_goods(*s.supply),
+            display,
+            num(len(s.stack)),
+            num(len(s.removed)),
+        ]
+        order = seats[player]
+        # card choices, per seat from the viewer: the same for every viewer but rotated
+        if s.solo:
+            parts.append(no_choice * players)
+        else:
+            for q in order:
+                cards = boards[q].cards
+                if not cards:
+                    parts.append(no_choice)
+                elif phase == choose:  # still secret: finished?, cards face down
+                    done = len(cards) == s.cards_to_choose(q)
+                    parts.append(small[done] + num(len(cards)) + f.zeros(n_cards))
+                else:
+                    parts.append(small[1] + small[0] + card_counts(cards))
+        for q in order:  # each farmland (inline: a call per board costs more than most of its blocks)
+            b = boards[q]
+            key = (tuple(b.beds), tuple(b.pasture))
+            known = farmland_memo.get(key)
+            if known is None:
+                if len(farmland_memo) >= f.MEMO_SIZE:
+                    farmland_memo.clear()
+                known = farmland_memo[key] = (areas(*key), small[b.scarecrows()])
+            garden_key = tuple(b.garden)
+            garden = garden_memo.get(garden_key)
+            if garden is None:
+                garden = garden_memo.add(garden_key, counts(range(len(c.BUILDINGS)), garden_key))
+            parts += (
+                pack_goods(*b.barn),
+                wheel_of[b.wheel],
+                known[0],
+                pack_products(*b.products),
+                garden,
+                known[1],
+                num(b.boss_count),
+            )
+        parts.append(card_counts(boards[player].cards))
+        if players == 3:
+            parts.append(seat_of[player][s.boss] + small[bool(s.final_rounds)])
+        else:
+            parts.append(no_boss)
+        if phase == award:
+            mine = small[0] + small[0]
+            for gain in s.gains:
+                if gain[0] == player:
+                    mine = num(gain[1]) + small[bool(gain[2])]
+                    break
+            parts.append(seat_of[player][s.chooser] + mine)
+        else:
+            parts.append(has_award_block)
+        if phase == act:
+            acting = set(actors)
+            for q in order:
+                if q in acting:
+                    b = boards[q]
+                    parts.append(small[1] + card_of[b.current] + num(b.remaining) + card_counts(b.pending))
+                else:
+                    parts.append(no_acting)
+        else:
+            parts.append(no_acting * players)
+        if s.solo:
+            parts.append(num(s.turn))
+            parts.append(card_of[s.revealed])
+            parts.append(num(s.tokens))
+            parts.append(num(len(s.action_stack)))
+            parts.append(num(len(s.supply_stack)))
+            parts.append(card_counts(s.discard))
+            parts.append(card_counts(s.action_stack[: s.known_bottom]))
+        else:
+            parts.append(no_solo)
+        f.write(out, parts)
+
+    return encode
 
 
 def solo_score(result: Result) -> float:
@@ -212,6 +399,7 @@ RL_GAME = RLGame(
     solo_win=solo_win,
     simultaneous=True,
     max_game_length=20000,
+    fast=fast_encoder,
     notes="Phase 1 is simultaneous: another seat's chosen cards are encoded only as 'cards face down' until "
     "revealed. The wheel-sector labels of the areas are not encoded (they follow from `player_wheel`), nor "
     "the building reward texts (they follow from the building id).",

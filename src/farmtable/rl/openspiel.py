@@ -143,15 +143,19 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         return int(self.inner.actors()[0])
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self._held.legal(self.spec, player))
+        return self._held.indices(self.spec, player)
 
     def _apply_action(self, action: int) -> None:
         player = self.inner.actors()[0]
         self.inner.apply(player, self._held.legal(self.spec, player)[int(action)])
         self._held.moved()
 
-    def observation_tensor(self, player: int | None = None) -> list[float]:
-        """``player``'s observation (default: the player to act): the encoded view, as floats.
+    def observation_tensor(self, player: int | None = None) -> np.ndarray:
+        """``player``'s observation (default: the player to act): the encoded view, a float32 array.
+
+        A fresh numpy array rather than pyspiel's list of floats: it is a sequence of floats all the
+        same (``np.asarray``/``torch.as_tensor`` take it without a copy), and converting Farmini's
+        41k floats to a list cost more than the game's own move.
 
         Answered here rather than by pyspiel's generic path, which builds a throw-away *new initial
         state* on every call to size the tensor: that cost a whole game set-up per observation and
@@ -160,8 +164,7 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         seat = self.current_player() if player is None else int(player)
         if not 0 <= seat < self.spec.players:
             raise ValueError(f"observation_tensor: no player {seat} (players 0..{self.spec.players - 1})")
-        values: list[float] = self.spec.observe(self.inner, seat).tolist()
-        return values
+        return self.spec.observe(self.inner, seat)
 
     def observation_string(self, player: int | None = None) -> str:
         """``player``'s view as canonical JSON (default: the player to act)."""
@@ -202,6 +205,14 @@ class _Held:
     def __init__(self, state: Any) -> None:
         self.state = state
         self._legal: dict[int, dict[int, Any]] = {}
+        self._indices: dict[int, list[int]] = {}
+
+    def indices(self, sp: Spec, player: int) -> list[int]:
+        """``player``'s legal catalogue indices, ascending (cached until the next move; a fresh list)."""
+        known = self._indices.get(player)
+        if known is None:
+            known = self._indices[player] = sorted(self.legal(sp, player))
+        return list(known)
 
     def legal(self, sp: Spec, player: int) -> dict[int, Any]:
         """``{catalogue index: action}`` of ``player`` (cached until the next move: OpenSpiel asks for the
@@ -214,6 +225,7 @@ class _Held:
     def moved(self) -> None:
         """Forget the cached legal actions (the state changed)."""
         self._legal = {}
+        self._indices = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         return _Held(self.state.clone())

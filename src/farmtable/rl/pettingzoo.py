@@ -165,6 +165,18 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         """``agent``'s observation: its view encoded, and its action mask."""
         return self._observe_seat(self.agent_seat[agent])
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last``: the selected agent's observation, running reward, flags and info (one call
+        less per decision than PettingZoo's, which goes through :meth:`observe`)."""
+        agent = self.agent_selection
+        return (
+            self._observe_seat(self.agent_seat[agent]) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def step(self, action: Any) -> None:
         """Play catalogue action ``action`` for ``agent_selection`` (``None`` once it is done)."""
         agent = self.agent_selection
@@ -235,6 +247,19 @@ class FarmtableCheckedAEC(FarmtableAEC):
             EnvLogger.error_observe_before_reset()
         return self._observe_seat(self.agent_seat[agent])
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last`` (an error before ``reset``)."""
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        agent = self.agent_selection
+        return (
+            self._observe_seat(self.agent_seat[agent]) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def render(self) -> str | None:
         """The board as text (an error before ``reset``)."""
         if not self._has_reset:
@@ -254,13 +279,19 @@ class FarmtableCheckedAEC(FarmtableAEC):
             return
         assert isinstance(action, _INT_TYPES) and 0 <= action < self._num_actions, "action is not in action space"
         seat = self.agent_seat[agent]
-        chosen = self._legal(seat).get(action)  # type: ignore[arg-type]  # numpy ints hash as ints
+        known = self._legal_cache.get(seat)  # inline ``_legal`` and ``_apply``: this runs once per decision
+        if known is None:
+            known = self._legal_cache[seat] = self.spec.legal_and_mask(self.state, seat)
+        chosen = known[0].get(action)  # type: ignore[arg-type]  # numpy ints hash as ints
         if chosen is not None:
-            self._apply(seat, chosen)
-            if self.state.is_over():
+            state = self.state
+            state.apply(seat, chosen)
+            self._legal_cache = {}
+            self._obs_cache = {}
+            if state.is_over():
                 self._finish(agent)
             else:
-                self.agent_selection = self._names[self.state.actors()[0]]
+                self.agent_selection = self._names[state.actors()[0]]
             return
         EnvLogger.warn_on_illegal_move()
         self._cumulative_rewards[agent] = 0.0

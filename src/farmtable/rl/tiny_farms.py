@@ -7,9 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from farmtable.core import Result
+import numpy as np
+
+from farmtable.core import Result, State
 from farmtable.games.tiny_farms import components as c
-from farmtable.rl.catalogue import RLGame
+from farmtable.games.tiny_farms import rules
+from farmtable.rl import fast as f
+from farmtable.rl.catalogue import FastEncode, RLGame, Spec
 from farmtable.rl.encoding import BySeat, Counts, Ctx, Custom, Fields, Flag, Grid, Items, Num, OneHot, Seat, SeatSet
 
 PHASES = ("move", "place", "crop", "over")
@@ -104,6 +108,94 @@ def schema(players: int, variants: tuple[str, ...]) -> Fields:
     )
 
 
+def fast_encoder(sp: Spec) -> FastEncode:
+    """The observation written straight from the state: the same numbers ``view(p)`` gives the schema.
+
+    It reads the fields ``TinyFarmsState.view`` reads (everything is public but the future rolls), as
+    precomputed byte blocks (:mod:`farmtable.rl.fast`); a board's two grids are cached by its cells.
+    """
+    players = sp.players
+    seats = f.rotations(players)
+    seat_of = f.seat_sets(players)
+    no_seat = f.zeros(players)
+    phase_of = f.one_hots(PHASES)
+    wheel_of = f.one_hots(tuple(range(c.WHEEL_SPACES)))
+    spaces_of = [
+        b"".join(f.counts(ANIMAL_NAMES, [c.NAMES[a] for a in rules.VISIBLE[r][s]]) for s in range(c.WHEEL_SPACES))
+        for r in range(c.WHEEL_SPACES)
+    ]
+    farm_of = f.one_hots(c.FARM_NAMES)
+    face_of = f.one_hots(FACES)
+    difficulty_of = f.one_hots(DIFFICULTIES)
+    code_of = {code: i for i, code in enumerate(CELL_CODES)}
+    cell_of = {v: f.one_hot(len(CELL_CODES), code_of[abbr]) for v, abbr in c.ABBREVIATIONS.items()}
+    dice_memo, grid_memo = f.Memo(), f.Memo()
+    collected = f.memoized(lambda key: f.counts(ANIMAL_NAMES, [c.NAMES[a] for a in key]))
+    side = c.FARM_SIDE
+    row = f.memoized(lambda key: b"".join([cell_of[v] for v in key]))
+
+    def grids(key: tuple[int, ...]) -> bytes:
+        return b"".join([row(key[i : i + side]) for i in range(0, len(key), side)])
+
+    num, small = f.num, f.NUM
+    no_collected = f.zeros(len(ANIMAL_NAMES)) + farm_of[None]
+    tracks = len(c.EMMA_TRACKS)
+    no_emma = f.zeros(len(DIFFICULTIES) + 1 + len(FACES) + tracks + 1)
+    no_crop = f.zeros(len(FACES) + 1)
+    place, crop, over = rules.PLACE, rules.CROP, rules.OVER
+
+    def encode(state: State[Any], player: int, out: np.ndarray) -> None:
+        s: Any = state
+        phase = s.phase
+        dice_key = tuple(s.dice)
+        dice = dice_memo.get(dice_key)
+        if dice is None:
+            dice = dice_memo.add(dice_key, f.counts(FACES, dice_key))
+        parts = [
+            small[s.round],
+            small[s.rounds],
+            phase_of[phase],
+            no_seat if phase == over else seat_of[player][s.current],
+            seat_of[player][s.start_player],
+            dice,
+            num(s.modifier),
+            wheel_of[s.rotation],
+            wheel_of[s.red],
+            wheel_of[s.blue],
+            spaces_of[s.rotation],
+        ]
+        milk, boards = s.milk, s.boards
+        for seat in seats[player]:
+            parts.append(small[milk[seat]])
+            board = tuple(boards[seat])
+            grid = grid_memo.get(board)
+            if grid is None:
+                grid = grid_memo.add(board, grids(board))
+            parts.append(grid)
+        if phase == place:
+            parts.append(collected(tuple(s.pending)))
+            parts.append(farm_of[c.FARM_NAMES[s.pending_farm]])
+        else:
+            parts.append(no_collected)
+        if s.solo:
+            parts.append(difficulty_of[s.difficulty])
+            parts.append(small[s.advanced])
+            parts.append(face_of[s.emma_target])
+            parts.extend([small[n] for n in s.emma_filled])
+            parts.append(small[s.round % 2 == 0])
+            if phase == crop:
+                parts.append(face_of[s.crop_die])
+                parts.append(num(s.crop_die + s.modifier))
+            else:
+                parts.append(no_crop)
+        else:
+            parts.append(no_emma)
+            parts.append(no_crop)
+        f.write(out, parts)
+
+    return encode
+
+
 def solo_score(result: Result) -> float:
     """Solo: my total minus Farmer Emma's."""
     return float(result.totals[0] - result.details["emma_total"])
@@ -123,6 +215,7 @@ RL_GAME = RLGame(
     solo_win=solo_win,
     simultaneous=False,
     max_game_length=2000,
+    fast=fast_encoder,
     notes="Everything is public (only future rolls are hidden). The event log of the view is not encoded "
     "(it repeats what the rest shows).",
     solo_doc="solo `score` = my total − Emma's total; solo `win` = +1 / 0 / −1 for a win / tie / loss against Emma.",

@@ -16,11 +16,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from farmtable.core import Result
+import numpy as np
+
+from farmtable.core import Result, State
 from farmtable.games.tiny_towns import components as C
 from farmtable.games.tiny_towns import patterns as P
+from farmtable.games.tiny_towns import rules
 from farmtable.games.tiny_towns.rules import PENDING_WORDS
-from farmtable.rl.catalogue import RLGame
+from farmtable.rl import fast as f
+from farmtable.rl.catalogue import FastEncode, RLGame, Spec
 from farmtable.rl.encoding import BySeat, Counts, Ctx, Custom, Fields, Flag, Items, Num, OneHot, Seat, SeatSet
 
 PHASES = ("keep", "name", "place", "build", "over")
@@ -183,6 +187,130 @@ def schema(players: int, variants: tuple[str, ...]) -> Fields:
     )
 
 
+def fast_encoder(sp: Spec) -> FastEncode:
+    """The observation written straight from the state: the same numbers ``view(p)`` gives the schema.
+
+    It reads the fields ``TinyTownsState.view`` reads: every town's public parts, and the observer's
+    own monument, dealt cards and face-down placement only (another town's placement is only "has
+    placed"). Blocks are precomputed bytes (:mod:`farmtable.rl.fast`); grids are cached by their squares.
+    """
+    players = sp.players
+    seats = f.rotations(players)
+    actors_of = f.seat_set_memo(players)
+    seat_of = f.seat_sets(players)
+    num, small, floats, counts, memo = f.num, f.NUM, f.floats, f.counts, f.Memo
+    n_res = len(C.RESOURCES)
+    phase_of = f.one_hots(PHASES)
+    named_of = f.one_hots(C.RESOURCES)
+    named_of[""] = named_of[None]
+    no_seat = f.zeros(players)
+    grid_value = {v: f.one_hot(len(GRID_VALUES), i) for i, v in enumerate(GRID_VALUES)}
+    monument_of = f.one_hots(MONUMENT_NAMES)
+    monument_of[""] = monument_of[None]
+    no_extras = f.zeros(3 * C.SQUARES * n_res + C.SQUARES)
+    no_secrets = f.zeros(2 * len(MONUMENT_NAMES) + 3 + n_res + C.SQUARES)
+    kinds = ("place", "store", "cavern")
+    grids, buildings_memo, res_memo, opaleye_memo, pending_memo, secrets_memo = (memo() for _ in range(6))
+
+    def res_counts(cubes: list[str]) -> bytes:
+        key = tuple(cubes)
+        block = res_memo.get(key)
+        if block is None:
+            block = res_memo.add(key, counts(C.RESOURCES, key))
+        return block
+
+    def extras(town: Any) -> bytes:
+        """Warehouses, factories, banks (per square × resource) and Statue cubes (per square)."""
+        stored = [0.0] * (C.SQUARES * n_res)
+        for square, cubes in town.stored.items():
+            for cube in cubes:
+                stored[P.SQUARE_INDEX[P.SQUARE_NAMES[square].lower()] * n_res + C.RESOURCES.index(cube)] += 1.0
+        blocks = [floats(stored)]
+        for chosen in (town.factory, town.bank):
+            block = [0.0] * (C.SQUARES * n_res)
+            for square, resource in chosen.items():
+                if resource:
+                    block[P.SQUARE_INDEX[P.SQUARE_NAMES[square].lower()] * n_res + C.RESOURCES.index(resource)] = 1.0
+            blocks.append(floats(block))
+        cubes = [0.0] * C.SQUARES
+        for square in town.statue:
+            cubes[P.SQUARE_INDEX[P.SQUARE_NAMES[square].lower()]] = 1.0
+        blocks.append(floats(cubes))
+        return b"".join(blocks)
+
+    def secrets(town: Any) -> bytes:
+        """The observer's own monument, the monuments dealt, the face-down placement."""
+        key = (town.monument, tuple(town.dealt), str(town.choice) if town.choice else None)
+        block = secrets_memo.get(key)
+        if block is None:
+            placement = [0.0] * (3 + n_res + C.SQUARES)
+            if key[2] is not None:
+                match = _PLACEMENT.match(key[2])
+                if match is None:
+                    raise KeyError(f"placement {key[2]!r} is not in the encoding schema")
+                placement[kinds.index(match.group(1))] = 1.0
+                placement[3 + C.RESOURCES.index(match.group(2))] = 1.0
+                if match.group(3):
+                    placement[3 + n_res + P.SQUARE_INDEX[match.group(3).lower()]] = 1.0
+            block = secrets_memo.add(
+                key, monument_of[town.monument] + counts(MONUMENT_NAMES, key[1]) + floats(placement)
+            )
+        return block
+
+    def encode(state: State[Any], player: int, out: np.ndarray) -> None:
+        s: Any = state
+        key = tuple(s.buildings)
+        built = buildings_memo.get(key)
+        if built is None:
+            built = buildings_memo.add(key, counts(BUILDING_NAMES, key))
+        actors = s.actors()
+        parts = [
+            built,
+            num(s.round),
+            phase_of[s.phase],
+            no_seat if s.mb == rules.NO_PLAYER else seat_of[player][s.mb],
+            named_of[s.named],
+            small[bool(s.free_round)],
+            num(len(s.deck)),
+            res_counts(s.face_up),
+            res_counts(s.discard),
+            num(len(s.removed)),
+        ]
+        towns = s.towns
+        for q in seats[player]:
+            town = towns[q]
+            grid_key = tuple(town.grid)
+            grid = grids.get(grid_key)
+            if grid is None:
+                grid = grids.add(grid_key, b"".join([grid_value[v] for v in grid_key]))
+            parts.append(grid)
+            parts.append(small[town.completed != rules.NOT_COMPLETE])
+            parts.append(num(town.completed))
+            parts.append(num(town.mb_turns))
+            parts.append(extras(town) if town.stored or town.factory or town.bank or town.statue else no_extras)
+            parts.append(res_counts(town.cavern))
+            opaleye_key = tuple(town.opaleye)
+            opaleye = opaleye_memo.get(opaleye_key)
+            if opaleye is None:
+                opaleye = opaleye_memo.add(opaleye_key, counts(BUILDING_NAMES, opaleye_key))
+            parts.append(opaleye)
+            parts.append(num(town.shrine_vp))
+            parts.append(monument_of[town.monument if town.built else None])
+            parts.append(small[bool(town.monument)])
+            parts.append(small[town.choice is not None])
+            parts.append(small[bool(town.done)])
+            pending_key = tuple(k for k, _, _ in town.pending)
+            pending = pending_memo.get(pending_key)
+            if pending is None:
+                pending = pending_memo.add(pending_key, counts(PENDING, [PENDING_WORDS[k] for k in pending_key]))
+            parts.append(pending)
+            parts.append(secrets(town) if q == player else no_secrets)
+        parts.append(actors_of(player, actors))
+        f.write(out, parts)
+
+    return encode
+
+
 def solo_score(result: Result) -> float:
     """Solo: the points scored."""
     return float(result.totals[0])
@@ -206,6 +334,7 @@ RL_GAME = RLGame(
     solo_win=solo_win,
     simultaneous=True,
     max_game_length=20000,
+    fast=fast_encoder,
     notes="Resource placement is simultaneous: another town's `placement` is hidden (only `has_placed`). A build "
     "entry names its squares and target; the catalogue holds every placement of every card at every target.",
     solo_doc="solo `score` = points; solo `win` = +1 from 38 points (the top solo rank), else −1.",

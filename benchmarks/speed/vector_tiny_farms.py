@@ -1,0 +1,80 @@
+"""Batched Tiny Farms (issue 16, item 2): random play, the engine vs the numpy batch, side by side.
+
+    nice -n 10 .venv/bin/python benchmarks/speed/vector_tiny_farms.py --rounds 5 --batch 1024 8192
+
+Alternating rounds in one process: the engine (``legal_actions`` + ``apply``, every check kept; the
+move ``legal[agent.below(len(legal))]`` with ``agent = Rng(seed ^ 0x5DEECE66D)``) and
+``rl/tiny_farms_vector.py`` playing whole games with the same policy at each batch size
+(``play_random``), in decisions per CPU second (``time.process_time``). The two play identical games
+from identical seeds (``tests/rl/test_tiny_farms_vector.py`` checks it move by move). Target: >= 10x
+the engine on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from common import fmt, median_ci, ratio_ci
+
+import farmtable
+from farmtable.core import Rng
+from farmtable.rl import tiny_farms_vector as v
+
+POLICY = 0x5DEECE66D
+
+
+def engine_rate(players: int, games: int, first_seed: int) -> float:
+    """Decisions per CPU second of the engine on ``games`` random games."""
+    game = farmtable.get_game("tiny-farms")
+    start = time.process_time()
+    decisions = 0
+    for seed in range(first_seed, first_seed + games):
+        state = game.new_game(players=players, seed=seed)
+        agent = Rng(seed ^ POLICY)
+        while not state.is_over():
+            player = state.actors()[0]
+            legal = state.legal_actions(player)
+            state.apply(player, legal[agent.below(len(legal))])
+            decisions += 1
+    return decisions / (time.process_time() - start)
+
+
+def vector_rate(players: int, batch: int, first_seed: int) -> float:
+    """Decisions per CPU second of the batch simulator on one batch of ``batch`` games."""
+    seeds = np.arange(first_seed, first_seed + batch, dtype=np.uint64)
+    start = time.process_time()
+    out = v.play_random(players, seeds, seeds ^ np.uint64(POLICY))
+    return float(out["decisions"].sum()) / (time.process_time() - start)
+
+
+def main() -> None:
+    """Print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--engine-games", type=int, default=200)
+    parser.add_argument("--batch", type=int, nargs="*", default=[1024, 8192])
+    args = parser.parse_args()
+    if args.rounds < 1 or args.engine_games < 1 or not args.batch or min(args.batch) < 1:
+        parser.error("--rounds, --engine-games and every --batch must be at least 1")
+    v.check_setup(args.players)
+    engine: list[float] = []
+    batches: dict[int, list[float]] = {b: [] for b in args.batch}
+    vector_rate(args.players, 64, 10**6)  # warm-up
+    for r in range(args.rounds):
+        engine.append(engine_rate(args.players, args.engine_games, r * args.engine_games))
+        for b in args.batch:
+            batches[b].append(vector_rate(args.players, b, r * b))
+    print(f"Tiny Farms, {args.players} players, random play, decisions per CPU second, {args.rounds} rounds\n")
+    print("| simulator | decisions/s [95% CI] | × engine (paired by round) |")
+    print("|---|---:|---:|")
+    print(f"| engine (apply, every check) | {fmt(median_ci(engine))} | 1 |")
+    for b, rates in batches.items():
+        pairs = list(zip(rates, engine, strict=True))
+        print(f"| numpy batch {b:,} | {fmt(median_ci(rates))} | {fmt(ratio_ci(pairs), '.1f')} |")
+
+
+if __name__ == "__main__":
+    main()

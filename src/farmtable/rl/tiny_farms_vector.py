@@ -1,0 +1,417 @@
+"""Tiny Farms as a batched numpy simulator (issue 16, item 2): many games stepped at once.
+
+The rules of ``games/tiny_farms/rules.py`` for 2–4 players without variants (no solo, no Farmer
+Emma): roll ``players + 1`` dice, each player in turn spends milk (``milk +1``/``milk -1``), takes a
+die to move the red or blue farmer (bumping past the other one), writes the two animals the wheel
+shows into empty spaces of that farm (lost when it is full); the leftover die turns the top wheel;
+ten rounds. Chance is the engine's own generator (SplitMix64, :func:`farmtable.games.farmers_finances.vector.below`
+draw for draw), so game ``i`` of a batch made from ``seeds[i]`` is ``engine.new_game(players, seed=seeds[i])``.
+
+Decisions are *positions in the engine's legal list*: :func:`legal_count` gives how many legal moves
+each game has, in exactly the order ``TinyFarmsState.legal_actions`` lists them, and :func:`step`
+plays the ``k``-th. So a policy that picks ``legal[agent.below(len(legal))]`` in the engine and
+``k = below(agent, count)`` here plays the same games (``tests/rl/test_tiny_farms_vector.py`` checks
+it move by move). Every function is a pure transformation of arrays with no per-game Python branch, so
+a JAX port can follow it line by line (``np.where`` for the branches, fixed shapes).
+
+:func:`observe` and :func:`action_mask` give the whole batch's observations and catalogue masks for the
+seats to act, the same numbers as the RL adapters' (``Spec.observe``, ``Spec.legal_and_mask``).
+What is not here yet: a ``gymnasium.vector`` env on top (the Farmers Finances one is ``rl/vector.py``),
+which needs final rewards, and so a vectorised scorer (final scores come from the engine's
+``scoring.score_players`` on the boards).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+
+from farmtable.games.farmers_finances.vector import U64, below
+from farmtable.games.tiny_farms import components as c
+from farmtable.games.tiny_farms import rules
+
+MOVE: Final = 0
+PLACE: Final = 1
+OVER: Final = 2
+K_MILK, K_DIE, K_PUT = 0, 1, 2
+"""Kinds of a decision as :func:`step` reports it: (kind, a, b) = (milk, ±1, 0), (die, value, farm),
+(put, animal, board cell): the engine's ``rules.ACTION_CODES``."""
+VISIBLE: Final = np.array(rules.VISIBLE, dtype=np.int64)
+"""``VISIBLE[rotation, space]``: the two animals the wheel shows."""
+FACES: Final = np.arange(c.MIN_DIE_VALUE, c.DIE_FACES + 1)
+
+
+def check_setup(players: int, variants: tuple[str, ...] = ()) -> None:
+    """``ValueError`` naming the problem unless the simulator plays this set-up."""
+    if variants:
+        raise ValueError(f"the Tiny Farms batch simulator plays the standard rules only, not {', '.join(variants)}")
+    if not 2 <= players <= c.MAX_PLAYERS:
+        raise ValueError(f"the Tiny Farms batch simulator plays 2..{c.MAX_PLAYERS} players, not {players}")
+
+
+def new_games(players: int, seeds: Any) -> dict[str, np.ndarray]:
+    """``len(seeds)`` new games; game ``i`` is ``engine.new_game(players, seed=seeds[i])`` (seeds < 2**64)."""
+    check_setup(players)
+    rng = np.array(seeds, dtype=np.uint64).reshape(-1)
+    n = len(rng)
+    zeros = np.zeros(n, dtype=np.int64)
+    state = {
+        "rng": rng,
+        "round": zeros + 1,
+        "start": zeros.copy(),
+        "rotation": zeros + c.SETUP_ROTATION,
+        "red": zeros + c.SETUP_RED_SPACE,
+        "blue": zeros + c.SETUP_BLUE_SPACE,
+        "milk": np.full((n, players), c.START_MILK, dtype=np.int64),
+        "boards": np.full((n, players, c.BOARD_CELLS), c.EMPTY, dtype=np.int64),
+        "dice": np.zeros((n, c.DIE_FACES + 1), dtype=np.int64),  # how many dice show each face (index = face)
+        "turn": zeros.copy(),
+        "current": zeros.copy(),
+        "phase": zeros + MOVE,
+        "modifier": zeros.copy(),
+        "pending": np.zeros((n, 2), dtype=np.int64),  # the animals still to write, in the engine's list order
+        "pending_n": zeros.copy(),
+        "farm": zeros.copy(),
+    }
+    _start_round(state, np.arange(n))
+    return state
+
+
+def _start_round(state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
+    """RULEBOOK "Roll Dice": ``players + 1`` dice, drawn one after the other as the engine does."""
+    players = state["milk"].shape[1]
+    sub = state["rng"][lanes]
+    dice = state["dice"]
+    sides = np.full(len(lanes), c.DIE_FACES, dtype=np.int64)
+    for _ in range(players + c.EXTRA_DICE):
+        roll = c.MIN_DIE_VALUE + below(sub, sides)
+        dice[lanes, roll] += 1  # each game once per draw: no repeated index
+    state["rng"][lanes] = sub
+    state["turn"][lanes] = 0
+    state["current"][lanes] = state["start"][lanes]
+    state["phase"][lanes] = MOVE
+    state["modifier"][lanes] = 0
+
+
+def _empty(state: dict[str, np.ndarray]) -> np.ndarray:
+    """``(B, 16)``: the empty spaces of the farm each game's current player writes into."""
+    boards = state["boards"]
+    n, players, _ = boards.shape
+    farms = boards.reshape(n, players * c.BOARD_CELLS // c.FARM_CELLS, c.FARM_CELLS)  # a view: (B, farms, 16)
+    which = np.maximum(state["current"], 0) * (c.BOARD_CELLS // c.FARM_CELLS) + state["farm"]
+    empty: np.ndarray = farms[np.arange(n), which] == c.EMPTY
+    return empty
+
+
+def _move_options(state: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """MOVE: which die values may be used (``(B, 6)``), and whether ``milk +1`` / ``milk -1`` are legal."""
+    lanes = np.arange(len(state["phase"]))
+    mod = state["modifier"]
+    shown = state["dice"][:, 1:] > 0
+    usable = shown & (FACES + mod[:, None] >= c.MIN_DIE_VALUE)
+    milk = state["milk"][lanes, np.maximum(state["current"], 0)] > 0
+    highest = np.where(shown.any(axis=1), c.DIE_FACES - np.argmax(shown[:, ::-1], axis=1), 0)
+    up = milk & (mod >= 0)
+    down = milk & (mod <= 0) & (highest + mod - 1 >= c.MIN_DIE_VALUE)
+    return usable, up, down
+
+
+def _unique_pending(state: dict[str, np.ndarray]) -> np.ndarray:
+    """How many different animals are pending (the engine lists ``dict.fromkeys(pending)``)."""
+    pending = state["pending"]
+    two: np.ndarray = (state["pending_n"] == 2) & (pending[:, 0] != pending[:, 1])
+    return np.where(state["pending_n"] == 0, 0, 1 + two)
+
+
+Options = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""What :func:`options` finds: usable die values, ``milk +1`` legal, ``milk -1`` legal, empty spaces, count."""
+
+
+def options(state: dict[str, np.ndarray]) -> Options:
+    """The legal decisions of every game now, as :func:`step` reads them (pass them on to save the work)."""
+    usable, up, down = _move_options(state)
+    empty = _empty(state)
+    moving = 2 * usable.sum(axis=1) + up + down
+    placing = _unique_pending(state) * empty.sum(axis=1)
+    phase = state["phase"]
+    count: np.ndarray = np.where(phase == MOVE, moving, np.where(phase == PLACE, placing, 0))
+    return usable, up, down, empty, count
+
+
+def legal_count(state: dict[str, np.ndarray]) -> np.ndarray:
+    """How many legal decisions each game has now (0 once it is over): ``len(legal_actions(current))``."""
+    return options(state)[4]
+
+
+def _kth(flags: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """The column of the ``k``-th true flag of each row (0 where there is none)."""
+    out: np.ndarray = np.argmax(np.cumsum(flags, axis=1) > k[:, None], axis=1)
+    return out
+
+
+def step(
+    state: dict[str, np.ndarray], k: np.ndarray, found: Options | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every game not over plays its ``k``-th legal decision (``0 <= k < legal_count``), then everything
+    automatic that follows (lost animals, the next turn, the round end, the next roll). ``found``: the
+    :func:`options` of this very state, if the caller has them.
+
+    Returns the decisions as (kind, a, b) arrays (``K_*``; ``-1`` for games already over).
+    """
+    usable, up, _, empty, _ = options(state) if found is None else found
+    n = len(state["phase"])
+    lanes = np.arange(n)
+    phase = state["phase"]
+    cur = np.maximum(state["current"], 0)
+    kind = np.full(n, -1, dtype=np.int64)
+    a = np.zeros(n, dtype=np.int64)
+    b = np.zeros(n, dtype=np.int64)
+    dies = 2 * usable.sum(axis=1)
+    moving = phase == MOVE  # both masks before anything moves: a die move turns its game to PLACE
+    placing = phase == PLACE
+    # --- MOVE: a die and a farmer, or milk
+    die = moving & (k < dies)
+    milk = moving & ~die
+    value = 1 + _kth(usable, k // 2)
+    farm = k % 2
+    kind[die], a[die], b[die] = K_DIE, value[die], farm[die]
+    plus = milk & up & (k == dies)
+    kind[milk], a[milk] = K_MILK, np.where(plus, 1, -1)[milk]
+    state["milk"][lanes[milk], cur[milk]] -= 1
+    state["modifier"][milk] += a[milk]
+    d = lanes[die]
+    state["dice"][d, value[die]] -= 1
+    steps = value[die] + state["modifier"][die]
+    state["modifier"][die] = 0
+    red_moves = farm[die] == c.RED
+    start = np.where(red_moves, state["red"][die], state["blue"][die])
+    other = np.where(red_moves, state["blue"][die], state["red"][die])
+    end = (start + steps) % c.WHEEL_SPACES
+    end = np.where(end == other, (end + 1) % c.WHEEL_SPACES, end)  # RULEBOOK: never on the other farmer
+    state["red"][d] = np.where(red_moves, end, state["red"][d])
+    state["blue"][d] = np.where(red_moves, state["blue"][d], end)
+    state["pending"][d] = VISIBLE[state["rotation"][d], end]
+    state["pending_n"][d] = 2
+    state["farm"][d] = farm[die]
+    state["phase"][d] = PLACE
+    # --- PLACE: one pending animal into an empty space of the farm (``empty`` is still right for these
+    # games: only the die-moving ones changed)
+    free = np.maximum(empty.sum(axis=1), 1)
+    which = k // free
+    animal = np.where(which == 0, state["pending"][:, 0], state["pending"][:, 1])
+    cell = state["farm"] * c.FARM_CELLS + _kth(empty, k % free)
+    p = lanes[placing]
+    kind[placing], a[placing], b[placing] = K_PUT, animal[placing], cell[placing]
+    state["boards"][p, cur[placing], cell[placing]] = animal[placing]
+    first = state["pending"][p, 0] == animal[placing]
+    state["pending"][p, 0] = np.where(first, state["pending"][p, 1], state["pending"][p, 0])
+    state["pending_n"][p] -= 1
+    _settle(state, die | placing)
+    return kind, a, b
+
+
+def _settle(state: dict[str, np.ndarray], moved: np.ndarray) -> None:
+    """After a move or a placement: animals with no room are lost; with none left, the turn ends."""
+    full = ~_empty(state).any(axis=1)
+    lost = moved & (state["pending_n"] > 0) & full
+    state["pending_n"][lost] = 0
+    done = moved & (state["pending_n"] == 0)
+    players = state["milk"].shape[1]
+    state["turn"][done] += 1
+    nxt = done & (state["turn"] < players)
+    state["current"][nxt] = (state["start"][nxt] + state["turn"][nxt]) % players
+    state["phase"][nxt] = MOVE
+    state["modifier"][nxt] = 0
+    ends = np.flatnonzero(done & (state["turn"] >= players))
+    if not len(ends):
+        return
+    # RULEBOOK "Round End": the leftover (lowest) die turns the top wheel; the start player passes left.
+    shown = state["dice"][ends, 1:] > 0
+    leftover = 1 + np.argmax(shown, axis=1)
+    state["dice"][ends] = 0
+    state["rotation"][ends] = (state["rotation"][ends] + leftover) % c.WHEEL_SPACES
+    state["modifier"][ends] = 0
+    last = state["round"][ends] >= c.ROUNDS
+    over = ends[last]
+    state["phase"][over] = OVER
+    state["current"][over] = -1
+    state["turn"][over] = 0
+    go = ends[~last]
+    state["round"][go] += 1
+    state["start"][go] = (state["start"][go] + 1) % players
+    _start_round(state, go)
+
+
+def pick_random(policy_rng: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """``k = Rng.below(count)`` per game from ``policy_rng`` (advanced; games with no move: 0, unmoved)."""
+    k = np.zeros(len(count), dtype=np.int64)
+    live = np.flatnonzero(count > 0)
+    if len(live):
+        sub = policy_rng[live]
+        k[live] = below(sub, count[live])
+        policy_rng[live] = sub
+    return k
+
+
+def play_random(players: int, seeds: Any, policy_seeds: Any) -> dict[str, Any]:
+    """Play every game to the end, each decision ``k = below(count)`` from ``Rng(policy_seeds[i])``.
+
+    Returns the final state and the decisions per game. (The engine's game ``i`` with
+    ``agent = Rng(policy_seeds[i])`` choosing ``legal[agent.below(len(legal))]`` is the same game.)
+    """
+    final = new_games(players, seeds)
+    state = take(final, np.arange(len(final["phase"])))
+    where = np.arange(len(final["phase"]))  # working lane -> game
+    policy = np.array(policy_seeds, dtype=np.uint64).reshape(-1)
+    decisions = np.zeros(len(policy), dtype=np.int64)
+    while len(where):
+        found = options(state)
+        count = found[4]
+        live = count > 0
+        if not live.any():
+            break
+        if live.sum() * 2 < len(live):  # drop finished games once they are half the batch
+            for key, value in state.items():
+                final[key][where[~live]] = value[~live]
+            state = take(state, np.flatnonzero(live))
+            where = where[live]
+            found = options(state)
+            count = found[4]
+            live = count > 0
+        decisions[where] += live
+        sub = policy[where]
+        k = pick_random(sub, count)
+        policy[where] = sub
+        step(state, k, found)
+    for key, value in state.items():
+        final[key][where] = value
+    return {"state": final, "decisions": decisions}
+
+
+def take(state: dict[str, np.ndarray], lanes: np.ndarray) -> dict[str, np.ndarray]:
+    """The games ``lanes`` of a batch as a batch of their own (copies)."""
+    return {key: value[lanes] for key, value in state.items()}
+
+
+class Layout:
+    """Where :func:`observe` writes, read from the RL schema of ``players`` (``rl/tiny_farms.py``), so the
+    batch observation is ``spec("tiny-farms", players).observe(state, to_act)`` entry for entry."""
+
+    def __init__(self, players: int) -> None:
+        from farmtable.rl import tiny_farms as rl
+        from farmtable.rl.catalogue import spec
+
+        check_setup(players)
+        self.players = players
+        self.spec = spec("tiny-farms", players)
+        self.at = {row.name: row.start for row in self.spec.rows()}
+        self.size = self.spec.obs_size
+        spaces = np.zeros((c.WHEEL_SPACES, c.WHEEL_SPACES, len(rl.ANIMAL_NAMES)), dtype=np.float32)
+        animal_index = {a: i for i, a in enumerate(c.ANIMALS)}
+        for r in range(c.WHEEL_SPACES):
+            for space in range(c.WHEEL_SPACES):
+                for animal in rules.VISIBLE[r][space]:
+                    spaces[r, space, animal_index[animal]] += 1.0
+        self.spaces = spaces.reshape(c.WHEEL_SPACES, -1)
+        """Per rotation: the wheel's ``spaces`` block (animal counts shown per space)."""
+        code_of = {code: i for i, code in enumerate(rl.CELL_CODES)}
+        self.codes = len(rl.CELL_CODES)
+        self.cell_code = np.array([code_of[c.ABBREVIATIONS[v]] for v in range(len(c.ABBREVIATIONS))])
+        """Board value -> its one-hot position among the schema's cell codes."""
+        self.animal_index = np.full(len(c.ABBREVIATIONS), -1, dtype=np.int64)
+        for animal, i in animal_index.items():
+            self.animal_index[animal] = i
+        self.index = self.spec.index
+
+
+def observe(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
+    """``(B, obs_size)`` float32: each game's observation for the seat to act (seat 0 once it is over).
+
+    The same numbers as ``spec("tiny-farms", players).observe(engine_state, to_act)``.
+    """
+    at, players = layout.at, layout.players
+    n = len(state["phase"])
+    lanes = np.arange(n)
+    out = np.zeros((n, layout.size), dtype=np.float32)
+    phase = state["phase"]
+    over = phase == OVER
+    viewer = np.where(over, 0, state["current"])
+    out[:, at["round"]] = state["round"]
+    out[:, at["rounds"]] = c.ROUNDS
+    out[lanes, at["phase"] + np.where(over, 3, phase)] = 1.0  # PHASES: move, place, crop, over
+    live = lanes[~over]
+    out[live, at["to_act"] + (state["current"][live] - viewer[live]) % players] = 1.0
+    out[lanes, at["start_player"] + (state["start"] - viewer) % players] = 1.0
+    out[:, at["dice"] : at["dice"] + c.DIE_FACES] = state["dice"][:, 1:]
+    out[:, at["milk_change"]] = state["modifier"]
+    out[lanes, at["wheel.rotation"] + state["rotation"]] = 1.0
+    out[lanes, at["wheel.red"] + state["red"]] = 1.0
+    out[lanes, at["wheel.blue"] + state["blue"]] = 1.0
+    spaces_at = at["wheel.spaces[0]"]
+    out[:, spaces_at : spaces_at + layout.spaces.shape[1]] = layout.spaces[state["rotation"]]
+    cells = c.BOARD_CELLS
+    for k in range(players):
+        seat = (viewer + k) % players
+        label = "self" if k == 0 else f"+{k}"
+        out[:, at[f"players[{label}].milk"]] = state["milk"][lanes, seat]
+        grid_at = at[f"players[{label}].red"]
+        codes = layout.cell_code[state["boards"][lanes, seat]]  # (B, 32)
+        columns = grid_at + np.arange(cells) * layout.codes + codes
+        out[lanes[:, None], columns] = 1.0
+    placing = lanes[phase == PLACE]
+    for j in range(2):
+        has = placing[state["pending_n"][placing] > j]
+        np.add.at(out, (has, at["collected"] + layout.animal_index[state["pending"][has, j]]), 1.0)
+    out[placing, at["collected_for"] + state["farm"][placing]] = 1.0
+    return out
+
+
+def action_mask(state: dict[str, np.ndarray], layout: Layout, found: Options | None = None) -> np.ndarray:
+    """``(B, actions)`` int8: the legal catalogue actions of the seat to act (``Spec.legal_and_mask``)."""
+    usable, up, down, empty, _ = options(state) if found is None else found
+    index = layout.index
+    n = len(state["phase"])
+    mask = np.zeros((n, len(index)), dtype=np.int8)
+    moving = state["phase"] == MOVE
+    mask[:, index[rules.MILK_UP]] = up & moving
+    mask[:, index[rules.MILK_DOWN]] = down & moving
+    die_at = index[rules.DIE_ACTIONS[c.MIN_DIE_VALUE][c.RED]]
+    for farm in (c.RED, c.BLUE):
+        mask[:, die_at + farm : die_at + 2 * c.DIE_FACES : 2] = usable & moving[:, None]
+    put_at = index[rules.PUT_ACTIONS[c.ANIMALS[0]][0]]
+    placing = np.flatnonzero(state["phase"] == PLACE)
+    for j in range(2):
+        has = placing[state["pending_n"][placing] > j]
+        animal = layout.animal_index[state["pending"][has, j]]
+        cells = state["farm"][has, None] * c.FARM_CELLS + np.arange(c.FARM_CELLS)
+        columns = put_at + animal[:, None] * c.BOARD_CELLS + cells
+        mask[has[:, None], columns] = empty[has].astype(np.int8)
+    return mask
+
+
+def notation(kind: int, a: int, b: int) -> str:
+    """The engine's notation of a decision :func:`step` reported."""
+    if kind == K_MILK:
+        return rules.MILK_UP if a > 0 else rules.MILK_DOWN
+    if kind == K_DIE:
+        return rules.DIE_ACTIONS[a][b]
+    if kind == K_PUT:
+        return rules.PUT_ACTIONS[a][b]
+    raise ValueError(f"no decision of kind {kind}")
+
+
+__all__ = [
+    "U64",
+    "Layout",
+    "action_mask",
+    "check_setup",
+    "legal_count",
+    "new_games",
+    "notation",
+    "observe",
+    "options",
+    "pick_random",
+    "play_random",
+    "step",
+]

@@ -1,0 +1,110 @@
+"""The batched Tiny Farms simulator plays the engine's games, move by move, from the same seeds."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("numpy", reason="the rl extra is not installed")
+
+import numpy as np
+
+import farmtable
+from farmtable.core import Rng
+from farmtable.games.tiny_farms import scoring
+from farmtable.rl import tiny_farms_vector as v
+
+POLICY = 0x5DEECE66D
+
+
+def _engine_game(players: int, seed: int) -> tuple[list[str], object]:
+    """The engine's random game: ``legal[agent.below(len(legal))]`` with ``agent = Rng(seed ^ POLICY)``."""
+    state = farmtable.get_game("tiny-farms").new_game(players=players, seed=seed)
+    agent = Rng(seed ^ POLICY)
+    moves = []
+    while not state.is_over():
+        player = state.actors()[0]
+        legal = state.legal_actions(player)
+        action = legal[agent.below(len(legal))]
+        moves.append(action)
+        state.apply(player, action)
+    return moves, state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_batch_plays_the_engine_games_move_by_move(players: int) -> None:
+    seeds = list(range(100, 112))
+    games = [_engine_game(players, seed) for seed in seeds]
+    state = v.new_games(players, seeds)
+    policy = np.array([seed ^ POLICY for seed in seeds], dtype=np.uint64)
+    played: list[list[str]] = [[] for _ in seeds]
+    for _ in range(2000):
+        count = v.legal_count(state)
+        if not count.any():
+            break
+        for i, (moves, _) in enumerate(games):
+            position = len(played[i])
+            assert (count[i] > 0) == (position < len(moves)), (seeds[i], position)
+        kind, a, b = v.step(state, v.pick_random(policy, count))
+        for i in np.flatnonzero(count):
+            played[i].append(v.notation(int(kind[i]), int(a[i]), int(b[i])))
+            assert played[i][-1] == games[i][0][len(played[i]) - 1], (seeds[i], len(played[i]))
+    for i, (moves, final) in enumerate(games):
+        engine: object = final
+        assert played[i] == moves
+        assert state["boards"][i].tolist() == engine.boards  # type: ignore[attr-defined]
+        assert state["milk"][i].tolist() == engine.milk  # type: ignore[attr-defined]
+        assert int(state["rotation"][i]) == engine.rotation  # type: ignore[attr-defined]
+        totals = scoring.score_players([list(b) for b in state["boards"][i].tolist()], state["milk"][i].tolist())
+        assert totals.totals == engine.result().totals  # type: ignore[attr-defined]
+    assert all(state["phase"] == v.OVER)
+
+
+def test_play_random_ends_in_the_engine_positions() -> None:
+    """Whole games at once (finished games leave the working batch): same decisions, same end."""
+    seeds = list(range(7, 27))
+    out = v.play_random(3, seeds, [s ^ POLICY for s in seeds])
+    for i, seed in enumerate(seeds):
+        moves, engine = _engine_game(3, seed)
+        assert out["decisions"][i] == len(moves)
+        assert out["state"]["boards"][i].tolist() == engine.boards  # type: ignore[attr-defined]
+        assert out["state"]["milk"][i].tolist() == engine.milk  # type: ignore[attr-defined]
+    assert len(set(out["decisions"].tolist())) > 1  # games of different lengths: the batch shrank
+
+
+def test_bad_setups_are_refused() -> None:
+    with pytest.raises(ValueError, match="players"):
+        v.new_games(1, [0])
+    with pytest.raises(ValueError, match="standard rules"):
+        v.check_setup(2, ("horses-zero-ranks",))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_batch_observations_and_masks_are_the_adapters(players: int) -> None:
+    """``observe``/``action_mask`` of the batch = ``Spec.observe``/``legal_and_mask`` of the engine's position."""
+    from farmtable.rl.catalogue import spec
+
+    sp = spec("tiny-farms", players)
+    layout = v.Layout(players)
+    seeds = [3, 4, 5, 6]
+    engines = [farmtable.get_game("tiny-farms").new_game(players=players, seed=s) for s in seeds]
+    state = v.new_games(players, seeds)
+    policy = np.array([s ^ POLICY for s in seeds], dtype=np.uint64)
+    checked = 0
+    while True:
+        found = v.options(state)
+        count = found[4]
+        if not count.any():
+            break
+        obs = v.observe(state, layout)
+        mask = v.action_mask(state, layout, found)
+        for i in np.flatnonzero(count):
+            engine = engines[i]
+            seat = engine.actors()[0]
+            assert np.array_equal(obs[i], sp.observe(engine, seat)), (seeds[i], checked)
+            assert np.array_equal(mask[i], sp.legal_and_mask(engine, seat)[1]), (seeds[i], checked)
+            checked += 1
+        kind, a, b = v.step(state, v.pick_random(policy, count), found)
+        for i in np.flatnonzero(count):
+            engine = engines[i]
+            engine.apply(engine.actors()[0], v.notation(int(kind[i]), int(a[i]), int(b[i])))
+    assert checked > 200
