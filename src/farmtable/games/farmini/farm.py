@@ -387,6 +387,64 @@ class Farm:
         """Every quarter that lies inside an enclosed pen."""
         return {cell for r in self.regions() if r.closed for cell in r.cells}
 
+    def penned(self, cells: Iterable[Cell]) -> set[Cell]:
+        """The given cells that lie inside an enclosed pen: ``set(cells) & self.pen_cells()``.
+
+        Without the regions at hand, only the regions of those cells are flooded, each stopping at
+        its first quarter that faces the open field (a wolf asks this for its prey only).
+        """
+        wanted = set(cells)
+        if not wanted:
+            return set()
+        if self._regions is not None:
+            return wanted & self.pen_cells()
+        cards = self.cards
+        box = None
+        if self.gaps_enclose:
+            xs = [x for x, _ in cards]
+            ys = [y for _, y in cards]
+            box = (min(xs), max(xs), min(ys), max(ys))
+        safe: set[Cell] = set()
+        decided: set[Cell] = set()
+        for start in sorted(wanted):
+            if start in decided:
+                continue
+            if (start[0], start[1]) not in cards:
+                decided.add(start)  # no card there: not a cell of any pen
+                continue
+            seen = {start}
+            stack = [start]
+            closed = True
+            while stack and closed:
+                x, y, q = stack.pop()
+                card = cards.get((x, y))
+                arms: Arms = NO_ARMS if card is None else card.arms
+                nxt = (q + 1) % SIDE_COUNT
+                if not arms[nxt] and (x, y, nxt) not in seen:
+                    seen.add((x, y, nxt))
+                    stack.append((x, y, nxt))
+                prv = (q - 1) % SIDE_COUNT
+                if not arms[q] and (x, y, prv) not in seen:
+                    seen.add((x, y, prv))
+                    stack.append((x, y, prv))
+                for side in (q, nxt):
+                    dx, dy = DELTA[side]
+                    nx, ny = x + dx, y + dy
+                    if (nx, ny) not in cards and (
+                        box is None or not (box[0] <= nx <= box[1] and box[2] <= ny <= box[3])
+                    ):
+                        closed = False  # the region reaches the open field: no pen
+                        break
+                    cell = (nx, ny, MIRROR[side][q])
+                    if cell not in seen:
+                        seen.add(cell)
+                        stack.append(cell)
+            found = seen & wanted
+            decided |= found
+            if closed:
+                safe |= found
+        return safe
+
     def _compute_regions(self, gaps_enclose: bool | None = None) -> Iterable[Region]:
         """Flood-fill the quarters (see the module docstring for the connection rules).
 

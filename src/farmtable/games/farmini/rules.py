@@ -483,7 +483,7 @@ class FarminiState(State[Action]):
                 self.events.append(f"wolf {wolf.id} discards face-up animal card(s) {', '.join(gone)}")
         for p, farm in enumerate(self.farms):
             prey = [c for c, k in farm.animals.items() if k == wolf.kind]
-            safe = farm.pen_cells() if prey else set()
+            safe = farm.penned(prey)
             lost = [c for c in prey if c not in safe]
             for cell in lost:
                 del farm.animals[cell]
