@@ -198,6 +198,15 @@ class State(ABC, Generic[ActionT]):
         """
         return self.explain_illegal(player, str(action), self.legal_actions(player))
 
+    def result_totals(self) -> Result:
+        """The result without the score sheet: what a search needs of a finished rollout.
+
+        ``totals``, ``ranking`` (every tie-break) and ``objective`` equal :meth:`result`'s; the
+        ``breakdown`` may hold empty sheets and ``details`` may be empty. The default is :meth:`result`
+        itself; games whose score sheet costs much override it with a cheaper count (issue 16).
+        """
+        return self.result()
+
     def heuristic(self, player: int) -> float:
         """How good the position looks for ``player`` (used by the greedy agent; higher is better).
 

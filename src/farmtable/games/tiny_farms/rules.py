@@ -539,6 +539,13 @@ class TinyFarmsState(State[str]):
         result.details["rounds"] = self.rounds
         return result
 
+    def result_totals(self) -> Result:
+        """:meth:`result`'s totals, ranking and solo objective without the score sheets (for search)."""
+        least = 0 if HORSES_ZERO_RANKS in self.variants else c.MIN_HORSES_TO_SCORE
+        if self.solo:
+            return scoring.totals_solo(self.boards[0], self.milk[0], self.emma_filled, least)
+        return scoring.totals_players(self.boards, self.milk, least)
+
     def heuristic(self, player: int) -> float:
         """How good the position looks for ``player`` (greedy agent, search cut-offs); see ``evaluation.py``."""
         from farmtable.games.tiny_farms.evaluation import heuristic
