@@ -115,6 +115,13 @@ SOW_CROP_SECTOR = {crop: s for s, crop in enumerate(SECTOR_SOW_CROP) if crop is 
 HARVEST_SECTORS = tuple(s for s in range(SECTOR_COUNT) if SECTOR_IS_HARVEST[s])
 GOOD_INDEX = {name: i for i, name in enumerate(GOODS)}
 CARD_INDEX = {name: i for i, name in enumerate(CARDS)}
+CARD_ACTIONS = tuple(f"card {name}" for name in CARDS)
+"""``card <name>`` by card index, made once."""
+START_ACTIONS = tuple(f"start {name}" for name in CARDS)
+"""``start <name>`` by card index, made once."""
+_WORDS: dict[str, list[str]] = {}
+"""Actions already split into words (notation is a small fixed vocabulary; bounded below)."""
+_MAX_WORDS = 10_000
 ANIMAL_INDEX = {name: i for i, name in enumerate(ANIMALS)}
 AREA_INDEX = {name.lower(): i for i, name in enumerate(AREA_NAMES)}
 
@@ -373,16 +380,20 @@ class FarmeramaState(State[str]):
 
     def legal_actions(self, player: int) -> list[str]:
         """Every action ``player`` may take now (a fresh list; cached per state)."""
-        cached = self._legal.get(player)
+        legal = self._legal
+        cached = legal.get(player)
         if cached is None:
-            cached = self._legal[player] = self._compute_legal(player) if player in self.actors() else []
+            actors = legal.get(ACTORS_KEY)
+            if actors is None:
+                actors = legal[ACTORS_KEY] = self._compute_actors()
+            cached = legal[player] = self._compute_legal(player) if player in actors else []
         return list(cached)
 
     def _compute_legal(self, p: int) -> list[str]:
         board = self.boards[p]
         phase = self.phase
         if phase == CHOOSE:
-            return [f"card {CARDS[c]}" for c in range(len(CARDS)) if c not in board.cards]
+            return [CARD_ACTIONS[c] for c in range(len(CARDS)) if c not in board.cards]
         if phase == AWARD:
             if self.gains:
                 return [f"gain {GOODS[g]}" for g in self._gain_choices()]
@@ -394,7 +405,7 @@ class FarmeramaState(State[str]):
             return actions + self._anytime_actions(board)
         # phase 3
         if board.current == NO_CARD:
-            return [f"start {CARDS[c]}" for c in board.pending] + self._anytime_actions(board)
+            return [START_ACTIONS[c] for c in board.pending] + self._anytime_actions(board)
         actions = self._card_actions(board)
         if self.profi and board.current in (SOW, HARVEST) and board.barn[WATER] >= 1:
             actions.append("pay-water")
@@ -624,7 +635,11 @@ class FarmeramaState(State[str]):
         self._legal = {}  # the action changed the state: cached legal lists and actors are stale
 
     def _carry_out(self, player: int, action: str) -> None:
-        words = action.split()
+        words = _WORDS.get(action)
+        if words is None:
+            words = action.split()
+            if len(_WORDS) < _MAX_WORDS:
+                _WORDS[action] = words  # read only below
         verb = words[0]
         board = self.boards[player]
         if verb == "card":
