@@ -119,6 +119,14 @@ CARD_ACTIONS = tuple(f"card {name}" for name in CARDS)
 """``card <name>`` by card index, made once."""
 START_ACTIONS = tuple(f"start {name}" for name in CARDS)
 """``start <name>`` by card index, made once."""
+SOW_ACTIONS = tuple(
+    tuple(f"sow {GOODS[crop]} {AREA_NAMES[a]}" for a in range(AREA_COUNT)) for crop in range(len(GOODS))
+)
+"""``sow <crop> <area>`` by [crop][area], made once."""
+HARVEST_ACTIONS = tuple(
+    tuple(f"harvest {GOODS[crop]} {AREA_NAMES[a]}" for a in range(AREA_COUNT)) for crop in range(len(GOODS))
+)
+"""``harvest <crop> <area>`` by [crop][area], made once."""
 _WORDS: dict[str, list[str]] = {}
 """Actions already split into words (notation is a small fixed vocabulary; bounded below)."""
 _MAX_WORDS = 10_000
@@ -428,11 +436,12 @@ class FarmeramaState(State[str]):
         """Rulebook "Sow": a plant from the barn plus one from the supply, on an empty bed of the
         area under that plant's sector of the player wheel."""
         actions = []
+        barn, supply, beds = board.barn, self.supply, board.beds
         for crop in FEEDS:
-            if board.barn[crop] and self.supply[crop]:
+            if barn[crop] and supply[crop]:
                 area = area_of_sector(board.wheel, SOW_CROP_SECTOR[crop])
-                if any(board.beds[bed] == EMPTY_BED for bed in BEDS_OF_AREA[area]):
-                    actions.append(f"sow {GOODS[crop]} {AREA_NAMES[area]}")
+                if EMPTY_BED in [beds[bed] for bed in BEDS_OF_AREA[area]]:
+                    actions.append(SOW_ACTIONS[crop][area])
         return actions
 
     def _harvest_actions(self, board: Board) -> list[str]:
@@ -441,7 +450,7 @@ class FarmeramaState(State[str]):
         for area in range(AREA_COUNT):
             if SECTOR_IS_HARVEST[sector_of_area(board.wheel, area)]:
                 crops = sorted({board.beds[bed] for bed in BEDS_OF_AREA[area]} - {EMPTY_BED})
-                actions += [f"harvest {GOODS[c]} {AREA_NAMES[area]}" for c in crops]
+                actions += [HARVEST_ACTIONS[c][area] for c in crops]
         return actions
 
     def _can_feed(self, board: Board, animal: int) -> bool:
