@@ -117,10 +117,10 @@ _NOT_YET: frozenset[Any] = frozenset({None})
 """Stands for a legal set not made yet in the per-state cache (compared by identity)."""
 
 
-Fits = tuple[tuple[int, ...], int, tuple[str, ...], frozenset[int]]
-"""What ``_find_builds`` remembers of a board: the squares of each resource, the Trading Posts, the
-buildings looked for, and the placements that fit, each ``k << 16 | squares mask`` for the ``k``-th
-building (shared by copies: never changed)."""
+Fits = tuple[tuple[str, ...], tuple[int, ...], int, tuple[str, ...], frozenset[int], int]
+"""What ``_find_builds`` remembers of a board: the board, the squares of each resource, the Trading
+Posts, the buildings looked for, the placements that fit (each ``k << 16 | squares mask`` for the
+``k``-th building) and the empty squares (shared by copies: never changed)."""
 RESOURCE_NUMBER = {r: i for i, r in enumerate(C.RESOURCES)}
 TRADING_POST = "Trading Post"
 SQUARE_BITS = tuple(1 << sq for sq in range(C.SQUARES))
@@ -544,36 +544,55 @@ class TinyTownsState(State[Action]):
         square that changed, and only the placements through changed squares are tested: after a
         placed cube, those needing that resource on that square.
         """
-        have = [0, 0, 0, 0, 0]
-        wild = 0
-        empty = 0
+        names = self.buildings
+        if town.monument and not town.built:
+            names = (*names, town.monument)
+        tables = self._fit_tables.get(names)
+        if tables is None:
+            tables = self._fit_tables[names] = tuple(fit_table(self.pattern_of(name)) for name in names)
+        grid = town.grid
         number = RESOURCE_NUMBER
         bits = SQUARE_BITS
-        for sq, v in enumerate(town.grid):
-            if not v:
-                empty |= bits[sq]
-            else:
-                i = number.get(v)
-                if i is not None:
+        prev = town.fits
+        if prev is not None and prev[3] == names:
+            # Only the squares that differ from the board seen last time are read again.
+            old_grid, old_have, wild, _, _, empty = prev
+            have = list(old_have)
+            changed = 0
+            for sq in [sq for sq in range(C.SQUARES) if grid[sq] != old_grid[sq]]:
+                bit = bits[sq]
+                changed |= bit
+                empty &= ~bit
+                wild &= ~bit
+                for i in range(5):
+                    have[i] &= ~bit
+                v = grid[sq]
+                if not v:
+                    empty |= bit
+                elif (i := number.get(v, -1)) >= 0:
+                    have[i] |= bit
+                elif v == TRADING_POST:
+                    wild |= bit
+        else:
+            prev = None
+            changed = ALL_SQUARES
+            have = [0, 0, 0, 0, 0]
+            wild = empty = 0
+            for sq, v in enumerate(grid):
+                if not v:
+                    empty |= bits[sq]
+                elif (i := number.get(v, -1)) >= 0:
                     have[i] |= bits[sq]
                 elif v == TRADING_POST:
                     wild |= bits[sq]
         cubes = have[0] | have[1] | have[2] | have[3] | have[4]
-        prev = town.fits
-        if prev is None:
-            changed = ALL_SQUARES
-        else:
-            old_have, old_wild = prev[0], prev[1]
-            changed = wild ^ old_wild
-            for i in range(5):
-                changed |= have[i] ^ old_have[i]
         # Squares that cannot give each resource (a Trading Post gives any), packed like the placements.
         forbidden = 0
         for i in range(5):
             forbidden |= (~(have[i] | wild) & ALL_SQUARES) << (PACK_SHIFT * i)
         # What changed squares hold now: (resource number or -1 for a Trading Post, square).
         now: list[tuple[int, int]] = []
-        rest = changed
+        rest = changed if prev is not None else 0
         while rest:
             low = rest & -rest
             rest ^= low
@@ -581,27 +600,21 @@ class TinyTownsState(State[Action]):
             if wild & low:
                 now.append((-1, sq))
             elif cubes & low:
-                now.append((number[town.grid[sq]], sq))
-        names = self.buildings
-        if town.monument and not town.built:
-            names = (*names, town.monument)
-        tables = self._fit_tables.get(names)
-        if tables is None:
-            tables = self._fit_tables[names] = tuple(fit_table(self.pattern_of(name)) for name in names)
-        if prev is None or prev[2] != names:
+                now.append((number[grid[sq]], sq))
+        if prev is None:
             kept: set[int] = set()
             for k, table in enumerate(tables):
                 for needs, mask in table.placements:
                     if not needs & forbidden and mask & cubes:  # a real resource is needed
                         kept.add(k << PACK_SHIFT | mask)
         else:
-            kept = {tag for tag in prev[3] if not tag & changed}
+            kept = {tag for tag in prev[4] if not tag & changed} if changed else set(prev[4])
             for i, sq in now:
                 for k, table in enumerate(tables):
                     for needs, mask in table.anywhere[sq] if i < 0 else table.through[i][sq]:
                         if not needs & forbidden and mask & cubes:
                             kept.add(k << PACK_SHIFT | mask)
-        town.fits = (tuple(have), wild, names, frozenset(kept))
+        town.fits = (tuple(grid), tuple(have), wild, names, frozenset(kept), empty)
         if not kept:
             return []
         anywhere = town.has("Obelisk of the Crescent")
