@@ -101,7 +101,7 @@ class Faces:
     matching.
     """
 
-    __slots__ = ("cards", "distinct_rotations", "name", "oriented", "rotation_bits")
+    __slots__ = ("_fits", "cards", "distinct_rotations", "name", "oriented", "rotation_bits")
 
     def __init__(self, name: str, cards: Iterable[FenceCard]) -> None:
         self.name = name
@@ -120,6 +120,24 @@ class Faces:
             card_id: tuple((self.oriented[card_id, rot].bits, rot) for rot in rots)
             for card_id, rots in self.distinct_rotations.items()
         }
+        self._fits: dict[str, dict[tuple[int, int], tuple[int, ...]]] = {}
+
+    def fit_rotations(self, card_id: str) -> dict[tuple[int, int], tuple[int, ...]]:
+        """For every kind of slot a card can fit, (sides with a neighbour, which are fences) -> the
+        rotations of ``card_id`` that fit it, in ``rotation_bits`` order; made once per card."""
+        known = self._fits.get(card_id)
+        if known is None:
+            turns = self.rotation_bits[card_id]
+            known = {}
+            for mask in range(1 << SIDE_COUNT):
+                for value in range(1 << SIDE_COUNT):
+                    if value & ~mask:
+                        continue
+                    rots = tuple(rot for bits, rot in turns if bits & mask == value)
+                    if rots:
+                        known[mask, value] = rots
+            self._fits[card_id] = known
+        return known
 
     def canonical_rotation(self, card_id: str, rot: int) -> int:
         """The smallest rotation that gives ``card_id`` the same look as ``rot``."""
@@ -305,15 +323,14 @@ class Farm:
         Same answer as :meth:`fits` over the frontier, computed with bit masks: a card fits a
         slot when its fenced arms agree with the neighbours on every side that has one.
         """
-        turns = self.faces.rotation_bits[card_id]
-        return [(pos, rot) for pos, mask, value in self.slots() for bits, rot in turns if bits & mask == value]
+        fitting = self.faces.fit_rotations(card_id)
+        return [(pos, rot) for pos, mask, value in self.slots() for rot in fitting.get((mask, value), ())]
 
     def can_place(self, card_id: str) -> bool:
         """Whether the card fits anywhere on this farm (checked once per kind of slot)."""
         if self._slot_kinds is None:
             self._slot_kinds = frozenset(self._needs.values())
-        turns = self.faces.rotation_bits[card_id]
-        return any(bits & mask == value for mask, value in self._slot_kinds for bits, _ in turns)
+        return not self._slot_kinds.isdisjoint(self.faces.fit_rotations(card_id))
 
     def is_connected(self) -> bool:
         """Whether every card can be reached from every other through shared sides."""
