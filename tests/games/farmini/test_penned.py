@@ -37,3 +37,23 @@ def test_penned_equals_the_pens_of_the_full_flood_fill() -> None:
                     with_pens += bool(got)
     assert compared > 1000
     assert with_pens > 20  # some asked cells really were in pens
+
+
+def test_animal_cells_kept_up_to_date_card_by_card_equal_a_fresh_count() -> None:
+    game = farmtable.get_game("farmini")
+    compared = 0
+    for seed in range(15):
+        state = game.new_game(players=2, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            for farm in state.farms:
+                farm.animal_cells()  # known before the next card: put_card adds to it
+            player = state.actors()[0]
+            legal = state.legal_actions(player)
+            state.apply(player, legal[rng.randrange(len(legal))])
+            for farm in state.farms:
+                fresh = farm.copy()
+                fresh._changed()
+                assert farm.animal_cells() == fresh.animal_cells()
+                compared += 1
+    assert compared > 500

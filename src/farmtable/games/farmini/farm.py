@@ -251,6 +251,7 @@ class Farm:
         """Lay a card without checking the rules (used by setup, loading and tests)."""
         card = self.faces.oriented[card_id, rot]
         cards = self.cards
+        known = self._animal_cells if pos not in cards else None  # a replaced card: rebuild the list
         cards[pos] = card
         needs = self._needs
         needs.pop(pos, None)
@@ -264,6 +265,10 @@ class Farm:
             mask, value = needs.get(npos, (0, 0))
             needs[npos] = (mask | facing, value | facing if card.arms[side] else value)
         self._changed()
+        if known is not None:
+            # A card on a new position adds its animal cells to the sorted list (no full rebuild).
+            added = tuple((x, y, q) for q in range(SIDE_COUNT) if card.quarters[q] == ANIMAL_CELL)
+            self._animal_cells = tuple(sorted(known + added)) if added else known
 
     def frontier(self) -> list[Pos]:
         """Empty positions that share a side with a card of the farm, sorted."""
