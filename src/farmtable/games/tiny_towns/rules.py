@@ -452,10 +452,14 @@ class TinyTownsState(State[Action]):
 
     def _legal_list(self, player: int) -> list[Action]:
         """The legal list alone (its set, for checking typed moves, is made only when asked for)."""
-        cached = self._cache.get(player)
+        cache = self._cache
+        cached = cache.get(player)
         if cached is None:
-            actions = self._compute_legal(player) if player in self.actors() else []
-            self._cache[player] = (actions, _NOT_YET)
+            actors = cache.get(ACTORS_KEY)
+            if actors is None:
+                actors = cache[ACTORS_KEY] = (self._compute_actors(), frozenset())
+            actions = self._compute_legal(player) if player in actors[0] else []
+            cache[player] = (actions, _NOT_YET)
             return actions
         return cached[0]
 
