@@ -229,11 +229,15 @@ class Board:
 
     def area_is_empty(self, area: int) -> bool:
         """DA-FR3: an area is completely empty when none of its beds holds feed."""
-        return all(self.beds[bed] == EMPTY_BED for bed in BEDS_OF_AREA[area])
+        beds = self.beds
+        for bed in BEDS_OF_AREA[area]:  # noqa: SIM110 - a plain loop: no generator in the hot path
+            if beds[bed] != EMPTY_BED:
+                return False
+        return True
 
     def pasture_load(self, area: int) -> int:
         """Animals on the pasture of ``area``."""
-        return sum(1 for where in self.pasture if where == area)
+        return self.pasture.count(area)
 
     def product_stars(self) -> int:
         """Stars earned by products so far."""
@@ -372,8 +376,9 @@ class FarmeramaState(State[str]):
 
     def _compute_actors(self) -> list[int]:
         phase = self.phase
-        if phase == CHOOSE:
-            return [p for p, b in enumerate(self.boards) if len(b.cards) < self.cards_to_choose(p)]
+        if phase == CHOOSE:  # cards_to_choose, inlined
+            two, boss = self.players == 2, self.boss
+            return [p for p, b in enumerate(self.boards) if len(b.cards) < (2 if two or p == boss else 1)]
         if phase == AWARD:
             return [self.gains[0][0]] if self.gains else [self.chooser]
         if phase == ACT:
@@ -457,8 +462,10 @@ class FarmeramaState(State[str]):
         """Rulebook "Feed": an animal in the stable, its feed in the barn, room on its pasture."""
         if board.pasture[animal] != IN_STABLE:
             return False
-        if any(have < need for have, need in zip(board.barn, FEED_COST[animal], strict=True)):
-            return False
+        barn = board.barn
+        for good, need in enumerate(FEED_COST[animal]):
+            if barn[good] < need:
+                return False
         return board.pasture_load(area_of_sector(board.wheel, HEAD_SECTOR[animal])) < PASTURE_CAPACITY
 
     def _anytime_actions(self, board: Board) -> list[str]:
