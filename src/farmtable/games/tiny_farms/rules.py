@@ -50,6 +50,10 @@ VISIBLE: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
     tuple(visible_animals(r, s) for s in range(c.WHEEL_SPACES)) for r in range(c.WHEEL_SPACES)
 )
 """``VISIBLE[rotation][space]``: the pair of animals shown (precomputed)."""
+VISIBLE_NAMES: Final[tuple[tuple[tuple[str, ...], ...], ...]] = tuple(
+    tuple(tuple(c.NAMES[a] for a in pair) for pair in spaces) for spaces in VISIBLE
+)
+"""``VISIBLE`` with the animals' names, for the view."""
 
 
 def destination(start: int, steps: int, other: int) -> int:
@@ -582,7 +586,7 @@ class TinyFarmsState(State[str]):
                 "rotation": self.rotation,
                 "red": self.red,
                 "blue": self.blue,
-                "spaces": [[c.NAMES[a] for a in VISIBLE[self.rotation][s]] for s in range(c.WHEEL_SPACES)],
+                "spaces": [list(pair) for pair in VISIBLE_NAMES[self.rotation]],
             },
             "players": [
                 {
@@ -615,10 +619,9 @@ class TinyFarmsState(State[str]):
         """One farm as rows of abbreviations ('.' empty)."""
         board = self.boards[player]
         base = farm * c.FARM_CELLS
-        return [
-            [c.ABBREVIATIONS[board[base + r * c.FARM_SIDE + col]] for col in range(c.FARM_SIDE)]
-            for r in range(c.FARM_SIDE)
-        ]
+        side = c.FARM_SIDE
+        abbreviation = c.ABBREVIATIONS.__getitem__
+        return [list(map(abbreviation, board[start : start + side])) for start in range(base, base + side * side, side)]
 
     def determinize(self, player: int, rng: Rng | random.Random | int | None) -> TinyFarmsState:
         """Everything is seen by everyone; only the future rolls are unknown, so just draw a new RNG."""
