@@ -322,11 +322,19 @@ class FarmersFinancesState(State[str]):
 
     def legal_actions(self, player: int) -> list[str]:
         """The decisions ``player`` may take now, in a fixed order; [] for anyone not to act."""
-        if self.phase == OVER or player != self.current:
+        phase = self.phase
+        if phase == OVER or player != self.current:
             return []
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:  # _compute_legal, inlined: this runs once per decision
+            if phase == ACTION:
+                legal = self._action_choices()
+            elif phase == MARKET:
+                legal = (REROLL,) if self.forced_reroll else MARKET_CHOICES[self.row]
+            else:
+                legal = PICKS_CHOICES
+            self._legal = legal
+        return list(legal)
 
     def _compute_legal(self) -> tuple[str, ...]:
         phase = self.phase
