@@ -2,8 +2,9 @@
 
     nice -n 10 .venv/bin/python benchmarks/speed/engine.py --rounds 6 --seconds 1.5
     nice -n 10 .venv/bin/python benchmarks/speed/engine.py --games farmers-finances --rounds 10
+    nice -n 10 .venv/bin/python benchmarks/speed/engine.py --this /tmp/snapshot/src   # a committed snapshot
 
-Each round starts one worker process per side (``this`` = ``src/`` of this checkout, ``base`` = the
+Each round starts one worker process per side (``this`` = ``src/`` of this checkout or ``--this``, ``base`` = the
 snapshot in ``--base``, see ``common.py``), alternating which side goes first; each worker plays
 whole random 2-player games with the same seeds (game ``i`` = deal ``i``, ``random.Random(i)`` picks
 uniformly among ``legal_actions``; every move through ``apply``, every check kept) for ``--seconds``
