@@ -473,57 +473,80 @@ class Farm:
         Gap reading (``gaps_enclose``): a missing card inside the farm's bounding box is an empty
         card without fences; the flood passes through it, and the region is open only if it
         reaches past the bounding box. The missing cards it passes are the region's ``gaps``.
+
+        Positions are numbered ``(x - xmin + 1) * stride + (y - ymin + 1)`` and quarters ``4 * that +
+        q`` (one margin around the farm, ``stride`` more than its height), so the flood works on ints;
+        the numbering keeps the order of the (x, y, q) tuples, so sorting them sorts the cells.
         """
         cards = self.cards
-        if (self.gaps_enclose if gaps_enclose is None else gaps_enclose) and cards:
-            xs = [x for x, _ in cards]
-            ys = [y for _, y in cards]
-            box = (min(xs), max(xs), min(ys), max(ys))
-        else:
-            box = None
-        seen: set[Cell] = set()
-        for x0, y0 in sorted(cards):
+        if not cards:
+            return
+        xs = [x for x, _ in cards]
+        ys = [y for _, y in cards]
+        xmin, xmax, ymin, ymax = min(xs), max(xs), min(ys), max(ys)
+        stride = ymax - ymin + 3
+        arms_at = {(x - xmin + 1) * stride + (y - ymin + 1): card.arms for (x, y), card in cards.items()}
+        inside: set[int] | None = None
+        if self.gaps_enclose if gaps_enclose is None else gaps_enclose:
+            inside = {
+                (x - xmin + 1) * stride + (y - ymin + 1) for x in range(xmin, xmax + 1) for y in range(ymin, ymax + 1)
+            }
+        steps = tuple(dx * stride + dy for dx, dy in DELTA)
+        mirror = MIRROR
+
+        def cell_of(number: int) -> Cell:
+            x, y = divmod(number >> 2, stride)
+            return (x + xmin - 1, y + ymin - 1, number & 3)
+
+        def pos_of(number: int) -> Pos:
+            x, y = divmod(number, stride)
+            return (x + xmin - 1, y + ymin - 1)
+
+        seen: set[int] = set()
+        for k0 in sorted(arms_at):
             for q0 in range(SIDE_COUNT):
-                if (x0, y0, q0) in seen:
+                start = k0 << 2 | q0
+                if start in seen:
                     continue
-                seen.add((x0, y0, q0))
-                stack = [(x0, y0, q0)]
-                cells: list[Cell] = []
-                gaps: set[Pos] = set()
+                seen.add(start)
+                stack = [start]
+                cells: list[int] = []
+                gaps: set[int] = set()
                 closed = True
                 while stack:
-                    x, y, q = stack.pop()
-                    card = cards.get((x, y))
-                    if card is None:
-                        gaps.add((x, y))
-                        arms: Arms = NO_ARMS
+                    cell = stack.pop()
+                    k, q = cell >> 2, cell & 3
+                    arms = arms_at.get(k)
+                    if arms is None:
+                        gaps.add(k)
+                        arms = NO_ARMS
                     else:
-                        cells.append((x, y, q))
-                        arms = card.arms
+                        cells.append(cell)
                     # inside the card: quarter q meets q+1 across arm q+1 and q-1 across arm q
-                    nxt = (q + 1) % SIDE_COUNT
-                    if not arms[nxt] and (x, y, nxt) not in seen:
-                        seen.add((x, y, nxt))
-                        stack.append((x, y, nxt))
-                    prv = (q - 1) % SIDE_COUNT
-                    if not arms[q] and (x, y, prv) not in seen:
-                        seen.add((x, y, prv))
-                        stack.append((x, y, prv))
+                    nxt = (q + 1) & 3
+                    if not arms[nxt]:
+                        other = cell - q + nxt
+                        if other not in seen:
+                            seen.add(other)
+                            stack.append(other)
+                    if not arms[q]:
+                        other = cell - q + ((q - 1) & 3)
+                        if other not in seen:
+                            seen.add(other)
+                            stack.append(other)
                     # across the two card sides this quarter touches
                     for side in (q, nxt):
-                        dx, dy = DELTA[side]
-                        npos = (x + dx, y + dy)
-                        if npos not in cards and (
-                            box is None or not (box[0] <= npos[0] <= box[1] and box[2] <= npos[1] <= box[3])
-                        ):
+                        nk = k + steps[side]
+                        if nk not in arms_at and (inside is None or nk not in inside):
                             closed = False  # this quarter faces the open field: not enclosed
                             continue
-                        cell = (npos[0], npos[1], MIRROR[side][q])
-                        if cell not in seen:
-                            seen.add(cell)
-                            stack.append(cell)
+                        other = nk << 2 | mirror[side][q]
+                        if other not in seen:
+                            seen.add(other)
+                            stack.append(other)
                 if cells:
-                    yield Region(tuple(sorted(cells)), closed, tuple(sorted(gaps)) if closed else ())
+                    cells.sort()
+                    yield Region(tuple(map(cell_of, cells)), closed, tuple(map(pos_of, sorted(gaps))) if closed else ())
 
 
 def cell_name(cell: Cell) -> str:
