@@ -2,8 +2,9 @@
 
     nice -n 10 .venv/bin/python benchmarks/speed/engine.py --rounds 6 --seconds 1.5
     nice -n 10 .venv/bin/python benchmarks/speed/engine.py --games farmers-finances --rounds 10
+    nice -n 10 .venv/bin/python benchmarks/speed/engine.py --this /tmp/snapshot/src   # a committed snapshot
 
-Each round starts one worker process per side (``this`` = ``src/`` of this checkout, ``base`` = the
+Each round starts one worker process per side (``this`` = ``src/`` of this checkout or ``--this``, ``base`` = the
 snapshot in ``--base``, see ``common.py``), alternating which side goes first; each worker plays
 whole random 2-player games with the same seeds (game ``i`` = deal ``i``, ``random.Random(i)`` picks
 uniformly among ``legal_actions``; every move through ``apply``, every check kept) for ``--seconds``
@@ -69,6 +70,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.5)
     parser.add_argument("--games", nargs="*", default=list(GAMES))
     parser.add_argument("--base", type=Path, default=DEFAULT_BASE)
+    parser.add_argument("--this", type=Path, default=HERE_SRC, help="src folder to measure (default: this checkout)")
     args = parser.parse_args()
     base = ensure_base(args.base)
     print(f"random 2-player play, CPU time, {args.rounds} alternating rounds of {args.seconds} s per side\n")
@@ -77,7 +79,7 @@ def main() -> None:
     for game_id in args.games:
         rates: dict[str, list[tuple[float, float]]] = {"base": [], "this": []}
         for r in range(args.rounds):
-            order = [("base", base), ("this", HERE_SRC)]
+            order = [("base", base), ("this", args.this)]
             for label, src in order if r % 2 == 0 else order[::-1]:
                 d = run(src, game_id, args.seconds)
                 rates[label].append((d["decisions"] / d["cpu"], d["games"] / d["cpu"]))

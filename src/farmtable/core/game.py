@@ -104,6 +104,8 @@ class State(ABC, Generic[ActionT]):
 
     game: ClassVar[Game[Any]]
     players: int
+    _raw_do: Callable[[Any, int, Any], None]
+    """The game's own ``_do`` without the forgetting wrapper (``apply``'s fast path forgets itself)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Wrap each game's own ``legal_actions`` and ``_do`` for the fast path of :meth:`apply`."""
@@ -112,6 +114,7 @@ class State(ABC, Generic[ActionT]):
         if "legal_actions" in own and not hasattr(own["legal_actions"], "__wrapped__"):
             cls.legal_actions = _remembering(own["legal_actions"])  # type: ignore[method-assign,assignment]
         if "_do" in own and not hasattr(own["_do"], "__wrapped__"):
+            cls._raw_do = own["_do"]
             cls._do = _forgetting(own["_do"])  # type: ignore[method-assign,assignment]
 
     # --- the contract -------------------------------------------------------------
@@ -195,6 +198,15 @@ class State(ABC, Generic[ActionT]):
         """
         return self.explain_illegal(player, str(action), self.legal_actions(player))
 
+    def result_totals(self) -> Result:
+        """The result without the score sheet: what a search needs of a finished rollout.
+
+        ``totals``, ``ranking`` (every tie-break) and ``objective`` equal :meth:`result`'s; the
+        ``breakdown`` may hold empty sheets and ``details`` may be empty. The default is :meth:`result`
+        itself; games whose score sheet costs much override it with a cheaper count (issue 16).
+        """
+        return self.result()
+
     def heuristic(self, player: int) -> float:
         """How good the position looks for ``player`` (used by the greedy agent; higher is better).
 
@@ -239,9 +251,20 @@ class State(ABC, Generic[ActionT]):
         unchanged state is legal by construction: it goes straight to ``_do``, without being parsed
         or checked again (see ``_memo``). Anything else, equal objects included, is checked in full.
         """
-        if _from_memo(self, player, action):
-            self._do(player, action)  # type: ignore[arg-type]
-            return
+        global _memo
+        memo = _memo
+        if memo is not None and memo[0] is self and memo[1] == player and type(player) is int:
+            legal = memo[2]
+            try:
+                listed = legal[legal.index(action)] is action  # index() finds it by identity first, in C
+            except ValueError:
+                listed = False
+            if listed:  # the same test as _from_memo, inlined: this is every random or search move
+                try:
+                    self._raw_do(player, action)
+                finally:
+                    _memo = None
+                return
         if self.is_over():
             raise IllegalAction("the game is over: no more moves")
         actors = self.actors()

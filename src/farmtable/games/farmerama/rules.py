@@ -115,6 +115,21 @@ SOW_CROP_SECTOR = {crop: s for s, crop in enumerate(SECTOR_SOW_CROP) if crop is 
 HARVEST_SECTORS = tuple(s for s in range(SECTOR_COUNT) if SECTOR_IS_HARVEST[s])
 GOOD_INDEX = {name: i for i, name in enumerate(GOODS)}
 CARD_INDEX = {name: i for i, name in enumerate(CARDS)}
+CARD_ACTIONS = tuple(f"card {name}" for name in CARDS)
+"""``card <name>`` by card index, made once."""
+START_ACTIONS = tuple(f"start {name}" for name in CARDS)
+"""``start <name>`` by card index, made once."""
+SOW_ACTIONS = tuple(
+    tuple(f"sow {GOODS[crop]} {AREA_NAMES[a]}" for a in range(AREA_COUNT)) for crop in range(len(GOODS))
+)
+"""``sow <crop> <area>`` by [crop][area], made once."""
+HARVEST_ACTIONS = tuple(
+    tuple(f"harvest {GOODS[crop]} {AREA_NAMES[a]}" for a in range(AREA_COUNT)) for crop in range(len(GOODS))
+)
+"""``harvest <crop> <area>`` by [crop][area], made once."""
+_WORDS: dict[str, list[str]] = {}
+"""Actions already split into words (notation is a small fixed vocabulary; bounded below)."""
+_MAX_WORDS = 10_000
 ANIMAL_INDEX = {name: i for i, name in enumerate(ANIMALS)}
 AREA_INDEX = {name.lower(): i for i, name in enumerate(AREA_NAMES)}
 
@@ -214,11 +229,15 @@ class Board:
 
     def area_is_empty(self, area: int) -> bool:
         """DA-FR3: an area is completely empty when none of its beds holds feed."""
-        return all(self.beds[bed] == EMPTY_BED for bed in BEDS_OF_AREA[area])
+        beds = self.beds
+        for bed in BEDS_OF_AREA[area]:  # noqa: SIM110 - a plain loop: no generator in the hot path
+            if beds[bed] != EMPTY_BED:
+                return False
+        return True
 
     def pasture_load(self, area: int) -> int:
         """Animals on the pasture of ``area``."""
-        return sum(1 for where in self.pasture if where == area)
+        return self.pasture.count(area)
 
     def product_stars(self) -> int:
         """Stars earned by products so far."""
@@ -357,8 +376,9 @@ class FarmeramaState(State[str]):
 
     def _compute_actors(self) -> list[int]:
         phase = self.phase
-        if phase == CHOOSE:
-            return [p for p, b in enumerate(self.boards) if len(b.cards) < self.cards_to_choose(p)]
+        if phase == CHOOSE:  # cards_to_choose, inlined
+            two, boss = self.players == 2, self.boss
+            return [p for p, b in enumerate(self.boards) if len(b.cards) < (2 if two or p == boss else 1)]
         if phase == AWARD:
             return [self.gains[0][0]] if self.gains else [self.chooser]
         if phase == ACT:
@@ -373,16 +393,20 @@ class FarmeramaState(State[str]):
 
     def legal_actions(self, player: int) -> list[str]:
         """Every action ``player`` may take now (a fresh list; cached per state)."""
-        cached = self._legal.get(player)
+        legal = self._legal
+        cached = legal.get(player)
         if cached is None:
-            cached = self._legal[player] = self._compute_legal(player) if player in self.actors() else []
+            actors = legal.get(ACTORS_KEY)
+            if actors is None:
+                actors = legal[ACTORS_KEY] = self._compute_actors()
+            cached = legal[player] = self._compute_legal(player) if player in actors else []
         return list(cached)
 
     def _compute_legal(self, p: int) -> list[str]:
         board = self.boards[p]
         phase = self.phase
         if phase == CHOOSE:
-            return [f"card {CARDS[c]}" for c in range(len(CARDS)) if c not in board.cards]
+            return [CARD_ACTIONS[c] for c in range(len(CARDS)) if c not in board.cards]
         if phase == AWARD:
             if self.gains:
                 return [f"gain {GOODS[g]}" for g in self._gain_choices()]
@@ -394,7 +418,7 @@ class FarmeramaState(State[str]):
             return actions + self._anytime_actions(board)
         # phase 3
         if board.current == NO_CARD:
-            return [f"start {CARDS[c]}" for c in board.pending] + self._anytime_actions(board)
+            return [START_ACTIONS[c] for c in board.pending] + self._anytime_actions(board)
         actions = self._card_actions(board)
         if self.profi and board.current in (SOW, HARVEST) and board.barn[WATER] >= 1:
             actions.append("pay-water")
@@ -417,11 +441,12 @@ class FarmeramaState(State[str]):
         """Rulebook "Sow": a plant from the barn plus one from the supply, on an empty bed of the
         area under that plant's sector of the player wheel."""
         actions = []
+        barn, supply, beds = board.barn, self.supply, board.beds
         for crop in FEEDS:
-            if board.barn[crop] and self.supply[crop]:
+            if barn[crop] and supply[crop]:
                 area = area_of_sector(board.wheel, SOW_CROP_SECTOR[crop])
-                if any(board.beds[bed] == EMPTY_BED for bed in BEDS_OF_AREA[area]):
-                    actions.append(f"sow {GOODS[crop]} {AREA_NAMES[area]}")
+                if EMPTY_BED in [beds[bed] for bed in BEDS_OF_AREA[area]]:
+                    actions.append(SOW_ACTIONS[crop][area])
         return actions
 
     def _harvest_actions(self, board: Board) -> list[str]:
@@ -430,15 +455,17 @@ class FarmeramaState(State[str]):
         for area in range(AREA_COUNT):
             if SECTOR_IS_HARVEST[sector_of_area(board.wheel, area)]:
                 crops = sorted({board.beds[bed] for bed in BEDS_OF_AREA[area]} - {EMPTY_BED})
-                actions += [f"harvest {GOODS[c]} {AREA_NAMES[area]}" for c in crops]
+                actions += [HARVEST_ACTIONS[c][area] for c in crops]
         return actions
 
     def _can_feed(self, board: Board, animal: int) -> bool:
         """Rulebook "Feed": an animal in the stable, its feed in the barn, room on its pasture."""
         if board.pasture[animal] != IN_STABLE:
             return False
-        if any(have < need for have, need in zip(board.barn, FEED_COST[animal], strict=True)):
-            return False
+        barn = board.barn
+        for good, need in enumerate(FEED_COST[animal]):
+            if barn[good] < need:
+                return False
         return board.pasture_load(area_of_sector(board.wheel, HEAD_SECTOR[animal])) < PASTURE_CAPACITY
 
     def _anytime_actions(self, board: Board) -> list[str]:
@@ -624,7 +651,11 @@ class FarmeramaState(State[str]):
         self._legal = {}  # the action changed the state: cached legal lists and actors are stale
 
     def _carry_out(self, player: int, action: str) -> None:
-        words = action.split()
+        words = _WORDS.get(action)
+        if words is None:
+            words = action.split()
+            if len(_WORDS) < _MAX_WORDS:
+                _WORDS[action] = words  # read only below
         verb = words[0]
         board = self.boards[player]
         if verb == "card":

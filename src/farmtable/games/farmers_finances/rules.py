@@ -86,6 +86,21 @@ MAX_REMEMBERED_CHOICES: Final = 100_000
 _ACTION_CHOICES: dict[tuple[object, ...], tuple[str, ...]] = {}
 """Action-phase choices already computed, by (row, money up to the dearest price, offered sorts, hand)."""
 
+BUY_COST: Final[dict[tuple[str, int], int]] = {
+    (sort, row): c.buy_cost(sort, row) for sort in c.MARKET_SORTS for row in c.MARKET_ROWS
+}
+"""``c.buy_cost`` looked up: (sort, row) -> what one card costs."""
+SELL_PRICE: Final[dict[tuple[str, int], int]] = {
+    (sort, row): c.sell_price(sort, row) for sort in c.SORTS for row in c.MARKET_ROWS
+}
+"""``c.sell_price`` looked up: (sort, row) -> what one card brings."""
+_OFFERED: Final[dict[tuple[bool, bool], tuple[str, ...]]] = {
+    (w, a): tuple(sort for sort, there in zip(c.MARKET_SORTS, (w, a), strict=True) if there)
+    for w in (False, True)
+    for a in (False, True)
+}
+"""The sorts a 2-4 player marketplace offers, by (wheat left, animals left)."""
+
 HEURISTIC_WIN_BONUS: Final = 1000.0
 """How much a won game outweighs any money difference in :meth:`FarmersFinancesState.heuristic`."""
 
@@ -307,16 +322,25 @@ class FarmersFinancesState(State[str]):
 
     def legal_actions(self, player: int) -> list[str]:
         """The decisions ``player`` may take now, in a fixed order; [] for anyone not to act."""
-        if self.phase == OVER or player != self.current:
+        phase = self.phase
+        if phase == OVER or player != self.current:
             return []
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:  # _compute_legal, inlined: this runs once per decision
+            if phase == ACTION:
+                legal = self._action_choices()
+            elif phase == MARKET:
+                legal = (REROLL,) if self.forced_reroll else MARKET_CHOICES[self.row]
+            else:
+                legal = PICKS_CHOICES
+            self._legal = legal
+        return list(legal)
 
     def _compute_legal(self) -> tuple[str, ...]:
-        if self.phase == ACTION:
+        phase = self.phase
+        if phase == ACTION:
             return self._action_choices()
-        if self.phase == MARKET:
+        if phase == MARKET:
             if self.forced_reroll:
                 return (REROLL,)
             return MARKET_CHOICES[self.row]
@@ -326,10 +350,15 @@ class FarmersFinancesState(State[str]):
         """Game Play: buy what the market offers and you can pay, sell 1..n of a sort you hold, bake
         1..n wheat; pass when nothing is possible. The list depends only on the die's row, the money
         (up to the dearest price), the sorts offered and the hand, so it is looked up once computed."""
-        hand = self.hands[self.current]
-        money = self.money[self.current]
-        offered = self.buyable_sorts()
-        key = (self.row, min(money, MAX_BUY_COST), *offered, "|", *hand)
+        current = self.current
+        hand = self.hands[current]
+        money = self.money[current]
+        if self.solo:
+            offered = tuple(self.buyable_sorts())
+        else:
+            market = self.market
+            offered = _OFFERED[market[0] > 0, market[1] > 0]
+        key = (self.row, money if money < MAX_BUY_COST else MAX_BUY_COST, offered, hand[0], hand[1], hand[2])
         legal = _ACTION_CHOICES.get(key)
         if legal is None:
             choices = [BUY[sort] for sort in offered if money >= self.buy_cost(sort)]
@@ -440,7 +469,11 @@ class FarmersFinancesState(State[str]):
     def _do(self, player: int, action: str) -> None:
         kind, sort, number = DECODE[action]
         self._legal = None
-        if kind in ACTION_KINDS:
+        if kind == "move":
+            # Change Market: "Move the dice one space"
+            self.row = number
+            self._end_turn()
+        elif kind in ACTION_KINDS:
             self._take_action(player, kind, sort, number)
             if self.phase == OVER:
                 return
@@ -452,10 +485,6 @@ class FarmersFinancesState(State[str]):
                     self._start_solo_turn()
             elif self.phase == ACTION:
                 self.phase = MARKET  # "At the end of his turn a player must change the market value."
-        elif kind == "move":
-            # Change Market: "Move the dice one space"
-            self.row = number
-            self._end_turn()
         elif kind == "reroll":
             self._reroll()
         else:  # pick: "If you roll a 6 you can choose the new market-value freely."
@@ -470,28 +499,27 @@ class FarmersFinancesState(State[str]):
         hand = self.hands[player]
         if kind == "buy":
             # Buy: "Buy one card from the marketplace. Pay the cost ..."
-            self.money[player] -= self.buy_cost(sort)
+            self.money[player] -= BUY_COST[sort, self.row]
             hand[SORT_INDEX[sort]] += 1
             if self.solo:
                 self._solo_take(sort)
             else:
-                pile = c.MARKET_SORTS.index(sort)
-                self.market[pile] -= 1
+                market = self.market
+                pile = 0 if sort == WHEAT else 1
+                market[pile] -= 1
                 # "If a player buys the last card": the last card of the marketplace, both stacks (DA-FF10);
                 # variant last-card-of-a-pile: the last card of the pile bought from.
-                if LAST_CARD_OF_A_PILE in self.variants:
-                    emptied = self.market[pile] == 0
-                else:
-                    emptied = self.market[0] == 0 and self.market[1] == 0
-                if emptied:
+                if market[pile] == 0 and (market[1 - pile] == 0 or LAST_CARD_OF_A_PILE in self.variants):
                     self._empty_market()
         elif kind == "sell":
             # Sell: "Sell one or more from one sort of cards ... Put the card(s) back to the marketplace
             # (wheat face up)"; bread always 7.
-            self.money[player] += number * self.sell_price(sort)
+            self.money[player] += number * SELL_PRICE[sort, self.row]
             hand[SORT_INDEX[sort]] -= number
-            returned = [ANIMAL if sort == ANIMAL else WHEAT] * number
-            self._return_to_market(returned)
+            if self.solo:
+                self._return_to_market([ANIMAL if sort == ANIMAL else WHEAT] * number)
+            else:  # _return_to_market, counted: sold bread comes back as wheat
+                self.market[1 if sort == ANIMAL else 0] += number
         elif kind == "bake":
             # Use Wheat (Make Bread): "You can flip one or more wheat cards to the back to make bread."
             hand[W] -= number

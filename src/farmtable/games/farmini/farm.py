@@ -101,7 +101,7 @@ class Faces:
     matching.
     """
 
-    __slots__ = ("cards", "distinct_rotations", "name", "oriented", "rotation_bits")
+    __slots__ = ("_fits", "cards", "distinct_rotations", "name", "oriented", "rotation_bits")
 
     def __init__(self, name: str, cards: Iterable[FenceCard]) -> None:
         self.name = name
@@ -120,6 +120,24 @@ class Faces:
             card_id: tuple((self.oriented[card_id, rot].bits, rot) for rot in rots)
             for card_id, rots in self.distinct_rotations.items()
         }
+        self._fits: dict[str, dict[tuple[int, int], tuple[int, ...]]] = {}
+
+    def fit_rotations(self, card_id: str) -> dict[tuple[int, int], tuple[int, ...]]:
+        """For every kind of slot a card can fit, (sides with a neighbour, which are fences) -> the
+        rotations of ``card_id`` that fit it, in ``rotation_bits`` order; made once per card."""
+        known = self._fits.get(card_id)
+        if known is None:
+            turns = self.rotation_bits[card_id]
+            known = {}
+            for mask in range(1 << SIDE_COUNT):
+                for value in range(1 << SIDE_COUNT):
+                    if value & ~mask:
+                        continue
+                    rots = tuple(rot for bits, rot in turns if bits & mask == value)
+                    if rots:
+                        known[mask, value] = rots
+            self._fits[card_id] = known
+        return known
 
     def canonical_rotation(self, card_id: str, rot: int) -> int:
         """The smallest rotation that gives ``card_id`` the same look as ``rot``."""
@@ -233,6 +251,7 @@ class Farm:
         """Lay a card without checking the rules (used by setup, loading and tests)."""
         card = self.faces.oriented[card_id, rot]
         cards = self.cards
+        known = self._animal_cells if pos not in cards else None  # a replaced card: rebuild the list
         cards[pos] = card
         needs = self._needs
         needs.pop(pos, None)
@@ -246,6 +265,10 @@ class Farm:
             mask, value = needs.get(npos, (0, 0))
             needs[npos] = (mask | facing, value | facing if card.arms[side] else value)
         self._changed()
+        if known is not None:
+            # A card on a new position adds its animal cells to the sorted list (no full rebuild).
+            added = tuple((x, y, q) for q in range(SIDE_COUNT) if card.quarters[q] == ANIMAL_CELL)
+            self._animal_cells = tuple(sorted(known + added)) if added else known
 
     def frontier(self) -> list[Pos]:
         """Empty positions that share a side with a card of the farm, sorted."""
@@ -305,15 +328,14 @@ class Farm:
         Same answer as :meth:`fits` over the frontier, computed with bit masks: a card fits a
         slot when its fenced arms agree with the neighbours on every side that has one.
         """
-        turns = self.faces.rotation_bits[card_id]
-        return [(pos, rot) for pos, mask, value in self.slots() for bits, rot in turns if bits & mask == value]
+        fitting = self.faces.fit_rotations(card_id)
+        return [(pos, rot) for pos, mask, value in self.slots() for rot in fitting.get((mask, value), ())]
 
     def can_place(self, card_id: str) -> bool:
         """Whether the card fits anywhere on this farm (checked once per kind of slot)."""
         if self._slot_kinds is None:
             self._slot_kinds = frozenset(self._needs.values())
-        turns = self.faces.rotation_bits[card_id]
-        return any(bits & mask == value for mask, value in self._slot_kinds for bits, _ in turns)
+        return not self._slot_kinds.isdisjoint(self.faces.fit_rotations(card_id))
 
     def is_connected(self) -> bool:
         """Whether every card can be reached from every other through shared sides."""
@@ -387,63 +409,144 @@ class Farm:
         """Every quarter that lies inside an enclosed pen."""
         return {cell for r in self.regions() if r.closed for cell in r.cells}
 
+    def penned(self, cells: Iterable[Cell]) -> set[Cell]:
+        """The given cells that lie inside an enclosed pen: ``set(cells) & self.pen_cells()``.
+
+        Without the regions at hand, only the regions of those cells are flooded, each stopping at
+        its first quarter that faces the open field (a wolf asks this for its prey only).
+        """
+        wanted = set(cells)
+        if not wanted:
+            return set()
+        if self._regions is not None:
+            return wanted & self.pen_cells()
+        cards = self.cards
+        box = None
+        if self.gaps_enclose:
+            xs = [x for x, _ in cards]
+            ys = [y for _, y in cards]
+            box = (min(xs), max(xs), min(ys), max(ys))
+        safe: set[Cell] = set()
+        decided: set[Cell] = set()
+        for start in sorted(wanted):
+            if start in decided:
+                continue
+            if (start[0], start[1]) not in cards:
+                decided.add(start)  # no card there: not a cell of any pen
+                continue
+            seen = {start}
+            stack = [start]
+            closed = True
+            while stack and closed:
+                x, y, q = stack.pop()
+                card = cards.get((x, y))
+                arms: Arms = NO_ARMS if card is None else card.arms
+                nxt = (q + 1) % SIDE_COUNT
+                if not arms[nxt] and (x, y, nxt) not in seen:
+                    seen.add((x, y, nxt))
+                    stack.append((x, y, nxt))
+                prv = (q - 1) % SIDE_COUNT
+                if not arms[q] and (x, y, prv) not in seen:
+                    seen.add((x, y, prv))
+                    stack.append((x, y, prv))
+                for side in (q, nxt):
+                    dx, dy = DELTA[side]
+                    nx, ny = x + dx, y + dy
+                    if (nx, ny) not in cards and (
+                        box is None or not (box[0] <= nx <= box[1] and box[2] <= ny <= box[3])
+                    ):
+                        closed = False  # the region reaches the open field: no pen
+                        break
+                    cell = (nx, ny, MIRROR[side][q])
+                    if cell not in seen:
+                        seen.add(cell)
+                        stack.append(cell)
+            found = seen & wanted
+            decided |= found
+            if closed:
+                safe |= found
+        return safe
+
     def _compute_regions(self, gaps_enclose: bool | None = None) -> Iterable[Region]:
         """Flood-fill the quarters (see the module docstring for the connection rules).
 
         Gap reading (``gaps_enclose``): a missing card inside the farm's bounding box is an empty
         card without fences; the flood passes through it, and the region is open only if it
         reaches past the bounding box. The missing cards it passes are the region's ``gaps``.
+
+        Positions are numbered ``(x - xmin + 1) * stride + (y - ymin + 1)`` and quarters ``4 * that +
+        q`` (one margin around the farm, ``stride`` more than its height), so the flood works on ints;
+        the numbering keeps the order of the (x, y, q) tuples, so sorting them sorts the cells.
         """
         cards = self.cards
-        if (self.gaps_enclose if gaps_enclose is None else gaps_enclose) and cards:
-            xs = [x for x, _ in cards]
-            ys = [y for _, y in cards]
-            box = (min(xs), max(xs), min(ys), max(ys))
-        else:
-            box = None
-        seen: set[Cell] = set()
-        for x0, y0 in sorted(cards):
+        if not cards:
+            return
+        xs = [x for x, _ in cards]
+        ys = [y for _, y in cards]
+        xmin, xmax, ymin, ymax = min(xs), max(xs), min(ys), max(ys)
+        stride = ymax - ymin + 3
+        arms_at = {(x - xmin + 1) * stride + (y - ymin + 1): card.arms for (x, y), card in cards.items()}
+        inside: set[int] | None = None
+        if self.gaps_enclose if gaps_enclose is None else gaps_enclose:
+            inside = {
+                (x - xmin + 1) * stride + (y - ymin + 1) for x in range(xmin, xmax + 1) for y in range(ymin, ymax + 1)
+            }
+        steps = tuple(dx * stride + dy for dx, dy in DELTA)
+        mirror = MIRROR
+
+        def cell_of(number: int) -> Cell:
+            x, y = divmod(number >> 2, stride)
+            return (x + xmin - 1, y + ymin - 1, number & 3)
+
+        def pos_of(number: int) -> Pos:
+            x, y = divmod(number, stride)
+            return (x + xmin - 1, y + ymin - 1)
+
+        seen: set[int] = set()
+        for k0 in sorted(arms_at):
             for q0 in range(SIDE_COUNT):
-                if (x0, y0, q0) in seen:
+                start = k0 << 2 | q0
+                if start in seen:
                     continue
-                seen.add((x0, y0, q0))
-                stack = [(x0, y0, q0)]
-                cells: list[Cell] = []
-                gaps: set[Pos] = set()
+                seen.add(start)
+                stack = [start]
+                cells: list[int] = []
+                gaps: set[int] = set()
                 closed = True
                 while stack:
-                    x, y, q = stack.pop()
-                    card = cards.get((x, y))
-                    if card is None:
-                        gaps.add((x, y))
-                        arms: Arms = NO_ARMS
+                    cell = stack.pop()
+                    k, q = cell >> 2, cell & 3
+                    arms = arms_at.get(k)
+                    if arms is None:
+                        gaps.add(k)
+                        arms = NO_ARMS
                     else:
-                        cells.append((x, y, q))
-                        arms = card.arms
+                        cells.append(cell)
                     # inside the card: quarter q meets q+1 across arm q+1 and q-1 across arm q
-                    nxt = (q + 1) % SIDE_COUNT
-                    if not arms[nxt] and (x, y, nxt) not in seen:
-                        seen.add((x, y, nxt))
-                        stack.append((x, y, nxt))
-                    prv = (q - 1) % SIDE_COUNT
-                    if not arms[q] and (x, y, prv) not in seen:
-                        seen.add((x, y, prv))
-                        stack.append((x, y, prv))
+                    nxt = (q + 1) & 3
+                    if not arms[nxt]:
+                        other = cell - q + nxt
+                        if other not in seen:
+                            seen.add(other)
+                            stack.append(other)
+                    if not arms[q]:
+                        other = cell - q + ((q - 1) & 3)
+                        if other not in seen:
+                            seen.add(other)
+                            stack.append(other)
                     # across the two card sides this quarter touches
                     for side in (q, nxt):
-                        dx, dy = DELTA[side]
-                        npos = (x + dx, y + dy)
-                        if npos not in cards and (
-                            box is None or not (box[0] <= npos[0] <= box[1] and box[2] <= npos[1] <= box[3])
-                        ):
+                        nk = k + steps[side]
+                        if nk not in arms_at and (inside is None or nk not in inside):
                             closed = False  # this quarter faces the open field: not enclosed
                             continue
-                        cell = (npos[0], npos[1], MIRROR[side][q])
-                        if cell not in seen:
-                            seen.add(cell)
-                            stack.append(cell)
+                        other = nk << 2 | mirror[side][q]
+                        if other not in seen:
+                            seen.add(other)
+                            stack.append(other)
                 if cells:
-                    yield Region(tuple(sorted(cells)), closed, tuple(sorted(gaps)) if closed else ())
+                    cells.sort()
+                    yield Region(tuple(map(cell_of, cells)), closed, tuple(map(pos_of, sorted(gaps))) if closed else ())
 
 
 def cell_name(cell: Cell) -> str:

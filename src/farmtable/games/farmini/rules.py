@@ -125,6 +125,14 @@ class Place(NamedTuple):
         return f"place {self.card} at {self.x},{self.y} rot {self.rot}"
 
 
+_TAKES: Final = tuple(Take(i + 1) for i in range(FACE_UP_CARDS))
+_DISCARDS: Final = tuple(Discard(i + 1) for i in range(FACE_UP_CARDS))
+"""``take N`` and ``discard N`` for every face-up slot, made once."""
+_PLACES: dict[tuple[str, tuple[int, int], int], Place] = {}
+"""Placements made once and shared (actions are immutable), by (card, position, rotation); bounded."""
+_MAX_PLACES = 100_000
+
+
 class PutAnimal(NamedTuple):
     """Put one token of the taken animal card on the animal cell ``x,y/quarter``."""
 
@@ -281,15 +289,25 @@ class FarminiState(State[Action]):
     def _compute_legal(self) -> list[Action]:
         farm = self.farms[self.current]
         if self.pending is None:
-            playable: list[Action] = [Take(i + 1) for i, cid in enumerate(self.table) if self._playable(farm, cid)]
+            playable: list[Action] = [_TAKES[i] for i, cid in enumerate(self.table) if self._playable(farm, cid)]
             if playable:
                 return playable
             # Note: when no face-up card can be played you must take one and discard it.
-            return [Discard(i + 1) for i in range(len(self.table))]
+            return list(_DISCARDS[: len(self.table)])
         card = ALL_CARDS[self.pending]
         if isinstance(card, FenceCard):
             cid = card.id
-            return [Place(cid, pos[0], pos[1], rot) for pos, rot in farm.placements(cid)]
+            places = _PLACES
+            legal: list[Action] = []
+            for pos, rot in farm.placements(cid):
+                key = (cid, pos, rot)
+                place = places.get(key)
+                if place is None:
+                    place = Place(cid, pos[0], pos[1], rot)
+                    if len(places) < _MAX_PLACES:
+                        places[key] = place
+                legal.append(place)
+            return legal
         if isinstance(card, AnimalCard):
             return [PutAnimal(card.kind, x, y, q) for (x, y, q) in farm.free_cells()]
         return []  # pragma: no cover - a wolf is never taken
@@ -483,7 +501,7 @@ class FarminiState(State[Action]):
                 self.events.append(f"wolf {wolf.id} discards face-up animal card(s) {', '.join(gone)}")
         for p, farm in enumerate(self.farms):
             prey = [c for c, k in farm.animals.items() if k == wolf.kind]
-            safe = farm.pen_cells() if prey else set()
+            safe = farm.penned(prey)
             lost = [c for c in prey if c not in safe]
             for cell in lost:
                 del farm.animals[cell]

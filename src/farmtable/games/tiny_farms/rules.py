@@ -50,6 +50,10 @@ VISIBLE: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
     tuple(visible_animals(r, s) for s in range(c.WHEEL_SPACES)) for r in range(c.WHEEL_SPACES)
 )
 """``VISIBLE[rotation][space]``: the pair of animals shown (precomputed)."""
+VISIBLE_NAMES: Final[tuple[tuple[tuple[str, ...], ...], ...]] = tuple(
+    tuple(tuple(c.NAMES[a] for a in pair) for pair in spaces) for spaces in VISIBLE
+)
+"""``VISIBLE`` with the animals' names, for the view."""
 
 
 def destination(start: int, steps: int, other: int) -> int:
@@ -539,6 +543,13 @@ class TinyFarmsState(State[str]):
         result.details["rounds"] = self.rounds
         return result
 
+    def result_totals(self) -> Result:
+        """:meth:`result`'s totals, ranking and solo objective without the score sheets (for search)."""
+        least = 0 if HORSES_ZERO_RANKS in self.variants else c.MIN_HORSES_TO_SCORE
+        if self.solo:
+            return scoring.totals_solo(self.boards[0], self.milk[0], self.emma_filled, least)
+        return scoring.totals_players(self.boards, self.milk, least)
+
     def heuristic(self, player: int) -> float:
         """How good the position looks for ``player`` (greedy agent, search cut-offs); see ``evaluation.py``."""
         from farmtable.games.tiny_farms.evaluation import heuristic
@@ -575,7 +586,7 @@ class TinyFarmsState(State[str]):
                 "rotation": self.rotation,
                 "red": self.red,
                 "blue": self.blue,
-                "spaces": [[c.NAMES[a] for a in VISIBLE[self.rotation][s]] for s in range(c.WHEEL_SPACES)],
+                "spaces": [list(pair) for pair in VISIBLE_NAMES[self.rotation]],
             },
             "players": [
                 {
@@ -608,10 +619,9 @@ class TinyFarmsState(State[str]):
         """One farm as rows of abbreviations ('.' empty)."""
         board = self.boards[player]
         base = farm * c.FARM_CELLS
-        return [
-            [c.ABBREVIATIONS[board[base + r * c.FARM_SIDE + col]] for col in range(c.FARM_SIDE)]
-            for r in range(c.FARM_SIDE)
-        ]
+        side = c.FARM_SIDE
+        abbreviation = c.ABBREVIATIONS.__getitem__
+        return [list(map(abbreviation, board[start : start + side])) for start in range(base, base + side * side, side)]
 
     def determinize(self, player: int, rng: Rng | random.Random | int | None) -> TinyFarmsState:
         """Everything is seen by everyone; only the future rolls are unknown, so just draw a new RNG."""

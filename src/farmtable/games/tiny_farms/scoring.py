@@ -228,6 +228,38 @@ def player_sheet(board: Sequence[int], milk: int, horse_pts: int, solo: bool) ->
     return sheet
 
 
+def player_total(board: Sequence[int], milk: int, horse_pts: int, solo: bool) -> int:
+    """The sum of :func:`player_sheet`'s lines, counted in one pass per farm without building the sheet."""
+    total = horse_pts + c.MILK_POINTS * milk
+    used = [0, 0]
+    forest = dict.fromkeys(c.FOREST_FRIENDS, 0)
+    for half in (0, 1):
+        farm = board[half * c.FARM_CELLS : (half + 1) * c.FARM_CELLS]
+        pigs = sheep = chickens = 0
+        herd = False
+        for i, v in enumerate(farm):
+            if v == c.EMPTY or v == c.CROSSED:
+                continue
+            used[half] += 1
+            if v == c.PIG:
+                pigs |= 1 << i
+            elif v == c.SHEEP:
+                sheep |= 1 << i
+            elif v == c.CHICKEN:
+                chickens += 1
+            elif v == c.COW or v == c.CALVES:
+                herd = True
+            elif v in forest:
+                forest[v] += 1
+        total += pig_points(pigs) + sheep_points(sheep) + c.CHICKEN_POINTS * chickens
+        if herd:
+            total += cow_points(farm)
+        if solo:
+            total += crop_points(farm)
+    total += forest_points([forest[ff] for ff in c.FOREST_FRIENDS])
+    return total - c.BALANCE_PENALTY * abs(used[0] - used[1])
+
+
 def emma_sheet(filled: Sequence[int], horse_pts: int) -> dict[str, int]:
     """Farmer Emma's sheet: everything as if in one farm, adjacent as needed (solo "Game End").
 
@@ -266,6 +298,28 @@ def score_players(
     ranking = rank_by([(totals[p], milk[p]) for p in range(n)])
     details = {"unused_milk": list(milk), "horse_counts": [horse_count(b) for b in boards]}
     return Result(totals, sheets, ranking, details)
+
+
+def totals_players(
+    boards: Sequence[Sequence[int]], milk: Sequence[int], min_horses: int = c.MIN_HORSES_TO_SCORE
+) -> Result:
+    """:func:`score_players` without the sheets: the same totals and ranking (``State.result_totals``)."""
+    n = len(boards)
+    horses = horse_points([horse_count(b) for b in boards], two_player_rules=n == 2, min_horses=min_horses)
+    totals = [player_total(boards[p], milk[p], horses[p], solo=False) for p in range(n)]
+    ranking = rank_by([(totals[p], milk[p]) for p in range(n)])
+    return Result(totals, [{} for _ in range(n)], ranking)
+
+
+def totals_solo(
+    board: Sequence[int], milk: int, emma_filled: Sequence[int], min_horses: int = c.MIN_HORSES_TO_SCORE
+) -> Result:
+    """:func:`score_solo` without the sheets: the same total and objective (the margin over Emma)."""
+    counts = [horse_count(board), emma_filled[c.EMMA_HORSES]]
+    horses = horse_points(counts, two_player_rules=True, min_horses=min_horses)
+    total = player_total(board, milk, horses[0], solo=True)
+    emma_total = sum(emma_sheet(emma_filled, horses[1]).values())
+    return Result([total], [{}], [[0]], objective=total - emma_total)
 
 
 def score_solo(

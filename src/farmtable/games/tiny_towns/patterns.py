@@ -211,3 +211,40 @@ def describe_pattern(pattern: str) -> str:
     if len(names) == 1:
         return names[0]
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class FitTable(NamedTuple):
+    """A pattern's placements arranged for finding builds incrementally (see ``rules._find_builds``).
+
+    Whether a placement fits depends only on its own squares, so when a few squares change only
+    the placements through them need testing again.
+    """
+
+    placements: tuple[tuple[int, int], ...]
+    """Every placement as (packed need mask, squares mask)."""
+    through: tuple[tuple[tuple[tuple[int, int], ...], ...], ...]
+    """``through[i][sq]``: the placements needing resource ``RESOURCES[i]`` on square ``sq``."""
+    anywhere: tuple[tuple[tuple[int, int], ...], ...]
+    """``anywhere[sq]``: every placement covering ``sq`` (a Trading Post there may give any resource)."""
+    rank: dict[int, int]
+    """Squares mask -> its place in notation order (builds are listed by their squares' names)."""
+    squares: dict[int, tuple[int, ...]]
+    """Squares mask -> the squares in notation order."""
+
+
+@cache
+def fit_table(pattern: str) -> FitTable:
+    """:func:`placements` of ``pattern`` as a :class:`FitTable`."""
+    entries = [(pack_needs(e[1:6]), e[0], e[6]) for e in placement_table(pattern)]
+    through = tuple(
+        tuple(
+            tuple((packed, mask) for packed, mask, _ in entries if packed >> (PACK_SHIFT * i + sq) & 1)
+            for sq in range(SQUARES)
+        )
+        for i in range(len(RESOURCES))
+    )
+    anywhere = tuple(tuple((packed, mask) for packed, mask, _ in entries if mask >> sq & 1) for sq in range(SQUARES))
+    squares = {mask: sq for _, mask, sq in entries}
+    ordered = sorted(squares, key=lambda mask: tuple(SQUARE_NAMES[s] for s in squares[mask]))
+    pairs = tuple((packed, mask) for packed, mask, _ in entries)
+    return FitTable(pairs, through, anywhere, {mask: i for i, mask in enumerate(ordered)}, squares)

@@ -30,12 +30,16 @@ from farmtable.core.rng import MAX_STATE as MAX_RNG_STATE
 from farmtable.games.tiny_towns import components as C
 from farmtable.games.tiny_towns.helper import HELPER_FORMAT, score_text
 from farmtable.games.tiny_towns.patterns import (
+    ALL_SQUARES_MASK as ALL_SQUARES,
+)
+from farmtable.games.tiny_towns.patterns import (
+    PACK_SHIFT,
     SQUARE_INDEX,
     SQUARE_NAMES,
+    FitTable,
     describe_pattern,
+    fit_table,
     name_order,
-    pack_needs,
-    packed_index,
 )
 from farmtable.games.tiny_towns.scoring import (
     READING_MANDRAS_AROUND,
@@ -109,11 +113,17 @@ SHOWN_CHOICES = 6
 """How many choices an error message lists."""
 ACTORS_KEY = -1
 """Key of the cached actor list in the per-state cache (players are 0..5)."""
+_NOT_YET: frozenset[Any] = frozenset({None})
+"""Stands for a legal set not made yet in the per-state cache (compared by identity)."""
 
 
-def _notation_order(action: Action) -> tuple[tuple[str, ...], str]:
-    """Builds of one building sorted as their notation reads: by squares, then target."""
-    return tuple(SQUARE_NAMES[s] for s in action.squares), SQUARE_NAMES[action.target]
+Fits = tuple[tuple[str, ...], tuple[int, ...], int, tuple[str, ...], frozenset[int], int]
+"""What ``_find_builds`` remembers of a board: the board, the squares of each resource, the Trading
+Posts, the buildings looked for, the placements that fit (each ``k << 16 | squares mask`` for the
+``k``-th building) and the empty squares (shared by copies: never changed)."""
+RESOURCE_NUMBER = {r: i for i, r in enumerate(C.RESOURCES)}
+TRADING_POST = "Trading Post"
+SQUARE_BITS = tuple(1 << sq for sq in range(C.SQUARES))
 
 
 class Action(NamedTuple):
@@ -150,6 +160,10 @@ class Action(NamedTuple):
 
 DONE_ACTION = Action(DONE)
 PASS_ACTION = Action(PASS)
+PLACE_ACTIONS: dict[str, tuple[Action, ...]] = {
+    r: tuple(Action(PLACE, r, target=sq) for sq in range(C.SQUARES)) for r in C.RESOURCES
+}
+"""``place <resource> <square>``, made once (actions are immutable)."""
 
 # --- notation -------------------------------------------------------------------------------
 
@@ -238,6 +252,7 @@ class Town:
         "dealt",
         "done",
         "factory",
+        "fits",
         "grid",
         "mb_turns",
         "memo",
@@ -277,6 +292,8 @@ class Town:
         """This round's placement, hidden from the others until everyone has placed."""
         self.memo: tuple[tuple[Any, ...], list[Action]] | None = None
         """The last build list computed and what it was computed for (a cache, never saved)."""
+        self.fits: Fits | None = None
+        """The placements that fitted the board last seen by ``_find_builds`` (a cache, never saved)."""
 
     def copy(self) -> Town:
         """An independent copy (by hand: this is in the search agents' hot path)."""
@@ -298,6 +315,7 @@ class Town:
         t.done = self.done
         t.choice = self.choice
         t.memo = self.memo
+        t.fits = self.fits
         return t
 
     @property
@@ -353,6 +371,8 @@ class TinyTownsState(State[Action]):
         self.towns = [Town() for _ in range(players)]
         self._readings = frozenset(variants)
         self._cache: dict[int, tuple[list[Any], frozenset[Action]]] = {}
+        self._fit_tables: dict[tuple[str, ...], tuple[FitTable, ...]] = {}
+        """The placement tables of the buildings a town looks for (``_find_builds``), by their names."""
 
     # --- small queries ------------------------------------------------------------------------
 
@@ -413,22 +433,39 @@ class TinyTownsState(State[Action]):
         if phase == NAME_PHASE:
             return [0 if self.solo else self.mb]
         if phase == PLACE_PHASE:
-            return [p for p, t in enumerate(self.towns) if not t.complete and t.choice is None and not self.sits_out(p)]
+            return [
+                p
+                for p, t in enumerate(self.towns)
+                if t.completed == NOT_COMPLETE and t.choice is None and not (self.free_round and self.sits_out(p))
+            ]
         if phase == BUILD_PHASE:
-            return [p for p, t in enumerate(self.towns) if not t.complete and (t.pending or not t.done)]
+            return [p for p, t in enumerate(self.towns) if t.completed == NOT_COMPLETE and (t.pending or not t.done)]
         return []
 
     def _legal(self, player: int) -> tuple[list[Action], frozenset[Action]]:
         cached = self._cache.get(player)
-        if cached is None:
-            actions = self._compute_legal(player) if player in self.actors() else []
+        if cached is None or cached[1] is _NOT_YET:
+            actions = self._legal_list(player)
             cached = (actions, frozenset(actions))
             self._cache[player] = cached
         return cached
 
+    def _legal_list(self, player: int) -> list[Action]:
+        """The legal list alone (its set, for checking typed moves, is made only when asked for)."""
+        cache = self._cache
+        cached = cache.get(player)
+        if cached is None:
+            actors = cache.get(ACTORS_KEY)
+            if actors is None:
+                actors = cache[ACTORS_KEY] = (self._compute_actors(), frozenset())
+            actions = self._compute_legal(player) if player in actors[0] else []
+            cache[player] = (actions, _NOT_YET)
+            return actions
+        return cached[0]
+
     def legal_actions(self, player: int) -> list[Action]:
         """Every action ``player`` may take now, in a fixed order; ``[]`` for a player not to act."""
-        return list(self._legal(player)[0])
+        return list(self._legal_list(player))
 
     def _compute_legal(self, player: int) -> list[Action]:
         town = self.towns[player]
@@ -462,7 +499,7 @@ class TinyTownsState(State[Action]):
             kinds = list(C.RESOURCES)  # Factory: take a different resource instead
         else:
             kinds = [self.named]
-        options = [Action(PLACE, r, target=sq) for r in kinds for sq in empties]
+        options = [PLACE_ACTIONS[r][sq] for r in kinds for sq in empties]
         if not self.named_by_another(player):
             return options
         named = self.named
@@ -503,49 +540,99 @@ class TinyTownsState(State[Action]):
         return options
 
     def _find_builds(self, town: Town) -> list[Action]:
-        """:meth:`build_options` computed afresh (the result is memoised per town)."""
-        have = dict.fromkeys(C.RESOURCES, 0)
-        wild = 0
-        empty = 0
-        for sq, v in enumerate(town.grid):
-            if v in have:
-                have[v] |= 1 << sq
-            elif v == "Trading Post":
-                wild |= 1 << sq
-            elif not v:
-                empty |= 1 << sq
-        cubes = have["wood"] | have["wheat"] | have["brick"] | have["glass"] | have["stone"]
-        if not cubes:
-            return []
-        # Squares that cannot give each resource (a Trading Post gives any), packed like the placements.
-        forbidden = pack_needs([~(have[r] | wild) for r in C.RESOURCES])
-        supply = {r: (have[r] | wild).bit_count() for r in C.RESOURCES}
-        names = list(self.buildings)
+        """:meth:`build_options` computed afresh (the result is memoised per town).
+
+        A placement fits when each of its squares holds the resource it needs (or a Trading Post) and
+        at least one holds a real resource. That depends only on its own squares, so the placements
+        that fitted the board this town had last time (``town.fits``) are kept unless they cover a
+        square that changed, and only the placements through changed squares are tested: after a
+        placed cube, those needing that resource on that square.
+        """
+        names = self.buildings
         if town.monument and not town.built:
-            names.append(town.monument)
+            names = (*names, town.monument)
+        tables = self._fit_tables.get(names)
+        if tables is None:
+            tables = self._fit_tables[names] = tuple(fit_table(self.pattern_of(name)) for name in names)
+        grid = town.grid
+        number = RESOURCE_NUMBER
+        bits = SQUARE_BITS
+        prev = town.fits
+        if prev is not None and prev[3] == names:
+            # Only the squares that differ from the board seen last time are read again.
+            old_grid, old_have, wild, _, _, empty = prev
+            have = list(old_have)
+            changed = 0
+            for sq in [sq for sq in range(C.SQUARES) if grid[sq] != old_grid[sq]]:
+                bit = bits[sq]
+                changed |= bit
+                empty &= ~bit
+                wild &= ~bit
+                for i in range(5):
+                    have[i] &= ~bit
+                v = grid[sq]
+                if not v:
+                    empty |= bit
+                elif (i := number.get(v, -1)) >= 0:
+                    have[i] |= bit
+                elif v == TRADING_POST:
+                    wild |= bit
+        else:
+            prev = None
+            changed = ALL_SQUARES
+            have = [0, 0, 0, 0, 0]
+            wild = empty = 0
+            for sq, v in enumerate(grid):
+                if not v:
+                    empty |= bits[sq]
+                elif (i := number.get(v, -1)) >= 0:
+                    have[i] |= bits[sq]
+                elif v == TRADING_POST:
+                    wild |= bits[sq]
+        cubes = have[0] | have[1] | have[2] | have[3] | have[4]
+        # Squares that cannot give each resource (a Trading Post gives any), packed like the placements.
+        forbidden = 0
+        for i in range(5):
+            forbidden |= (~(have[i] | wild) & ALL_SQUARES) << (PACK_SHIFT * i)
+        # What changed squares hold now: (resource number or -1 for a Trading Post, square).
+        now: list[tuple[int, int]] = []
+        rest = changed if prev is not None else 0
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            sq = low.bit_length() - 1
+            if wild & low:
+                now.append((-1, sq))
+            elif cubes & low:
+                now.append((number[grid[sq]], sq))
+        if prev is None:
+            kept: set[int] = set()
+            for k, table in enumerate(tables):
+                for needs, mask in table.placements:
+                    if not needs & forbidden and mask & cubes:  # a real resource is needed
+                        kept.add(k << PACK_SHIFT | mask)
+        else:
+            kept = {tag for tag in prev[4] if not tag & changed} if changed else set(prev[4])
+            for i, sq in now:
+                for k, table in enumerate(tables):
+                    for needs, mask in table.anywhere[sq] if i < 0 else table.through[i][sq]:
+                        if not needs & forbidden and mask & cubes:
+                            kept.add(k << PACK_SHIFT | mask)
+        town.fits = (tuple(grid), tuple(have), wild, names, frozenset(kept), empty)
+        if not kept:
+            return []
         anywhere = town.has("Obelisk of the Crescent")
         options: list[Action] = []
-        for name in names:
-            index = packed_index(self.pattern_of(name))
-            # Start from the squares that can give the pattern's scarcest resource.
-            start = min(index, key=supply.__getitem__)
-            from_squares = have[start] | wild
-            seen: set[int] = set()
-            found: list[Action] = []
-            while from_squares:
-                low = from_squares & -from_squares
-                from_squares ^= low
-                for needs, mask, squares in index[start][low.bit_length() - 1]:
-                    if needs & forbidden:
-                        continue
-                    real = mask & cubes
-                    if not real or mask in seen:  # a real resource is needed; one action per square set
-                        continue
-                    seen.add(mask)
-                    spots = real | empty if (anywhere or name == "Shed") else real
-                    found += [Action(BUILD, name, squares, sq) for sq in SQUARES_IN_NAME_ORDER if spots >> sq & 1]
-            found.sort(key=_notation_order)
-            options += found
+        # One action per square set: by building, then by the squares' names, then the target's.
+        for _, tag in sorted(
+            (tag >> PACK_SHIFT << PACK_SHIFT | tables[tag >> PACK_SHIFT].rank[tag & ALL_SQUARES], tag) for tag in kept
+        ):
+            k, mask = tag >> PACK_SHIFT, tag & ALL_SQUARES
+            name = names[k]
+            real = mask & cubes
+            spots = real | empty if anywhere or name == "Shed" else real
+            squares = tables[k].squares[mask]
+            options += [Action(BUILD, name, squares, sq) for sq in SQUARES_IN_NAME_ORDER if spots >> sq & 1]
         return options
 
     # --- abilities asked right after a build ------------------------------------------------
@@ -1067,6 +1154,7 @@ class TinyTownsState(State[Action]):
         s.towns = [t.copy() for t in self.towns]
         s._readings = self._readings
         s._cache = {}
+        s._fit_tables = self._fit_tables  # a cache by building names: the same for every copy
         return s
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,0 +1,70 @@
+"""``_find_builds`` reuses the placements that fitted a town's previous board (issue 16): it must list
+exactly what a plain search over every placement lists, on boards reached by play and by random edits."""
+
+from __future__ import annotations
+
+import random
+
+import farmtable
+from farmtable.games.tiny_towns import components as C
+from farmtable.games.tiny_towns.patterns import SQUARE_NAMES, placements
+from farmtable.games.tiny_towns.rules import BUILD, SQUARES_IN_NAME_ORDER, Action, TinyTownsState, Town
+
+
+def reference_builds(state: TinyTownsState, town: Town) -> list[Action]:
+    """Every placement of every building tried on its own, as the rulebook reads."""
+    names = list(state.buildings)
+    if town.monument and not town.built:
+        names.append(town.monument)
+    anywhere = town.has("Obelisk of the Crescent")
+    grid = town.grid
+    options: list[Action] = []
+    for name in names:
+        found: dict[int, tuple[int, ...]] = {}
+        for pl in placements(state.pattern_of(name)):
+            cells_ok = all(grid[sq] == res or grid[sq] == "Trading Post" for sq, res in pl.cells)
+            if cells_ok and any(grid[sq] in C.RESOURCES for sq, _ in pl.cells):
+                found.setdefault(pl.mask, pl.squares)
+        actions = []
+        for squares in found.values():
+            real = [sq for sq in squares if grid[sq] in C.RESOURCES]
+            empty = {sq for sq in range(C.SQUARES) if not grid[sq]}
+            spots = set(real) | (empty if anywhere or name == "Shed" else set())
+            actions += [Action(BUILD, name, squares, sq) for sq in SQUARES_IN_NAME_ORDER if sq in spots]
+        actions.sort(key=lambda a: (tuple(SQUARE_NAMES[s] for s in a.squares), SQUARE_NAMES[a.target]))
+        options += actions
+    return options
+
+
+def test_builds_equal_the_plain_search_along_random_games() -> None:
+    game = farmtable.get_game("tiny-towns")
+    checked = 0
+    for seed in range(12):
+        state = game.new_game(players=2, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            for town in state.towns:
+                assert state._find_builds(town) == reference_builds(state, town)
+                checked += 1
+            player = state.actors()[0]
+            legal = state.legal_actions(player)
+            state.apply(player, legal[rng.randrange(len(legal))])
+    assert checked > 500
+
+
+def test_builds_equal_the_plain_search_after_arbitrary_edits() -> None:
+    """Cubes added, removed and swapped, Trading Posts and buildings put down: the kept fits stay right."""
+    state = farmtable.get_game("tiny-towns").new_game(players=2, seed=5, variants=())
+    town = state.towns[0]
+    town.monument = "Obelisk of the Crescent"
+    rng = random.Random(9)
+    contents = ["", "", *C.RESOURCES, *C.RESOURCES, "Trading Post", "Cottage"]
+    found_some = 0
+    for step in range(400):
+        for _ in range(rng.randint(1, 4)):
+            town.grid[rng.randrange(C.SQUARES)] = rng.choice(contents)
+        town.built = step % 50 > 40  # the Obelisk built: any building may go on an empty square
+        builds = state._find_builds(town)
+        assert builds == reference_builds(state, town)
+        found_some += bool(builds)
+    assert found_some > 50
