@@ -64,9 +64,9 @@ VARIANTS: dict[str, str] = {
     NO_MONUMENTS: "play without monuments (the rulebook suggests it for a first game)",
     CAVERN: "the Cavern rule: set aside up to 2 resources named by others; they score nothing",
     TOWN_HALL: "Town Hall: resources come from the resource deck, every third round each player chooses",
-    READING_MARKET_BOTH: "Market counts the yellow buildings of its row and column together (DB's reading)",
-    READING_MANDRAS_AROUND: "Mandras Palace counts types in the 8 squares around it, not only adjacent (RH)",
-    MAUSOLEUM_WOOD: "Grand Mausoleum pattern is wood wood / brick stone (JT's reading)",
+    READING_MARKET_BOTH: "Market counts the yellow buildings of its row and column together (one reading of the card)",
+    READING_MANDRAS_AROUND: "Mandras Palace counts the kinds in the 8 squares around it, not only the adjacent 4",
+    MAUSOLEUM_WOOD: "Grand Mausoleum pattern is wood wood / brick stone (one reading of the card)",
     SHRINE_EXCLUDES_SELF: "Shrine of the Elder Tree does not count itself when it is built",
     SOLO_FEAST_HALL: "solo only: remove Feast Hall instead of Inn (the card that needs a player on your right)",
 }
