@@ -83,6 +83,9 @@ SOLO_PLAN_WEIGHT = 0.0
 """Solo: the share of a town's estimate taken from its town plan (``planner.py``); the rest is the
 linear model. 0 (shipped): the linear model alone; 1: the plan alone. Experimental: no weight
 above 0 has been shown better yet (``docs/games/tiny-towns-ai.md``)."""
+SOLO_PLAN_BONUS = 0.0
+"""Solo: add this times the worth of the best town plan for the buildings standing (``planner.plan_for``,
+cube-free) to the estimate, so a build that spoils the town's best reachable plan costs. 0: off."""
 CACHE_LIMIT = 200_000
 """Per-town feature rows kept before the cache is emptied (memory stays bounded in long runs)."""
 
@@ -436,6 +439,11 @@ def estimate(state: TinyTownsState, player: int, grid: Sequence[str] | None = No
     """``player``'s estimated final score, the town standing as ``grid`` (default: as it is)."""
     row = town_features(state, player, grid)
     linear = float(row @ weights_for(state))
+    if SOLO_PLAN_BONUS and state.players == 1:
+        town = state.towns[player]
+        board = town_grid(town) if grid is None else grid
+        fixed = tuple(v if v in C.ALL_CARDS else "" for v in board)
+        linear += SOLO_PLAN_BONUS * planner.plan_for(fixed, plan_setting(state, player)).objective
     if SOLO_PLAN_WEIGHT and state.players == 1:
         town = state.towns[player]
         board = town_grid(town) if grid is None else grid
@@ -456,7 +464,7 @@ def evaluate(state: TinyTownsState) -> list[float]:
             return [best_placement_estimate(state, 0)]
         if SOLO_LOOKAHEAD >= 2 and state.phase == NAME_PHASE:
             return [max(best_placement_estimate(state, 0, r) for r in state.nameable(0))]
-    if state.players == 1 and SOLO_PLAN_WEIGHT:
+    if state.players == 1 and (SOLO_PLAN_WEIGHT or SOLO_PLAN_BONUS):
         return [estimate(state, 0)]
     weights = weights_for(state)
     values = [float(town_features(state, p) @ weights) for p in range(state.players)]

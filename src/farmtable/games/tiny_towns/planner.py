@@ -41,6 +41,12 @@ from farmtable.games.tiny_towns.scoring import TownFacts, best_feeding
 MISSING_COST: tuple[float, ...] = (0.3, 1.5, 2.4, 2.8, 3.0, 3.1, 3.2)
 """Position value: what a planned building still to build costs, by the cubes its best placement
 lacks (0, 1, 2, ...). Convex, so finishing one pattern beats spreading cubes over several."""
+FINISH_CHANCE: tuple[float, ...] = (0.97, 0.8, 0.5, 0.35, 0.28, 0.24, 0.2)
+"""Position value (with :data:`CHANCES`): the chance a planned building is finished, by the cubes it lacks."""
+CHANCES = True
+"""Value a position by finishing chances (:func:`realize` ``chances``) rather than by :data:`MISSING_COST`."""
+CUBE_ON_BOARD = 0.3
+"""Position value (with :data:`CHANCES`): cost of every cube on the board (it takes a square until used)."""
 DROP_COST = 1.0
 """Value lost, besides its points, when a planned building can no longer be placed."""
 LOOSE_CUBE = 0.5
@@ -388,7 +394,14 @@ def cubes_of(board: Sequence[str]) -> Cubes:
     return Cubes(cubes, have_packed, wrong_packed)
 
 
-def realize(grid: Sequence[str], fixed: Sequence[str], setting: Setting, cubes: Cubes, order: Sequence[int]) -> float:
+def realize(
+    grid: Sequence[str],
+    fixed: Sequence[str],
+    setting: Setting,
+    cubes: Cubes,
+    order: Sequence[int],
+    chances: bool = False,
+) -> float:
     """What the plan ``grid`` is worth with these cubes on the board (final-score scale).
 
     The planned buildings with cubes on their pattern already are built first, the one lacking
@@ -397,6 +410,10 @@ def realize(grid: Sequence[str], fixed: Sequence[str], setting: Setting, cubes: 
     by those before it, and costs :data:`MISSING_COST` by what it lacks; one with no such
     placement left is dropped from the town. Value: the score of the town so built, minus the
     costs, minus :data:`LOOSE_CUBE` per cube no placement uses.
+
+    With ``chances``, a planned building lacking ``m`` cubes counts instead as finished with
+    probability :data:`FINISH_CHANCE` ``[m]``: the town's score minus, per building, the points it
+    adds to the town (with the others standing) times the chance it is never finished.
     """
     buildings = 0
     for sq, v in enumerate(fixed):
@@ -414,6 +431,8 @@ def realize(grid: Sequence[str], fixed: Sequence[str], setting: Setting, cubes: 
     later.sort()
     cost = 0.0
     claimed = 0
+    drops = 0
+    lacking: dict[int, int] = {}
     occupied = buildings
     built = list(grid)
     while started:  # the started ones first, the nearest to done first (counted afresh after each)
@@ -428,6 +447,7 @@ def realize(grid: Sequence[str], fixed: Sequence[str], setting: Setting, cubes: 
             later = sorted(started) + later
             break
         _, sq, _ = started.pop(i)
+        lacking[sq] = missing
         cost += MISSING_COST[min(missing, len(MISSING_COST) - 1)]
         claimed |= mask & cubes.cubes
         occupied |= 1 << sq
@@ -435,20 +455,31 @@ def realize(grid: Sequence[str], fixed: Sequence[str], setting: Setting, cubes: 
         free = ~(claimed * REPEAT)
         missing, mask = _best(covering, occupied, cubes.have & free, cubes.wrong & free)
         if mask:
+            lacking[sq] = missing
             cost += MISSING_COST[min(missing, len(MISSING_COST) - 1)]
             claimed |= mask & cubes.cubes
             occupied |= 1 << sq  # built in this order: it stands in the way of the ones after it
         else:
             built[sq] = NONE
             cost += DROP_COST
+            drops += 1
     loose = (cubes.cubes & ~claimed).bit_count()
-    return plan_score(built, setting) - cost - LOOSE_CUBE * loose
+    score = plan_score(built, setting)
+    if not chances:
+        return score - cost - LOOSE_CUBE * loose
+    value = score - DROP_COST * drops - LOOSE_CUBE * loose - CUBE_ON_BOARD * cubes.cubes.bit_count()
+    for sq, missing in lacking.items():
+        kind = built[sq]
+        built[sq] = NONE
+        value -= (1.0 - FINISH_CHANCE[min(missing, len(FINISH_CHANCE) - 1)]) * (score - plan_score(built, setting))
+        built[sq] = kind
+    return value
 
 
 def _value(board: tuple[str, ...], setting: Setting) -> float:
     fixed = tuple(v if v in C.ALL_CARDS else NONE for v in board)
     plan = plan_for(fixed, setting)
-    return realize(plan.grid, fixed, setting, cubes_of(board), plan.order)
+    return realize(plan.grid, fixed, setting, cubes_of(board), plan.order, CHANCES)
 
 
 def _best(
