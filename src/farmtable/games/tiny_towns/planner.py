@@ -224,15 +224,21 @@ def plan_for(fixed: tuple[str, ...], setting: Setting) -> Plan:
 
 
 def _parent_plan(fixed: tuple[str, ...], setting: Setting) -> Plan | None:
-    """The cached plan of this town before one of its buildings was built, if any."""
-    for sq, v in enumerate(fixed):
-        if not v:
-            continue
-        before = (*fixed[:sq], NONE, *fixed[sq + 1 :])
-        plan = _PLANS.get((before, setting))
+    """A cached plan of this town before one or two of its buildings were built, else of the town
+    without buildings (a search may reach a town without having valued the one before it)."""
+    squares = [sq for sq, v in enumerate(fixed) if v]
+    for sq in squares:
+        plan = _PLANS.get(((*fixed[:sq], NONE, *fixed[sq + 1 :]), setting))
         if plan is not None:
             return plan
-    return None
+    for i, a in enumerate(squares):
+        for b in squares[i + 1 :]:
+            before = list(fixed)
+            before[a] = before[b] = NONE
+            plan = _PLANS.get((tuple(before), setting))
+            if plan is not None:
+                return plan
+    return _PLANS.get(((NONE,) * C.SQUARES, setting)) if squares else None
 
 
 def _sizes(setting: Setting) -> dict[str, int]:
