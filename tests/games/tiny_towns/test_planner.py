@@ -109,3 +109,14 @@ def test_the_plan_weight_mixes_the_plan_into_the_solo_estimate(monkeypatch: pyte
     monkeypatch.setattr(E, "SOLO_PLAN_WEIGHT", 0.5)
     assert E.estimate(state, 0) == pytest.approx((linear + plan) / 2)
     assert E.evaluate(state) == [pytest.approx((linear + plan) / 2)]
+
+
+def test_a_town_two_builds_on_reuses_the_plan_without_the_town_between() -> None:
+    # A search may value a town two builds after the last one valued: it re-plans from there.
+    plan = P.plan_for(NOTHING, SETTING)
+    first_two = sorted((o, sq) for sq, o in enumerate(plan.order) if plan.grid[sq])[:2]
+    fixed = list(NOTHING)
+    for _, sq in first_two:
+        fixed[sq] = plan.grid[sq]
+    assert P.plan_for(tuple(fixed), SETTING).grid == plan.grid
+    assert len(P._PLANS) == 2  # no plan was made for the town between
