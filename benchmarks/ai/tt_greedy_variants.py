@@ -4,6 +4,13 @@ A cheap proxy for trying evaluation weights (a greedy game costs about 0.2 CPU s
 changes some weights of the base file, plays the same deals (game seeds ``--seed`` + i, greedy
 seeded by i) and is compared deal by deal with the base (Student-t 95% interval).
 
+A variant may also set constants of ``evaluation.py`` or ``planner.py`` (upper-case names, e.g.
+``{"plan": {"SOLO_PLAN_WEIGHT": 1.0}}``, ``{"x": {"planner.LOOSE_CUBE": 1.0}}``); they are put
+back after the variant. The town-plan runs of ``benchmarks/ai/tiny-towns.md``::
+
+    PYTHONPATH=src python benchmarks/ai/tt_greedy_variants.py --base src/farmtable/games/tiny_towns/weights.json \
+        --deals 200 --seed 3000 --variants '{"plan": {"SOLO_PLAN_WEIGHT": 1.0}}'
+
 Example (the run in ``benchmarks/ai/out/tt-greedy-variants.txt``)::
 
     PYTHONPATH=src python benchmarks/ai/tt_greedy_variants.py --base benchmarks/ai/out/tt-weights-future.json \\
@@ -23,6 +30,21 @@ import time
 import farmtable
 from farmtable.agents.greedy import GreedyAgent
 from farmtable.games.tiny_towns import evaluation as E
+from farmtable.games.tiny_towns import planner as P
+
+
+def _constant(name: str) -> tuple[object, str]:
+    """The module and attribute of a constant (``planner.X``, ``evaluation.X``; bare: evaluation, then planner)."""
+    module_name, _, attr = name.rpartition(".")
+    modules = {"planner": P, "evaluation": E}
+    if module_name:
+        if module_name not in modules or not hasattr(modules[module_name], attr):
+            raise SystemExit(f"no constant {name}")
+        return modules[module_name], attr
+    for module in (E, P):
+        if hasattr(module, attr):
+            return module, attr
+    raise SystemExit(f"no constant {name}")
 
 
 def play(weights: list[float], seed: int, deals: int) -> list[int]:
@@ -52,13 +74,26 @@ def main() -> None:
         base = dict(zip(E.FEATURES, json.load(fh)["weights"]["solo"], strict=True))
     variants: dict[str, dict[str, float]] = {"base": {}, **json.loads(args.variants)}
     for name, change in variants.items():
-        unknown = set(change) - set(E.FEATURES)
+        unknown = {k for k in change if k not in E.FEATURES and not k.split(".")[-1].isupper()}
         if unknown:
             raise SystemExit(f"variant {name}: no feature {', '.join(sorted(unknown))}")
+        for key in change:
+            if key not in E.FEATURES:
+                _constant(key)
     first: list[int] = []
     for name, change in variants.items():
         start = time.process_time()
-        scores = play([{**base, **change}[f] for f in E.FEATURES], args.seed, args.deals)
+        saved = []
+        for key, value in change.items():
+            if key not in E.FEATURES:
+                module, attr = _constant(key)
+                saved.append((module, attr, getattr(module, attr)))
+                setattr(module, attr, tuple(value) if isinstance(value, list) else value)
+        P.clear_caches()
+        weights = {**base, **{k: v for k, v in change.items() if k in E.FEATURES}}
+        scores = play([weights[f] for f in E.FEATURES], args.seed, args.deals)
+        for module, attr, old in saved:
+            setattr(module, attr, old)
         first = first or scores
         diff = [a - b for a, b in zip(scores, first, strict=True)]
         mean = statistics.mean(diff)

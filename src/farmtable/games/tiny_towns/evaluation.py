@@ -38,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from farmtable.games.tiny_towns import components as C
+from farmtable.games.tiny_towns import planner
 from farmtable.games.tiny_towns.patterns import placement_table
 from farmtable.games.tiny_towns.rules import MAUSOLEUM_WOOD, NAME_PHASE, PLACE, PLACE_PHASE, TinyTownsState, Town
 from farmtable.games.tiny_towns.scoring import TownFacts, best_feeding, cottage_groups, cottage_weight
@@ -78,6 +79,13 @@ SOLO_LOOKAHEAD = 0
 """How far a solo ``evaluate()`` looks ahead inside the round, exactly (solo has no hidden choice there):
 0 the town as it stands; 1 a resource still to place is put on its best square; 2 also, before the
 resource is picked, the best face-up card on its best square."""
+SOLO_PLAN_WEIGHT = 0.0
+"""Solo: the share of a town's estimate taken from its town plan (``planner.py``); the rest is the
+linear model. 0 (shipped): the linear model alone; 1: the plan alone. Experimental: no weight
+above 0 has been shown better yet (``docs/games/tiny-towns-ai.md``)."""
+SOLO_PLAN_BONUS = 0.0
+"""Solo: add this times the worth of the best town plan for the buildings standing (``planner.plan_for``,
+cube-free) to the estimate, so a build that spoils the town's best reachable plan costs. 0: off."""
 CACHE_LIMIT = 200_000
 """Per-town feature rows kept before the cache is emptied (memory stays bounded in long runs)."""
 
@@ -414,10 +422,34 @@ def weights_for(state: TinyTownsState) -> npt.NDArray[np.float64]:
 # --- the contract hooks -------------------------------------------------------------------------
 
 
+def plan_setting(state: TinyTownsState, player: int) -> planner.Setting:
+    """What ``player``'s town plan depends on: the kinds in play, the own monument, the readings."""
+    town = state.towns[player]
+    return _setting(state.buildings, town.monument, state.variants, town.shrine_vp)
+
+
+@cache
+def _setting(buildings: tuple[str, ...], monument: str, variants: tuple[str, ...], shrine_vp: int) -> planner.Setting:
+    kinds = (*buildings, monument) if monument else buildings
+    patterns = tuple(pattern_for(kind, variants) for kind in kinds)
+    return planner.Setting(kinds, monument, shrine_vp, frozenset(variants), patterns)
+
+
 def estimate(state: TinyTownsState, player: int, grid: Sequence[str] | None = None) -> float:
     """``player``'s estimated final score, the town standing as ``grid`` (default: as it is)."""
     row = town_features(state, player, grid)
-    return float(row @ weights_for(state))
+    linear = float(row @ weights_for(state))
+    if SOLO_PLAN_BONUS and state.players == 1:
+        town = state.towns[player]
+        board = town_grid(town) if grid is None else grid
+        fixed = tuple(v if v in C.ALL_CARDS else "" for v in board)
+        linear += SOLO_PLAN_BONUS * planner.plan_for(fixed, plan_setting(state, player)).objective
+    if SOLO_PLAN_WEIGHT and state.players == 1:
+        town = state.towns[player]
+        board = town_grid(town) if grid is None else grid
+        plan = planner.plan_value(board, plan_setting(state, player), town.warehouse_cubes())
+        return (1.0 - SOLO_PLAN_WEIGHT) * linear + SOLO_PLAN_WEIGHT * plan
+    return linear
 
 
 def evaluate(state: TinyTownsState) -> list[float]:
@@ -432,6 +464,8 @@ def evaluate(state: TinyTownsState) -> list[float]:
             return [best_placement_estimate(state, 0)]
         if SOLO_LOOKAHEAD >= 2 and state.phase == NAME_PHASE:
             return [max(best_placement_estimate(state, 0, r) for r in state.nameable(0))]
+    if state.players == 1 and (SOLO_PLAN_WEIGHT or SOLO_PLAN_BONUS):
+        return [estimate(state, 0)]
     weights = weights_for(state)
     values = [float(town_features(state, p) @ weights) for p in range(state.players)]
     if state.players > 1:  # the real score (Feast Hall, Starloom) instead of the town alone
