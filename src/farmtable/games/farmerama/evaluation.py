@@ -48,8 +48,11 @@ from farmtable.games.farmerama.components import (
 )
 from farmtable.games.farmerama.rules import (
     ACT,
+    AWARD,
+    CHOOSE,
     EMPTY_BED,
     IN_STABLE,
+    NO_CARD,
     Board,
     FarmeramaState,
     area_of_sector,
@@ -259,12 +262,48 @@ def solo_estimate(state: FarmeramaState) -> float:
     return planner.plan_value(state)
 
 
+MULTI_AWARDS_PER_ROUND: Final = 1.0
+"""Several players: ornamental buildings awarded per round, on average (the game ends when the
+face-up buildings cannot be refilled), for the estimate of the rounds still to play."""
+MULTI_ESTIMATE: str = "plan"
+"""Several players: ``"plan"`` (:func:`multi_estimate`) or ``"hand"`` (:func:`hand_estimate`)."""
+
+
+def actions_left(state: FarmeramaState, player: int) -> float:
+    """Several players: about how many action cards ``player`` still carries out (public facts only):
+    the rounds left, estimated from the buildings still face up or in the stack, times the cards a
+    player chooses a round, plus the cards still to carry out this round."""
+    in_play = len(state.stack) + len(state.display)
+    rounds = max(0.0, in_play - 1) / MULTI_AWARDS_PER_ROUND
+    board = state.boards[player]
+    if state.phase in (CHOOSE, AWARD):
+        this_round = float(state.cards_to_choose(player))
+    elif player not in state.act_order:
+        this_round = 0.0  # done for this round
+    elif board.pending or board.current != NO_CARD:
+        this_round = len(board.pending) + (1.0 if board.current != NO_CARD else 0.0)
+    else:
+        this_round = float(len(board.cards))  # not begun yet
+    return rounds * state.cards_to_choose(player) + this_round
+
+
+def multi_estimate(state: FarmeramaState, player: int) -> float:
+    """``player``'s expected final stars with several players: the solo planner's board value
+    (:func:`planner.board_value`: products on their way, water, ready feed) with the actions left
+    estimated by :func:`actions_left`."""
+    if state.is_over():
+        return _score_now(state, player)
+    return planner.board_value(state.boards[player], actions_left(state, player))
+
+
 def estimate(state: FarmeramaState, player: int) -> float:
     """``player``'s expected final stars as the AI judges them: solo, :func:`solo_estimate`;
-    with several players, :func:`hand_estimate`."""
+    with several players, :func:`multi_estimate` (or :func:`hand_estimate`, see :data:`MULTI_ESTIMATE`)."""
     if state.solo:
         return solo_estimate(state)
-    return hand_estimate(state, player)
+    if MULTI_ESTIMATE == "hand":
+        return hand_estimate(state, player)
+    return multi_estimate(state, player)
 
 
 def fitted_estimate(state: FarmeramaState, player: int) -> float:
