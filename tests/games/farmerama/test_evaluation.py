@@ -158,10 +158,24 @@ def _two_player_sheep(water: int, stack_left: int) -> FarmeramaState:
 
 
 def test_two_players_rate_by_the_planners_board_value_with_the_actions_left() -> None:
-    state = _random_play(2, seed=8, stop_after=25)
-    assert not state.is_over()
+    state = new(players=2, seed=8)  # phase 1, nothing chosen yet
     expected = [planner.board_value(state.boards[p], evaluation.actions_left(state, p)) for p in range(2)]
     assert state.evaluate() == expected
+
+
+def test_two_players_a_chosen_card_is_worth_what_it_will_do() -> None:
+    """Phase 1: choosing Sow counts the stacks it will sow (each adds a feed tile), choosing Feed the
+    sheep it will feed (its feed is in the starting barn), choosing Harvest with nothing sown adds
+    nothing; the other player's value does not change."""
+    before = new(players=2, seed=8)
+    sow, feed, harvest = before.clone(), before.clone(), before.clone()
+    sow.apply(0, "card sow")
+    feed.apply(0, "card feed")
+    harvest.apply(0, "card harvest")
+    assert sow.evaluate()[0] >= before.evaluate()[0] + 2
+    assert feed.evaluate()[0] > before.evaluate()[0]
+    assert harvest.evaluate()[0] == pytest.approx(before.evaluate()[0])
+    assert sow.evaluate()[1] == feed.evaluate()[1] == before.evaluate()[1]
 
 
 def test_two_players_the_actions_left_fall_as_the_buildings_run_out() -> None:
