@@ -143,3 +143,49 @@ def test_solo_greedy_clears_the_bar_to_bring_an_animal_home() -> None:
         state.apply(0, agent.act(state, 0))
     board = state.boards[0]
     assert board.products[HORSE] == 1 or planner.free_wheel_turns(board) >= 1
+
+
+def _two_player_sheep(water: int, stack_left: int) -> FarmeramaState:
+    """A 2-player game in phase 1 whose seat 0 has its sheep just fed (3 wheel turns from the
+    pacifier), ``water`` in the barn, and ``stack_left`` face-down buildings still in the stack."""
+    state = new(players=2, seed=3)
+    board = state.boards[0]
+    board.pasture[SHEEP] = area_of_sector(board.wheel, HEAD_SECTOR[SHEEP])
+    move_good(state, 0, "water", water)
+    state.removed.extend(state.stack[stack_left:])
+    del state.stack[stack_left:]
+    return state
+
+
+def test_two_players_rate_by_the_planners_board_value_with_the_actions_left() -> None:
+    state = new(players=2, seed=8)  # phase 1, nothing chosen yet
+    expected = [planner.board_value(state.boards[p], evaluation.actions_left(state, p)) for p in range(2)]
+    assert state.evaluate() == expected
+
+
+def test_two_players_a_chosen_card_is_worth_what_it_will_do() -> None:
+    """Phase 1: choosing Sow counts the stacks it will sow (each adds a feed tile), choosing Feed the
+    sheep it will feed (its feed is in the starting barn), choosing Harvest with nothing sown adds
+    nothing; the other player's value does not change."""
+    before = new(players=2, seed=8)
+    sow, feed, harvest = before.clone(), before.clone(), before.clone()
+    sow.apply(0, "card sow")
+    feed.apply(0, "card feed")
+    harvest.apply(0, "card harvest")
+    assert sow.evaluate()[0] >= before.evaluate()[0] + 2
+    assert feed.evaluate()[0] > before.evaluate()[0]
+    assert harvest.evaluate()[0] == pytest.approx(before.evaluate()[0])
+    assert sow.evaluate()[1] == feed.evaluate()[1] == before.evaluate()[1]
+
+
+def test_two_players_the_actions_left_fall_as_the_buildings_run_out() -> None:
+    early, late = _two_player_sheep(3, stack_left=8), _two_player_sheep(3, stack_left=0)
+    assert evaluation.actions_left(early, 0) > evaluation.actions_left(late, 0) > 0
+
+
+def test_two_players_water_matters_more_when_the_game_is_nearly_over() -> None:
+    """A sheep still 3 wheel turns from the pacifier: without water it may never get there, and the
+    nearer the end, the less it is worth; with the water in the barn it counts in full."""
+    assert _two_player_sheep(3, 0).evaluate()[0] > _two_player_sheep(0, 0).evaluate()[0]
+    assert _two_player_sheep(0, 8).evaluate()[0] > _two_player_sheep(0, 0).evaluate()[0]
+    assert _two_player_sheep(3, 8).evaluate()[0] == _two_player_sheep(3, 0).evaluate()[0]

@@ -8,11 +8,12 @@ import pytest
 
 import farmtable
 from farmtable.games.farmerama import planner
-from farmtable.games.farmerama.components import ANIMALS, BEDS_OF_AREA, HEAD_SECTOR, PACIFIER_SECTOR
+from farmtable.games.farmerama.components import ANIMALS, BEDS_OF_AREA, HEAD_SECTOR, PACIFIER_SECTOR, SOLO_TURNS
 from farmtable.games.farmerama.rules import ACT, SOLO_PICK, FarmeramaState, area_of_sector
 from tests.games.farmerama.positions import move_good, new, sow_directly
 
 HORSE = ANIMALS.index("horse")
+SHEEP = ANIMALS.index("sheep")
 
 
 def _replay(state: FarmeramaState, line: list[str]) -> FarmeramaState:
@@ -147,3 +148,28 @@ def test_best_completion_is_shared_by_every_determinization_and_kept_apart_by_va
         probe.boards[0].pasture[HORSE] = area_of_sector(probe.boards[0].wheel, PACIFIER_SECTOR - 1)
         probe.apply(0, "card water")
     assert planner.best_completion(first) < planner.best_completion(default)
+
+
+def _sheep_with_water(water: int) -> FarmeramaState:
+    """A solo start with the sheep just fed (3 wheel turns from the pacifier) and ``water`` in the barn."""
+    state = new(players=1, seed=2)
+    board = state.boards[0]
+    board.pasture[SHEEP] = area_of_sector(board.wheel, HEAD_SECTOR[SHEEP])
+    move_good(state, 0, "water", water)
+    return state
+
+
+def test_plan_value_is_the_board_value_with_the_solo_turns_and_tokens_left() -> None:
+    state = _random_solo(seed=4, turns=10)
+    assert not state.is_over()
+    expected = planner.board_value(state.boards[0], SOLO_TURNS - state.turn, state.tokens)
+    assert planner.plan_value(state) == expected
+
+
+def test_missing_cost_makes_partial_water_worth_something(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``MISSING_COST`` at 0 (shipped) water short of the animal's whole need adds nothing;
+    with a cost per missing wheel turn, each water towards it does."""
+    partial, dry = _sheep_with_water(2), _sheep_with_water(0)
+    assert planner.plan_value(partial) == planner.plan_value(dry)
+    monkeypatch.setattr(planner, "MISSING_COST", 0.05)
+    assert planner.plan_value(partial) > planner.plan_value(dry)

@@ -48,8 +48,11 @@ from farmtable.games.farmerama.components import (
 )
 from farmtable.games.farmerama.rules import (
     ACT,
+    AWARD,
+    CHOOSE,
     EMPTY_BED,
     IN_STABLE,
+    NO_CARD,
     Board,
     FarmeramaState,
     area_of_sector,
@@ -259,12 +262,128 @@ def solo_estimate(state: FarmeramaState) -> float:
     return planner.plan_value(state)
 
 
+MULTI_AWARDS_PER_ROUND: Final = 1.0
+"""Several players: ornamental buildings awarded per round, on average (the game ends when the
+face-up buildings cannot be refilled), for the estimate of the rounds still to play."""
+MULTI_ESTIMATE: str = "plan"
+"""Several players: ``"plan"`` (:func:`multi_estimate`) or ``"hand"`` (:func:`hand_estimate`)."""
+
+
+def actions_left(state: FarmeramaState, player: int) -> float:
+    """Several players: about how many action cards ``player`` still carries out (public facts only):
+    the rounds left, estimated from the buildings still face up or in the stack, times the cards a
+    player chooses a round, plus the cards still to carry out this round."""
+    in_play = len(state.stack) + len(state.display)
+    rounds = max(0.0, in_play - 1) / MULTI_AWARDS_PER_ROUND
+    return rounds * state.cards_to_choose(player) + _this_round(state, player)
+
+
+def multi_estimate(state: FarmeramaState, player: int) -> float:
+    """``player``'s expected final stars with several players: the solo planner's board value
+    (:func:`planner.board_value`: products on their way, water, ready feed) with the actions left
+    estimated by :func:`actions_left`. The action cards ``player`` has chosen and not yet finished
+    this round are first carried out on a copy (:func:`carry_out_chosen`), so choosing a card is
+    worth what the card will do (alone, while the others' cards are not revealed)."""
+    if state.is_over():
+        return _score_now(state, player)
+    rounds = actions_left(state, player) - _this_round(state, player)
+    board = state.boards[player]
+    if _this_round(state, player) > 0 and (board.cards or board.pending or board.current != NO_CARD):
+        key = _multi_key(state, player)
+        cached = _carry_cache.get(key)
+        if cached is None:
+            if len(_carry_cache) > CARRY_CACHE_LIMIT:
+                _carry_cache.clear()
+            cached = _carry_cache[key] = planner.board_value(carry_out_chosen(state, player, rounds), rounds)
+        return cached
+    return planner.board_value(board, actions_left(state, player))
+
+
+CARRY_CACHE_LIMIT: Final = 100_000
+"""Positions remembered by :func:`multi_estimate` before its memory is cleared (bounded memory)."""
+_carry_cache: dict[tuple[object, ...], float] = {}
+
+
+def _this_round(state: FarmeramaState, player: int) -> float:
+    board = state.boards[player]
+    if state.phase in (CHOOSE, AWARD):
+        return float(len(board.cards)) if state.phase == AWARD else float(state.cards_to_choose(player))
+    if player not in state.act_order:
+        return 0.0
+    if board.pending or board.current != NO_CARD:
+        return len(board.pending) + (1.0 if board.current != NO_CARD else 0.0)
+    return float(len(board.cards))
+
+
+def _multi_key(state: FarmeramaState, player: int) -> tuple[object, ...]:
+    board = state.boards[player]
+    return (
+        player,
+        state.phase,
+        state.action_wheel,
+        tuple(state.card_count),
+        tuple(state.supply),
+        len(state.stack) + len(state.display),
+        player in state.act_order,
+        board.product_values,
+        tuple(board.barn),
+        tuple(board.beds),
+        board.wheel,
+        tuple(board.pasture),
+        tuple(board.products),
+        tuple(board.cards),
+        tuple(board.pending),
+        board.current,
+        board.remaining,
+        len(board.garden),
+        tuple(board.garden),
+    )
+
+
+def carry_out_chosen(state: FarmeramaState, player: int, turns_after: float) -> Board:
+    """``player``'s board after carrying out, on a copy, the action cards chosen and not yet finished
+    this round, each step the one with the best :func:`planner.board_value` (``turns_after``
+    actions left after them). While the others' cards are hidden (phase 1), each card counts as
+    played alone. Only ``player``'s board and the supply change on the copy."""
+    sim = state.clone()
+    board = sim.boards[player]
+    if sim.phase in (CHOOSE, AWARD):
+        if sim.phase == CHOOSE:
+            sim.card_count = [0] * len(sim.card_count)
+            for card in board.cards:
+                sim.card_count[card] = 1
+        sim.phase = ACT
+        others = [p for p in range(sim.players) if p != player]
+        sim.act_order = [player, *others]
+        sim.award_groups = []
+        sim._begin_player(player)
+    elif sim.act_order and sim.act_order[0] != player:
+        sim.act_order = [player, *(p for p in sim.act_order if p != player)]
+        if not board.pending and board.current == NO_CARD:
+            sim._begin_player(player)
+    sim._legal = {}
+    for _ in range(64):  # a card has at most a handful of steps; the bound only guards the loop
+        if player not in sim.act_order or sim.phase != ACT:
+            break
+        best_action, best_value = "done", float("-inf")
+        for action in sim.legal_actions(player):
+            child = sim.clone()
+            child.apply(player, action)
+            value = planner.board_value(child.boards[player], turns_after)
+            if value > best_value + 1e-9 or (action != "done" and best_action == "done" and value >= best_value - 1e-9):
+                best_action, best_value = action, value
+        sim.apply(player, best_action)
+    return sim.boards[player]
+
+
 def estimate(state: FarmeramaState, player: int) -> float:
     """``player``'s expected final stars as the AI judges them: solo, :func:`solo_estimate`;
-    with several players, :func:`hand_estimate`."""
+    with several players, :func:`multi_estimate` (or :func:`hand_estimate`, see :data:`MULTI_ESTIMATE`)."""
     if state.solo:
         return solo_estimate(state)
-    return hand_estimate(state, player)
+    if MULTI_ESTIMATE == "hand":
+        return hand_estimate(state, player)
+    return multi_estimate(state, player)
 
 
 def fitted_estimate(state: FarmeramaState, player: int) -> float:

@@ -66,6 +66,9 @@ SHORT_TURN_COST: Final = 1.5
 """Solo turns a missing wheel turn costs (fetching water, harvesting the bar's way free)."""
 FEED_READY_SHARE: Final = 0.35
 """Share of its product's gain over its feed counted for a stabled animal whose feed is in the barn."""
+MISSING_COST: Final = 0.0
+"""Share of a product lost per wheel turn the animal still needs beyond what the barn's water can
+turn now (each missing turn is water still to fetch: a later product, a slower pipeline)."""
 
 
 def _key(state: FarmeramaState) -> tuple[object, ...]:
@@ -145,10 +148,20 @@ def free_wheel_turns(board: Board) -> int:
 def plan_value(state: FarmeramaState) -> float:
     """How good a solo position looks to the planner, in stars (the final stars once it is over)."""
     board = state.boards[0]
-    stars = float(sum(score_sheet(board.score_input()).values()))
     if state.is_over():
-        return stars
-    turns_left = max(0, SOLO_TURNS - state.turn)
+        return float(sum(score_sheet(board.score_input()).values()))
+    return board_value(board, max(0, SOLO_TURNS - state.turn), state.tokens)
+
+
+def board_value(board: Board, turns_left: float, tokens: int = 0) -> float:
+    """The planner's value of one board with ``turns_left`` of its owner's turns (actions) still to
+    come, in stars: the stars now, the products on their way (less when water is missing or the
+    game is nearly over), spare water, ``tokens`` Special Action tokens and ready feed.
+
+    Used for the solo game (:func:`plan_value`) and, with an estimate of the actions left, for
+    several players (``evaluation.multi_estimate``).
+    """
+    stars = float(sum(score_sheet(board.score_input()).values()))
     water = board.barn[WATER]
     free = free_wheel_turns(board)
     most = 0
@@ -159,11 +172,14 @@ def plan_value(state: FarmeramaState) -> float:
         most = max(most, turns)
         product = board.product_values[animal] if board.products[animal] < PRODUCT_TRACK_MAX else 0
         # Water still to fetch or stacks to harvest first: the later in the game, the less sure.
-        late = LATE_SHARE * min(1.0, turns_left / (SHORT_TURN_COST * (turns - free) + 1.0)) if turns > free else 1.0
-        share = late
+        missing = turns - free
+        share = 1.0
+        if missing > 0:
+            share = LATE_SHARE * min(1.0, turns_left / (SHORT_TURN_COST * missing + 1.0))
+            share *= max(0.0, 1.0 - MISSING_COST * missing)
         stars += share * (product - STABLE_VALUE[animal])
     stars += WATER_VALUE * max(0, water - most) * min(1.0, turns_left / 6.0)
-    stars += TOKEN_VALUE * state.tokens * min(1.0, turns_left / 3.0)
+    stars += TOKEN_VALUE * tokens * min(1.0, turns_left / 3.0)
     for animal, where in enumerate(board.pasture):
         ready = where == IN_STABLE and all(h >= n for h, n in zip(board.barn, FEED_COST[animal], strict=True))
         if ready and turns_left > (PACIFIER_SECTOR - HEAD_SECTOR[animal]) // 2:
