@@ -1,7 +1,9 @@
 """Paired difference of two ``compare.py --raw`` files of the same solo deals (Farmini benchmarks).
 
-Usage: ``python benchmarks/fit/farmini_paired.py BASE.jsonl OTHER.jsonl [SPEC_BASE] [SPEC_OTHER]``.
-Prints, for the deals both files hold, each side's median and mean, and the mean of
+Usage: ``python benchmarks/fit/farmini_paired.py BASE OTHER [SPEC_BASE] [SPEC_OTHER]``, where BASE
+and OTHER are comma-separated ``FILE.jsonl[@OFFSET]``: a run made with ``--seed 1000+OFFSET`` numbers
+its deals from 0, so OFFSET is added to them (``a.jsonl,b.jsonl@100`` joins two halves of 200 deals).
+Prints, for the deals both sides hold, each side's median and mean, and the mean of
 OTHER − BASE with a Student-t 95% interval (accept a change only when it excludes 0).
 """
 
@@ -14,14 +16,17 @@ import sys
 from scipy.stats import t
 
 
-def load(path: str, spec: str | None) -> dict[int, float]:
-    """Deal -> solo score of the games in a ``--raw`` file (only those of ``spec`` when given)."""
+def load(paths: str, spec: str | None) -> dict[int, float]:
+    """Deal -> solo score of the games in ``--raw`` files ``A.jsonl[@OFFSET],...`` (of ``spec`` if given)."""
     scores: dict[int, float] = {}
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            game = json.loads(line)
-            if spec is None or game["specs"][0] == spec:
-                scores[int(game["deal"])] = float(game["solo_score"])
+    for item in paths.split(","):
+        path, _, offset = item.partition("@")
+        shift = int(offset) if offset else 0
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                game = json.loads(line)
+                if spec is None or game["specs"][0] == spec:
+                    scores[int(game["deal"]) + shift] = float(game["solo_score"])
     return scores
 
 
