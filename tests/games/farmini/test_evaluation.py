@@ -132,10 +132,79 @@ def test_the_evaluation_reads_a_ring_around_a_gap_as_a_pen_one_card_short() -> N
     assert not any(r.closed for r in farm.regions_without_gaps())
     inner = next(r for r in farm.regions_without_gaps() if (0, 0, 0) in r.cells)  # the farm card's corn
     corn, _, faced = evaluation._shape(inner, farm.cards)
-    assert not inner.closed and faced == 1 and corn >= 1  # its cornfields: one card from a pen
+    assert not inner.closed and len(faced) == 1 and corn >= 1  # its cornfields: one card from a pen
     feats = dict(zip(evaluation.FEATURES, evaluation.features(state, 0), strict=True))
     assert feats["pen_free_cells"] == 0
     assert feats["open_corn_near"] >= 4
     first = make_state([RING], ["B1", "B2", "B3", "B4"], ["B5"], variants=("gaps-not-enclosed",))
     assert evaluation.features(first, 0) == evaluation.features(state, 0)
     assert state.evaluate() != first.evaluate()  # the score now differs (2 against 0)
+
+
+# --- the turn a take completes (LOOKAHEAD) ---------------------------------------------------
+
+
+def test_a_taken_card_is_judged_by_the_best_way_to_play_it() -> None:
+    # THREE_OF_THE_PEN needs one more card at (1,1) whose N and E arms are fences: C7 closes the
+    # pen (4 cornfields scored); D5 (fences N and S) fits at (1,1) turned but cannot close it.
+    deck = ["E1", "E2", "F1", "F2", *WOLVES]
+    table = ["B2", "B3", "B4"]
+    closing = make_state([THREE_OF_THE_PEN], table=table, deck_top_first=deck, pending="C7", pending_left=1)
+    other = make_state([THREE_OF_THE_PEN], table=table, deck_top_first=deck, pending="D5", pending_left=1)
+    assert closing.evaluate()[0] > other.evaluate()[0] + 1
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_estimate_of_a_taken_fence_card_is_its_best_placement(seed: int) -> None:
+    # first gap reading: the quick values are exact, so the best of all placements is found
+    state = farmtable.get_game("farmini").new_game(players=1, seed=seed, variants=("gaps-not-enclosed",))
+    rng = random.Random(seed)
+    checked = 0
+    while not state.is_over() and checked < 6:
+        if state.pending is not None and isinstance(ALL_CARDS[state.pending], FenceCard):
+            values = []
+            for action in state.legal_actions(0):
+                child = state.clone()
+                child.farms[0].put_card(action.card, (action.x, action.y), action.rot)
+                child.pending, child.pending_left = None, 0  # played, nothing revealed yet
+                values.append(child.evaluate()[0])
+            assert isinstance(state, FarminiState)
+            assert state.evaluate()[0] == pytest.approx(max(values))
+            checked += 1
+        state.apply(0, rng.choice(state.legal_actions(0)))
+    assert checked == 6
+
+
+@pytest.mark.parametrize("variants", [(), ("gaps-not-enclosed",), ("cards-v1", "gaps-not-enclosed")])
+def test_the_quick_placement_values_match_laying_the_card(variants: tuple[str, ...]) -> None:
+    state = farmtable.get_game("farmini").new_game(players=1, seed=7, variants=variants)
+    assert isinstance(state, FarminiState)
+    rng = random.Random(7)
+    model = evaluation.weights()[evaluation.SOLO_MODEL]
+    compared = 0
+    while not state.is_over():
+        if state.pending is not None and isinstance(ALL_CARDS[state.pending], FenceCard):
+            for quick, pos, rot in evaluation._rank_placements(state, 0, state.pending, model):
+                trial = state.farms[0].copy()
+                trial.put_card(state.pending, pos, rot)
+                exact = evaluation._value(state, 0, trial, model)
+                if variants:  # the first gap reading: exactly the same
+                    assert quick == pytest.approx(exact)
+                else:  # default: equal unless the card closes or opens a ring around a gap
+                    compared += quick == pytest.approx(exact)
+                compared += 1
+        state.apply(0, rng.choice(state.legal_actions(0)))
+    assert compared > 20
+
+
+def test_the_lookahead_switch_falls_back_to_the_hand_features(monkeypatch: pytest.MonkeyPatch) -> None:
+    deck = ["E1", "E2", "F1", "F2", *WOLVES]
+    table = ["B2", "B3", "B4"]
+    state = make_state([THREE_OF_THE_PEN], table=table, deck_top_first=deck, pending="C7", pending_left=1)
+    with_lookahead = state.evaluate()[0]
+    monkeypatch.setattr(evaluation, "LOOKAHEAD", False)
+    without = state.evaluate()[0]
+    feats = evaluation.features(state, 0)
+    model = evaluation.weights()[evaluation.SOLO_MODEL]
+    assert without == pytest.approx(sum(w * f for w, f in zip(model, feats, strict=True)))  # score now: 0
+    assert with_lookahead > without

@@ -33,7 +33,7 @@ from farmtable.games.farmini.components import (
     FenceCard,
     WolfCard,
 )
-from farmtable.games.farmini.farm import DELTA, Cell, Oriented, Region
+from farmtable.games.farmini.farm import DELTA, MIRROR, Cell, Farm, Oriented, Pos, Region
 from farmtable.games.farmini.rules import FarminiState
 from farmtable.games.farmini.scoring import SOLO_PLAYERS, score_sheet
 
@@ -59,6 +59,14 @@ FEATURES: Final = (
     "hand_fence_arms",
 )
 """The feature names, in the order of the weight vectors in ``weights.json``."""
+
+LOOKAHEAD = True
+"""Judge a position where the player holds a taken card by the best way to play it (the turn it
+completes; measured in ``benchmarks/ai/farmini.md``). False: by the ``hand_*`` features alone
+(the first evaluation; kept for paired comparisons, ``compare.py --set``)."""
+
+EXACT_PLACEMENTS: Final = 3
+"""How many of a taken fence card's placements, the best by the quick value, are valued exactly."""
 
 SOLO_MODEL: Final = "solo"
 MULTI_MODEL: Final = "multi"
@@ -100,20 +108,20 @@ _SIDE_STEPS: Final = tuple((DELTA[q], DELTA[(q + 1) % _SIDES]) for q in range(_S
 """Per quarter, the grid steps through the two card sides it touches."""
 
 
-_SHAPES: dict[int, tuple[Region, int, tuple[Cell, ...], int]] = {}
+_SHAPES: dict[int, tuple[Region, int, tuple[Cell, ...], frozenset[Pos]]] = {}
 """Per region object (regions are immutable and shared by copies of a farm): its cornfields, its
-animal cells and how many empty places it faces. Bounded: emptied when it grows too large."""
+animal cells and the empty places it faces. Bounded: emptied when it grows too large."""
 _SHAPES_MAX: Final = 50_000
 
 
-def _shape(region: Region, cards: dict[tuple[int, int], Oriented]) -> tuple[int, tuple[Cell, ...], int]:
+def _shape(region: Region, cards: dict[Pos, Oriented]) -> tuple[int, tuple[Cell, ...], frozenset[Pos]]:
     """Cornfields, animal cells and faced empty places of ``region`` (cached per region object)."""
     hit = _SHAPES.get(id(region))
     if hit is not None and hit[0] is region:
         return hit[1], hit[2], hit[3]
     corn = 0
     cells: list[Cell] = []
-    faced: set[tuple[int, int]] = set()
+    faced: set[Pos] = set()
     for cell in region.cells:
         x, y, q = cell
         content = cards[x, y].quarters[q]
@@ -128,15 +136,61 @@ def _shape(region: Region, cards: dict[tuple[int, int], Oriented]) -> tuple[int,
                     faced.add(pos)
     if len(_SHAPES) >= _SHAPES_MAX:
         _SHAPES.clear()
-    _SHAPES[id(region)] = (region, corn, tuple(cells), len(faced))
-    return corn, tuple(cells), len(faced)
+    frozen = frozenset(faced)
+    _SHAPES[id(region)] = (region, corn, tuple(cells), frozen)
+    return corn, tuple(cells), frozen
 
 
-def features(state: FarminiState, player: int) -> list[float]:
-    """The feature vector of ``player``'s farm (same order as :data:`FEATURES`); cheap, no lookahead."""
-    farm = state.farms[player]
-    animals = farm.animals
-    cards = farm.cards
+# Indices of the per-region sums (see _add_region): the region features, then the region's score.
+_SAFE, _EXPOSED, _RISK, _PEN_FREE, _OPEN_CORN, _OPEN_CORN_NEAR = range(6)
+_OPEN_FREE, _OPEN_FREE_NEAR, _OPEN_ANIMALS_NEAR, _FREE, _SCORE, _TERMS = range(6, 12)
+
+
+def _add_region(
+    acc: list[float],
+    sign: float,
+    closed: bool,
+    corn: int,
+    cells: tuple[Cell, ...],
+    faced: int,
+    animals: dict[Cell, str],
+    wolves_left: dict[str, int],
+) -> None:
+    """Add (``sign`` 1) or take off (-1) one region's share of the region features and of the score.
+
+    The score share is the normal rules' under the first gap reading: an enclosed pen's corn when
+    it holds no animal, minus 1 when it has an empty animal cell.
+    """
+    free = held = 0
+    risk = 0
+    for cell in cells:
+        kind = animals.get(cell)
+        if kind is None:
+            free += 1
+        else:
+            held += 1
+            if not closed:
+                risk += wolves_left[kind]
+    acc[_FREE] += sign * free
+    if closed:
+        acc[_SAFE] += sign * held
+        acc[_PEN_FREE] += sign * free
+        acc[_SCORE] += sign * ((0 if held else corn) - (1 if free else 0))
+        return
+    near = 1.0 / max(1, faced)  # fewer empty places around it: closer to a pen
+    acc[_EXPOSED] += sign * held
+    acc[_RISK] += sign * risk
+    if not held:
+        acc[_OPEN_CORN] += sign * corn
+        acc[_OPEN_CORN_NEAR] += sign * corn * near
+    acc[_OPEN_FREE] += sign * free
+    acc[_OPEN_FREE_NEAR] += sign * free * near
+    acc[_OPEN_ANIMALS_NEAR] += sign * held * near
+
+
+def _public(state: FarminiState) -> tuple[dict[str, int], float, float]:
+    """What every player sees of the cards still to come: wolves per kind still unseen, the animal
+    tokens on face-up and unseen animal cards per player, and the cards left per player."""
     wolves_left = dict.fromkeys(KINDS, 0)
     animals_left = 0
     for cid in state.deck:  # read as a set of cards: its order is never used
@@ -148,86 +202,220 @@ def features(state: FarminiState, player: int) -> list[float]:
     for cid in state.table:
         animals_left += _ANIMALS_ON.get(cid, 0)
     cards_left = (len(state.deck) + len(state.table)) / state.players
-    animals_left_share = animals_left / state.players
+    return wolves_left, animals_left / state.players, cards_left
 
-    safe = exposed = 0
-    wolf_risk = 0.0
-    pen_free = open_corn = open_free = 0
-    open_corn_near = open_free_near = open_animals_near = 0.0
-    free_cells = 0
+
+def _vector(
+    terms: list[float], cards_left: float, animals_left_share: float, frontier: int, hand: tuple[float, ...]
+) -> list[float]:
+    """The feature vector (order of :data:`FEATURES`) from the region sums and the other counts."""
+    pen_free = terms[_PEN_FREE]
+    return [
+        1.0,
+        cards_left,
+        terms[_SAFE],
+        terms[_EXPOSED],
+        terms[_RISK],
+        pen_free,
+        pen_free * animals_left_share / _TOTAL_ANIMALS_ON_CARDS,
+        terms[_OPEN_CORN],
+        terms[_OPEN_CORN_NEAR],
+        terms[_OPEN_FREE],
+        terms[_OPEN_FREE_NEAR],
+        terms[_OPEN_ANIMALS_NEAR],
+        float(frontier),
+        terms[_FREE],
+        animals_left_share,
+        *hand,
+    ]
+
+
+_NO_HAND: Final = (0.0, 0.0, 0.0, 0.0)
+
+
+def features(state: FarminiState, player: int, farm: Farm | None = None, hand: bool = True) -> list[float]:
+    """The feature vector of ``player``'s farm (same order as :data:`FEATURES`); cheap, no lookahead.
+
+    ``farm`` replaces the player's farm (a copy with the taken card already played, see
+    :func:`estimate`); ``hand=False`` leaves the taken card out of the ``hand_*`` features.
+    """
+    if farm is None:
+        farm = state.farms[player]
+    animals = farm.animals
+    cards = farm.cards
+    wolves_left, animals_left_share, cards_left = _public(state)
+    terms = [0.0] * _TERMS
     # the regions as the first gap reading sees them: under the default reading a ring around a
     # missing card is already a pen (scored in "score now"), but one still a card short
     # (measured: greedy solo median 9 -> 20 on 12 deals against reading the gap-enclosed pens)
     for region in farm.regions_without_gaps():
         corn, cells, faced = _shape(region, cards)
-        free = held = 0
-        closed = region.closed
-        for cell in cells:
-            kind = animals.get(cell)
-            if kind is None:
-                free += 1
-            else:
-                held += 1
-                if not closed:
-                    wolf_risk += wolves_left[kind]
-        free_cells += free
-        if closed:
-            safe += held
-            pen_free += free
-            continue
-        exposed += held
-        near = 1.0 / max(1, faced)  # fewer empty places around it: closer to a pen
-        if not held:
-            open_corn += corn
-            open_corn_near += corn * near
-        open_free += free
-        open_free_near += free * near
-        open_animals_near += held * near
-
-    hand_animals = 0.0
-    hand_cells = hand_corn = hand_arms = 0.0
-    if state.pending is not None and player == state.current:
+        _add_region(terms, 1.0, region.closed, corn, cells, len(faced), animals, wolves_left)
+    in_hand = _NO_HAND
+    if hand and state.pending is not None and player == state.current:
         card = state.faces.cards.get(state.pending) or ALL_CARDS[state.pending]
         if isinstance(card, AnimalCard):
-            hand_animals = float(min(state.pending_left, free_cells))
+            in_hand = (float(min(state.pending_left, int(terms[_FREE]))), 0.0, 0.0, 0.0)
         elif isinstance(card, FenceCard):
-            hand_cells = float(card.quarters.count(ANIMAL_CELL))
-            hand_corn = float(card.quarters.count(CORN))
-            hand_arms = float(len(card.arms))
+            in_hand = (
+                0.0,
+                float(card.quarters.count(ANIMAL_CELL)),
+                float(card.quarters.count(CORN)),
+                float(len(card.arms)),
+            )
+    return _vector(terms, cards_left, animals_left_share, len(farm.slots()), in_hand)
 
-    return [
-        1.0,
-        cards_left,
-        float(safe),
-        float(exposed),
-        wolf_risk,
-        float(pen_free),
-        pen_free * animals_left_share / _TOTAL_ANIMALS_ON_CARDS,
-        float(open_corn),
-        open_corn_near,
-        float(open_free),
-        open_free_near,
-        open_animals_near,
-        float(len(farm.slots())),
-        float(free_cells),
-        animals_left_share,
-        hand_animals,
-        hand_cells,
-        hand_corn,
-        hand_arms,
-    ]
+
+def _new_regions(cards: dict[Pos, Oriented], pos: Pos, card: Oriented) -> list[tuple[bool, int, tuple[Cell, ...], int]]:
+    """The regions (first gap reading) holding a quarter of ``card`` if it were laid at ``pos``:
+    closed, cornfields, animal cells, faced empty places. Only these regions differ from the
+    farm's own: every open region that faced ``pos`` merges into one of them."""
+    out: list[tuple[bool, int, tuple[Cell, ...], int]] = []
+    seen: set[Cell] = set()
+    for q0 in range(_SIDES):
+        start = (pos[0], pos[1], q0)
+        if start in seen:
+            continue
+        seen.add(start)
+        stack = [start]
+        corn = 0
+        cells: list[Cell] = []
+        faced: set[Pos] = set()
+        while stack:
+            x, y, q = stack.pop()
+            here = card if (x, y) == pos else cards[x, y]
+            content = here.quarters[q]
+            if content == CORN:
+                corn += 1
+            elif content == ANIMAL_CELL:
+                cells.append((x, y, q))
+            arms = here.arms
+            nxt = (q + 1) % _SIDES
+            if not arms[nxt] and (x, y, nxt) not in seen:
+                seen.add((x, y, nxt))
+                stack.append((x, y, nxt))
+            prv = (q - 1) % _SIDES
+            if not arms[q] and (x, y, prv) not in seen:
+                seen.add((x, y, prv))
+                stack.append((x, y, prv))
+            for side in (q, nxt):
+                dx, dy = DELTA[side]
+                npos = (x + dx, y + dy)
+                if npos != pos and npos not in cards:
+                    faced.add(npos)
+                    continue
+                cell = (npos[0], npos[1], MIRROR[side][q])
+                if cell not in seen:
+                    seen.add(cell)
+                    stack.append(cell)
+        out.append((not faced, corn, tuple(cells), len(faced)))
+    return out
 
 
 def _score_now(state: FarminiState, player: int) -> float:
     return float(sum(score_sheet(state.farms[player], state.rules).values()))
 
 
+def _value(state: FarminiState, player: int, farm: Farm, model: tuple[float, ...]) -> float:
+    """Score of ``farm`` now plus the fitted value of its features, the taken card left out."""
+    score = float(sum(score_sheet(farm, state.rules).values()))
+    return score + sum(w * f for w, f in zip(model, features(state, player, farm, hand=False), strict=True))
+
+
+def _rank_placements(
+    state: FarminiState, player: int, cid: str, model: tuple[float, ...]
+) -> list[tuple[float, Pos, int]]:
+    """Every placement of fence card ``cid`` on ``player``'s farm with a quick value, best first.
+
+    The quick value is :func:`_value` computed without laying the card: only the regions that
+    touch the new card are flooded again; the score is the normal rules' under the first gap
+    reading (equal to :func:`_value` for such games; a test checks it).
+    """
+    farm = state.farms[player]
+    cards = farm.cards
+    animals = farm.animals
+    wolves_left, animals_left_share, cards_left = _public(state)
+    base = [0.0] * _TERMS
+    open_shapes: list[tuple[frozenset[Pos], int, tuple[Cell, ...]]] = []
+    for region in farm.regions_without_gaps():
+        corn, cells, faced = _shape(region, cards)
+        _add_region(base, 1.0, region.closed, corn, cells, len(faced), animals, wolves_left)
+        if not region.closed:
+            open_shapes.append((faced, corn, cells))
+    frontier = set(farm.frontier())
+    animal_points = float(len(animals))
+    oriented = state.faces.oriented
+    ranked: list[tuple[float, Pos, int]] = []
+    for pos, rot in farm.placements(cid):
+        terms = base.copy()
+        for faced, corn, cells in open_shapes:
+            if pos in faced:
+                _add_region(terms, -1.0, False, corn, cells, len(faced), animals, wolves_left)
+        for closed, corn, cells, faced_count in _new_regions(cards, pos, oriented[cid, rot]):
+            _add_region(terms, 1.0, closed, corn, cells, faced_count, animals, wolves_left)
+        x, y = pos
+        grown = sum(1 for dx, dy in DELTA if (x + dx, y + dy) not in cards and (x + dx, y + dy) not in frontier)
+        vector = _vector(terms, cards_left, animals_left_share, len(frontier) - 1 + grown, _NO_HAND)
+        value = animal_points + terms[_SCORE] + sum(w * f for w, f in zip(model, vector, strict=True))
+        ranked.append((value, pos, rot))
+    ranked.sort(key=lambda item: -item[0])
+    return ranked
+
+
+def _best_completion(state: FarminiState, player: int, model: tuple[float, ...]) -> float | None:
+    """The best value of finishing the turn of ``player``, who has taken ``state.pending``.
+
+    A fence card: the best of its placements (each laid on a copy of the farm). An animal card:
+    its remaining tokens put one by one on the best free cell. The next card is not revealed
+    (the deck stays a set of unseen cards). None when the taken card cannot be played here.
+    """
+    farm = state.farms[player]
+    cid = state.pending
+    if cid is None:
+        return None
+    card = state.faces.cards.get(cid) or ALL_CARDS[cid]
+    if isinstance(card, FenceCard):
+        ranked = _rank_placements(state, player, cid, model)
+        best: float | None = None
+        for _, pos, rot in ranked[:EXACT_PLACEMENTS]:
+            trial = farm.copy()
+            trial.put_card(cid, pos, rot)
+            value = _value(state, player, trial, model)
+            if best is None or value > best:
+                best = value
+        return best
+    if isinstance(card, AnimalCard):
+        current = farm
+        value_now: float | None = None
+        for _ in range(state.pending_left):
+            step: tuple[float, Farm] | None = None
+            for cell in current.free_cells():
+                trial = current.copy()
+                trial.animals[cell] = card.kind
+                value = _value(state, player, trial, model)
+                if step is None or value > step[0]:
+                    step = (value, trial)
+            if step is None:
+                break
+            value_now, current = step
+        return value_now
+    return None
+
+
 def estimate(state: FarminiState, player: int) -> float:
-    """``player``'s expected final score: the score now plus the fitted value of the features."""
-    score = _score_now(state, player)
+    """``player``'s expected final score: the score now plus the fitted value of the features.
+
+    While ``player`` holds a taken card, the estimate is that of the best way to play it
+    (:func:`_best_completion`): a take is judged by the turn it completes.
+    """
     if state.is_over():
-        return score
+        return _score_now(state, player)
     model = weights()[SOLO_MODEL if state.players == SOLO_PLAYERS else MULTI_MODEL]
+    if LOOKAHEAD and state.pending is not None and player == state.current:
+        completed = _best_completion(state, player, model)
+        if completed is not None:
+            return completed
+    score = _score_now(state, player)
     return score + sum(w * f for w, f in zip(model, features(state, player), strict=True))
 
 
