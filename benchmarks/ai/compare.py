@@ -44,7 +44,7 @@ from farmtable.arena.stats import mean_ci, wilson
 class Played:
     """One finished game: who sat where, the result, and each seat's CPU seconds per decision."""
 
-    deal: int
+    deal: int  # the game seed (``--seed`` + the deal's index), so chunks of a run can be merged
     specs: list[str]
     totals: list[int]
     winners: list[int]
@@ -71,7 +71,7 @@ def play(game_id: str, specs: list[str], variants: tuple[str, ...], seed: int, d
         if steps > 100_000:
             raise RuntimeError(f"{game_id} deal {deal}: no end after {steps} decisions")
     r = state.result()
-    return Played(deal, list(specs), list(r.totals), r.winners, r.solo_score, dict(r.details), r.ranking, cpu)
+    return Played(seed + deal, list(specs), list(r.totals), r.winners, r.solo_score, dict(r.details), r.ranking, cpu)
 
 
 def _task(args: tuple[str, list[str], tuple[str, ...], int, int]) -> Played:
@@ -194,6 +194,43 @@ def report_duel(game_id: str, variants: tuple[str, ...], specs: list[str], playe
     return "\n".join(lines)
 
 
+def report(game_id: str, players: int, variants: tuple[str, ...], specs: list[str], played: list[Played]) -> str:
+    """The solo or the 2-player report of ``played``."""
+    if players == 1:
+        games: dict[str, list[Played]] = {s: [] for s in specs}
+        for g in played:
+            games[g.specs[0]].append(g)
+        return report_solo(game_id, variants, specs, games)
+    return report_duel(game_id, variants, specs, played)
+
+
+def load_raw(paths: list[str], game_id: str, specs: list[str]) -> list[Played]:
+    """The games of ``--raw`` files whose agents are all among ``specs`` (a deal seen twice is kept once).
+
+    Each game is keyed by its deal number (``seed + deal``, written as ``deal``) and seating, so
+    chunks run with different ``--seed`` values must not overlap in game seeds to add up.
+    """
+    seen: dict[tuple[int, tuple[str, ...]], Played] = {}
+    for path in paths:
+        try:
+            with open(path) as fh:
+                lines = fh.read().splitlines()
+        except OSError as exc:
+            raise SystemExit(f"cannot read the --raw file {path}: {exc.strerror}") from exc
+        for n, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                game = Played(**json.loads(line))
+            except (ValueError, TypeError) as exc:
+                raise SystemExit(f"{path}:{n}: not a game written by --raw ({exc})") from exc
+            if set(game.specs) <= set(specs):
+                seen[(game.deal, tuple(game.specs))] = game
+    if not seen:
+        raise SystemExit(f"no {game_id} game of {', '.join(specs)} in {', '.join(paths)}")
+    return list(seen.values())
+
+
 def _setup(item: str, call: bool) -> None:
     """Apply one ``--set MODULE.NAME=JSON`` or ``--call MODULE.FUNC=ARG`` (worker processes fork after it)."""
     import importlib
@@ -223,6 +260,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--raw", help="write every game as a JSON line to this file")
     ap.add_argument(
+        "--from-raw",
+        nargs="+",
+        metavar="FILE",
+        help="play nothing: report the games of these --raw files (chunks of one comparison, e.g. "
+        "--seed 1000 --deals 10 and --seed 1010 --deals 10); --agents names the agents to report",
+    )
+    ap.add_argument(
         "--set",
         action="append",
         default=[],
@@ -249,6 +293,11 @@ def main(argv: list[str] | None = None) -> int:
     variants = tuple(args.variant)
     if args.players == 2 and len(specs) != 2:
         ap.error("--players 2 compares exactly two agents")
+    if args.from_raw:
+        played = load_raw(args.from_raw, args.game, specs)
+        print(f"$ python benchmarks/ai/compare.py {' '.join(sys.argv[1:] if argv is None else argv)}\n")
+        print(report(args.game, args.players, variants, specs, played))
+        return 0
     tasks: list[tuple[str, list[str], tuple[str, ...], int, int]] = []
     for deal in range(args.deals):
         if args.players == 1:
@@ -270,13 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         f'"{a}"' if any(ch in a for ch in ",: ") else a for a in (argv if argv is not None else sys.argv[1:])
     )
     print(f"$ {cmd}\n")
-    if args.players == 1:
-        games: dict[str, list[Played]] = {s: [] for s in specs}
-        for g in played:
-            games[g.specs[0]].append(g)
-        print(report_solo(args.game, variants, specs, games))
-    else:
-        print(report_duel(args.game, variants, specs, played))
+    print(report(args.game, args.players, variants, specs, played))
     print(f"\n(main process CPU {time.process_time() - start:.0f} s; decisions timed inside the workers)")
     return 0
 
