@@ -169,7 +169,10 @@ def report_solo(game_id: str, variants: tuple[str, ...], specs: list[str], games
         other = sorted(games[spec], key=lambda g: g.deal)
         diff = [float(o.solo_score - b.solo_score) for o, b in zip(other, base, strict=True)]
         mean, low, high = paired_ci(diff)
-        verdict = "better" if low > 0 else "worse" if high < 0 else "no significant difference"
+        if len(diff) < 2:
+            verdict = "one deal: no interval, no verdict"
+        else:
+            verdict = "better" if low > 0 else "worse" if high < 0 else "no significant difference"
         lines.append(
             f"\npaired objective difference `{spec}` − `{specs[0]}`: {_fmt_ci(mean, low, high)} "
             f"(Student t 95%; {verdict})"
