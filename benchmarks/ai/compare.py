@@ -83,7 +83,7 @@ def warm_up(state: Any) -> None:
     game's evaluation (Farmers Finances' solver: about 0.6 CPU s of imports in 2-player games and a
     2.7 CPU s table solo) are the process's start-up, not a decision's thinking. They are reported
     separately in benchmarks/ai/ladder.md; a server pays them once, on its first game."""
-    key = (state.game.id, state.players, tuple(sorted(state.variants)))
+    key = (state.game.id, state.players, tuple(sorted(getattr(state, "variants", ()) or ())))
     if key not in _WARM:
         _WARM.add(key)
         state.clone().evaluate()
