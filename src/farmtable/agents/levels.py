@@ -37,9 +37,10 @@ LEVELS: Final[dict[str, Level]] = {
 }
 """Weakest first. Each search level is an iteration budget (four times the one below: 50 / 200 / 800,
 the points of the scaling curve) with a CPU cap (``time=``, CPU seconds per decision). Where the
-iterations fit under the cap (most decisions of most games) a seeded game replays exactly and a
-benchmark costs what the iterations cost; where the game's evaluation is dear (Farmini, wide Tiny
-Towns nodes) the cap stops the search first. Measured in benchmarks/AI.md and benchmarks/ai/ladder.md."""
+iterations fit under the cap (Farmers Finances, Farmerama, most Tiny Towns decisions) a seeded
+game replays exactly and a benchmark costs what the iterations cost; where the game's evaluation
+is dear (Farmini, Tiny Farms at Hard and Expert, wide Tiny Towns nodes) the cap stops the search
+first. Measured in benchmarks/AI.md and benchmarks/ai/ladder.md."""
 
 DEFAULT_LEVEL: Final = "normal"
 """The opponent a person gets without choosing (web and terminal alike)."""
