@@ -9,16 +9,19 @@
 #   benchmarks/ai/run.sh ladder   [DEALS] [OUT]   # 2 players: each level vs the one below
 #   benchmarks/ai/run.sh scaling  [DEALS] [OUT]   # solo: mcts at 50 / 200 / 800 iterations
 #
-# DEALS defaults to 200 (the size; 2-player runs play each deal from both seats).
-# Sizes: at 200 deals an Expert run costs about (decisions per game) CPU seconds per game, so
-# e.g. Tiny Towns solo ≈ 53 s/game ≈ 3 CPU hours; set WORKERS to the cores you can spare.
+# DEALS defaults to 200 solo deals; 2-player runs play each deal from both seats, so they default
+# to 100 deals = the 200 seat-balanced games.
+# Sizes (levels 50 / 200 / 800 iterations, CPU s per 2-player game, session-4 probe): Farmers
+# Finances Expert ≈ 3.3 + baseline 1 ≈ 4.3 s (200 games ≈ 15 CPU min); Tiny Farms Expert ≈ 20 s;
+# Farmerama ≈ 17 s; Tiny Towns ≈ 46 s; Farmini ≈ 48 s (capped at 1 s a decision). Set WORKERS to
+# the cores you can spare; GAMES to a subset (cheapest first is the default order).
 set -euo pipefail
 WHAT=${1:?solo, emma, baseline, ladder or scaling}
-DEALS=${2:-200}
+case "$WHAT" in baseline|ladder) DEALS=${2:-100} ;; *) DEALS=${2:-200} ;; esac
 OUT=${3:-benchmarks/ai/out}
 PY=${PY:-python}
 W=${WORKERS:-2}
-GAMES=${GAMES:-farmers-finances tiny-farms tiny-towns farmerama farmini}
+GAMES=${GAMES:-farmers-finances tiny-farms farmerama tiny-towns farmini}
 BASE="ismcts:iters=200,depth=5"
 mkdir -p "$OUT"
 cmp() { nice -n 10 "$PY" benchmarks/ai/compare.py --deals "$DEALS" --workers "$W" "$@"; }

@@ -78,6 +78,7 @@ def test_spec_strings_and_defaults() -> None:
         "mcts:reuse=2",
         "mcts:value=score",
         "mcts:planets=3",
+        "mcts:virtual=-2",
     ],
 )
 def test_bad_specs_are_refused(spec: str) -> None:
@@ -230,3 +231,19 @@ def test_rating_a_wide_node_stops_at_the_deadline(monkeypatch: pytest.MonkeyPatc
     assert root.priors is not None and 1 <= len(root.priors) < len(state.legal_actions(0))
     assert agent.last_iterations == 1
     assert str(agent.act(state, 0)) in {str(a) for a in state.legal_actions(0)}
+
+
+def test_virtual_visits_hold_a_small_search_to_the_prior() -> None:
+    """With the prior counted as a huge number of visits the search plays its best-rated move;
+    without, the samples decide (here they pick another square)."""
+    state = mid_game("tiny-towns", 2, seed=5, steps=14)
+    p = state.actors()[0]
+    root, _ = MctsAgent(seed=2, iters=20, virtual=1e9)._search(state, p)
+    priors = root.priors
+    assert priors is not None and len(priors) > 2
+    best = max(priors, key=lambda key: priors[key])
+    assert str(MctsAgent(seed=2, iters=20, virtual=1e9).act(state, p)) == best
+    assert str(MctsAgent(seed=2, iters=20).act(state, p)) != best
+    assert farmtable.agents.make("mcts:virtual=5").spec == "mcts:virtual=5"
+    with pytest.raises(ValueError, match="virtual"):
+        farmtable.agents.make("mcts:virtual=-1")

@@ -30,12 +30,17 @@ LEVELS: Final[dict[str, Level]] = {
     level.name: level
     for level in (
         Level("easy", "Easy", "greedy", "plays the move that looks best right now"),
-        Level("normal", "Normal", "mcts:iters=100,time=0.2", "searches a little ahead (at most 0.2 s a move)"),
-        Level("hard", "Hard", "mcts:iters=400,time=0.5", "searches further ahead (at most 0.5 s a move)"),
-        Level("expert", "Expert", "mcts:iters=4000,time=1.0", "the strongest player, at most 1 s of CPU a move"),
+        Level("normal", "Normal", "mcts:iters=50,time=0.2", "searches a little ahead (at most 0.2 s a move)"),
+        Level("hard", "Hard", "mcts:iters=200,time=0.5", "searches further ahead (at most 0.5 s a move)"),
+        Level("expert", "Expert", "mcts:iters=800,time=1.0", "the strongest player, at most 1 s of CPU a move"),
     )
 }
-"""Weakest first. The specs are tuned in benchmarks/AI.md; each level beats the one below."""
+"""Weakest first. Each search level is an iteration budget (four times the one below: 50 / 200 / 800,
+the points of the scaling curve) with a CPU cap (``time=``, CPU seconds per decision). Where the
+iterations fit under the cap (Farmers Finances, Farmerama, most Tiny Towns decisions) a seeded
+game replays exactly and a benchmark costs what the iterations cost; where the game's evaluation
+is dear (Farmini, Tiny Farms at Hard and Expert, wide Tiny Towns nodes) the cap stops the search
+first. Measured in benchmarks/AI.md and benchmarks/ai/ladder.md."""
 
 DEFAULT_LEVEL: Final = "normal"
 """The opponent a person gets without choosing (web and terminal alike)."""

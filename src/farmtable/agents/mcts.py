@@ -33,6 +33,8 @@ new, following the issue "Computer players worth playing":
 
 Parameters (spec ``mcts:time=1``, ``mcts:iters=400,depth=3,rollout=random``): ``iters``,
 ``time``, ``c`` (UCB exploration, default 0.35), ``bias`` (1.0), ``widen`` (2.0), ``alpha`` (0.5),
+``virtual`` (0: the one-move-ahead prior counts as this many visits of its value in a move's mean,
+so a small search keeps to the evaluation until its samples outweigh it),
 ``depth`` (0), ``rollout`` (``sample``), ``k`` (3), ``width`` (0: automatic: ``max(2.5, 10 % of
 the root estimate)``), ``reuse`` (1), ``value`` (``evaluate``; ``heuristic`` judges positions by the
 games' older per-player heuristics instead, for comparison), ``rate`` (0: rate every move of a node
@@ -189,6 +191,7 @@ class MctsAgent(Agent):
         reuse: int = 1,
         value: str = "evaluate",
         rate: int = 0,
+        virtual: float = 0.0,
     ) -> None:
         given = {
             "iters": iters,
@@ -204,13 +207,21 @@ class MctsAgent(Agent):
             "reuse": None if reuse == 1 else reuse,
             "value": None if value == "evaluate" else value,
             "rate": rate or None,
+            "virtual": virtual or None,
         }
         super().__init__(seed, **{key: v for key, v in given.items() if v is not None})
         if iters is not None and (isinstance(iters, bool) or not isinstance(iters, int) or iters < 1):
             raise ValueError(f"iters must be a positive whole number, got {iters!r}")
         if time is not None and (isinstance(time, bool) or not isinstance(time, int | float) or time <= 0):
             raise ValueError(f"time must be a positive number of CPU seconds, got {time!r}")
-        for label, number in (("c", c), ("bias", bias), ("widen", widen), ("alpha", alpha), ("width", width)):
+        for label, number in (
+            ("c", c),
+            ("bias", bias),
+            ("widen", widen),
+            ("alpha", alpha),
+            ("width", width),
+            ("virtual", virtual),
+        ):
             if isinstance(number, bool) or not isinstance(number, int | float) or number < 0:
                 raise ValueError(f"{label} must be a number of 0 or more, got {number!r}")
         if depth != "end" and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
@@ -240,6 +251,7 @@ class MctsAgent(Agent):
         self.reuse = bool(reuse)
         self.value = value
         self.rate = rate
+        self.virtual = float(virtual)
         self.rng = random.Random(seed)
         self.last_iterations = 0
         self.last_cpu = 0.0
@@ -275,9 +287,22 @@ class MctsAgent(Agent):
             node = root.children.get(key)
             visits = node.visits if node else 0
             stats.append(MoveStat(key, visits, node.total / node.visits if node and node.visits else 0.0))
-        stats.sort(key=lambda s: (-s.visits, -s.value, -priors.get(s.notation, 0.0)))
+        if self.virtual:
+            stats.sort(key=lambda s: (-self._blended(root, s.notation), -s.visits))
+        else:
+            stats.sort(key=lambda s: (-s.visits, -s.value, -priors.get(s.notation, 0.0)))
         self._keep(root, state, player, stats[0].notation)
         return stats
+
+    def _blended(self, root: Node, key: str) -> float:
+        """A root move's mean reward with its prior counted as ``virtual`` visits (-1: never seen)."""
+        node = root.children.get(key)
+        prior = (root.priors or {}).get(key)
+        visits = node.visits if node else 0
+        total = node.total if node else 0.0
+        if prior is None:
+            return total / visits if visits else UNRATED
+        return (total + self.virtual * prior) / (visits + self.virtual)
 
     # --- the search ----------------------------------------------------------------
 
@@ -361,7 +386,7 @@ class MctsAgent(Agent):
         rng = self.rng
         path = [root]
         node = root
-        informed = self.bias > 0 or self.widen > 0
+        informed = self.bias > 0 or self.widen > 0 or self.virtual > 0
         rewards: list[float] | None = None
         while True:
             if world.is_over():
@@ -407,11 +432,17 @@ class MctsAgent(Agent):
                 break
             c = self.c
             bias = self.bias
+            virtual = self.virtual
             for i in order:
                 child = children[keys[i]]
-                score = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
-                if priors is not None and bias:
-                    score += bias * priors.get(keys[i], 0.0) / (child.visits + 1)
+                explore = c * math.sqrt(math.log(child.avail) / child.visits)
+                prior = priors.get(keys[i]) if priors is not None else None
+                if virtual and prior is not None:  # the prior counts as ``virtual`` visits of its value
+                    score = (child.total + virtual * prior) / (child.visits + virtual) + explore
+                else:
+                    score = child.total / child.visits + explore
+                if prior is not None and bias:
+                    score += bias * prior / (child.visits + 1)
                 if score > best_score:
                     best_score, best_i = score, i
             world._do(mover, legal[best_i])
