@@ -273,7 +273,7 @@ class IsmctsAgent(Agent):
 
     @staticmethod
     def _rewards(world: State[Any], solo: bool, bounds: list[float]) -> list[float]:
-        result = world.result()
+        result = world.result_totals()
         if solo:
             total = float(result.solo_score)
             bounds[0] = min(bounds[0], total)

@@ -135,7 +135,7 @@ class RewardScale:
     def of_state(self, world: State[Any]) -> list[float]:
         """Rewards of any position: final result if the game is over, else its evaluation."""
         if world.is_over():
-            return self.of_result(world.result())
+            return self.of_result(world.result_totals())
         return self.of_values(self.estimate(world))
 
     def estimate(self, world: State[Any]) -> list[float]:
@@ -342,7 +342,7 @@ class MctsAgent(Agent):
         kind = HeuristicScale if self.value == "heuristic" else RewardScale
         probe = kind(world.players, 0.0, 1.0)
         if world.is_over():
-            result = world.result()
+            result = world.result_totals()
             values = [float(result.solo_score)] if world.players == 1 else [float(t) for t in result.totals]
         else:
             values = probe.estimate(world)
@@ -390,7 +390,7 @@ class MctsAgent(Agent):
         rewards: list[float] | None = None
         while True:
             if world.is_over():
-                rewards = scale.of_result(world.result())
+                rewards = scale.of_result(world.result_totals())
                 break
             actors = world.actors()
             mover = player if node is root and player in actors else min(actors)
