@@ -251,14 +251,7 @@ class FarmtableCheckedAEC(FarmtableAEC):
         """``AECEnv.last`` (an error before ``reset``)."""
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
-        agent = self.agent_selection
-        return (
-            self._observe_seat(self.agent_seat[agent]) if observe else None,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
+        return super().last(observe)
 
     def render(self) -> str | None:
         """The board as text (an error before ``reset``)."""
