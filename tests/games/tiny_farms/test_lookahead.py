@@ -115,8 +115,22 @@ def test_next_gain_is_zero_in_the_last_round_and_positive_with_room() -> None:
     assert end["next_gain"] == 0.0
 
 
-def test_a_die_still_to_choose_is_valued_by_its_best_option() -> None:
-    state = new(1, seed=10, variants=("emma-easy",))
-    _, feats = evaluation.solo_parts(state)
-    assert feats["round_gain"] > 0 and feats["next_gain"] == 0.0
+@pytest.mark.parametrize("seed", [10, 11])
+def test_a_round_start_is_worth_its_best_die(seed: int) -> None:
+    """A die still to choose: the estimate is the best of the die moves' estimates (no milk spent)."""
+    for state in round_starts(seed, "emma-medium")[:4]:
+        dice_moves = [a for a in state.legal_actions(0) if a.startswith("die ")]
+        children = []
+        for action in dice_moves:
+            child = state.clone()
+            child.apply(0, action)
+            children.append(child.evaluate()[0])
+        assert state.evaluate()[0] == pytest.approx(max(children))
+        _, feats = evaluation.solo_parts(state)
+        assert feats["round_gain"] == 0.0 and feats["to_move"] == 0.0
+
+
+def test_option_indices_decode() -> None:
     assert decode(lookahead.option_index(1, 7, 8, 1)) == (1, 7, 8, 1)
+    assert decode(lookahead.option_index(0, 0, 0, 0)) == (0, 0, 0, 0)
+    assert lookahead.option_index(1, 7, 8, 1) + 1 == lookahead.OPTION_COUNT

@@ -687,7 +687,7 @@ def resolve(state: TinyFarmsState) -> _Solo:
     next_round = state.round < state.rounds
     emma_first_next = (state.round + 1) % 2 == 0
     if state.phase == MOVE:
-        if state.modifier:
+        if state.modifier or ROUND_START_BEST_DIE:
             return _best_die(state, least, w)
         s.to_move = 1
         s.emma_next = int(c.EMMA in state.order[state.turn_index + 1 :])
@@ -718,8 +718,15 @@ def resolve(state: TinyFarmsState) -> _Solo:
     return s
 
 
+ROUND_START_BEST_DIE = True
+"""A die still to choose is judged by its best die and farmer (no milk spent), each played out by
+:func:`resolve`, so the value of a round start is the value of its best move, on the same scale
+as the positions after it. False: the fitted ``to_move``/``round_gain`` terms instead (before
+session 3's last change; kept for paired comparisons with ``compare.py --set``)."""
+
+
 def _best_die(state: TinyFarmsState, least: int, w: tuple[float, ...]) -> _Solo:
-    """Milk already spent on this move: the position after the best die and farmer with that change."""
+    """The position after the best die and farmer, with the milk already spent on this move (if any)."""
     best: _Solo | None = None
     best_value = -math.inf
     for value in sorted(set(state.dice)):
@@ -727,7 +734,7 @@ def _best_die(state: TinyFarmsState, least: int, w: tuple[float, ...]) -> _Solo:
             continue
         for action in DIE_ACTIONS[value][:2]:
             child = state.clone()
-            child.apply(state.current, action)
+            child._do(state.current, action)
             trial = resolve(child)
             estimate = _estimate(trial, least, w)
             if estimate > best_value:
