@@ -677,8 +677,10 @@ def resolve(state: TinyFarmsState) -> _Solo:
     """The solo position with the known rest of this round played: best placement, Emma's reply, best crop.
 
     Emma's choice is fixed by the rules once the player's die is gone (solo "Playing a Round"), and
-    the die she leaves decides the crop; only a move still to choose (``MOVE``) stays open, counted
-    by the ``to_move`` features. Placements and the crop are chosen by this same evaluation.
+    the die she leaves decides the crop. A die still to choose (``MOVE``) is played out by its best
+    die and farmer (:data:`ROUND_START_BEST_DIE`; otherwise it stays open, counted by the
+    ``to_move`` and ``round_gain`` features). Placements and the crop are chosen by this same
+    evaluation. The wheel as the round leaves it is kept for the next round's options (``next_gain``).
     """
     rounds_after = state.rounds - state.round if state.phase != OVER else 0
     s = _Solo(list(state.boards[0]), state.milk[0], list(state.emma_filled), rounds_after / state.rounds)
