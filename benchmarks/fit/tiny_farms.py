@@ -4,6 +4,8 @@ Usage (from the repository root, sources first on the path)::
 
     PYTHONPATH=src nice -n 10 .venv/bin/python benchmarks/fit/tiny_farms.py --games 600 --rounds 2 --seed 0
     PYTHONPATH=src nice -n 10 .venv/bin/python benchmarks/fit/tiny_farms.py --only solo --games 200 --rounds 1
+    # the solo weights in the file (third session, with the round options of lookahead.py):
+    PYTHONPATH=src nice -n 10 .venv/bin/python benchmarks/fit/tiny_farms.py --only solo --games 120 --rounds 1 --seed 0
     .venv/bin/python benchmarks/fit/tiny_farms.py --pair BEFORE.jsonl AFTER.jsonl   # compare.py --raw runs
 
 Each fitting round plays ``--games`` two-player games and ``--games`` solo games (the four
@@ -54,9 +56,12 @@ SOLO_SIGNS: dict[str, tuple[float, float]] = {
     "ff_next": (0.0, np.inf),
     "horse_lead": (0.0, np.inf),
     "emma_gain": (-np.inf, 0.0),
+    "round_gain": (0.0, np.inf),
+    "next_gain": (0.0, np.inf),
 }
 """Solo: the potential of the player's own sets and room never counts against them, nor Emma's
-potential for her. Unsigned, least squares on policy-made positions gives some of them the wrong
+potential for her, and the best option of this round or the next never counts against the player.
+Unsigned, least squares on policy-made positions gives some of them the wrong
 sign (they stand in for the way the fitting player plays), and the search then steers by them."""
 """A lone pig with room is worth less than half a pair's bonus (4), a loose sheep less than a third of a
 triple's (12): otherwise two lone pigs would look better than a pair. Least squares alone gives the

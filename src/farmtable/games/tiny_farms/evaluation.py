@@ -26,8 +26,11 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final
 
+import numpy as np
+from numpy.typing import NDArray
+
 from farmtable.games.tiny_farms import components as c
-from farmtable.games.tiny_farms import scoring
+from farmtable.games.tiny_farms import lookahead, scoring
 from farmtable.games.tiny_farms.rules import (
     CROP,
     DIE_ACTIONS,
@@ -36,6 +39,7 @@ from farmtable.games.tiny_farms.rules import (
     OVER,
     PLACE,
     SOLO_CELLS,
+    VISIBLE,
     TinyFarmsState,
 )
 
@@ -249,8 +253,10 @@ SOLO_SCALED_FEATURES: Final = (
     "emma_full_tracks",
 )
 """Solo features multiplied by the share of rounds still to come after this one (0 in the last round)."""
-SOLO_NOW_FEATURES: Final = ("to_move", "to_move_left", "emma_to_move", "emma_target_gain")
-"""Solo features of an unfinished turn: the player (and Emma) still to take a die this round."""
+SOLO_NOW_FEATURES: Final = ("to_move", "to_move_left", "emma_to_move", "emma_target_gain", "round_gain", "next_gain")
+"""Solo features of an unfinished turn: the player (and Emma) still to take a die this round; the best
+net gain of the player's die still to choose with the dice rolled (``round_gain``); the best net gain
+of the next round, in expectation over its dice, with the wheel as this round leaves it (``next_gain``)."""
 SOLO_FEATURES: Final = SOLO_SCALED_FEATURES + SOLO_NOW_FEATURES
 
 FarmInfo = tuple[int, int, tuple[float, ...]]
@@ -363,6 +369,8 @@ def _solo_model() -> tuple[float, ...]:
     if not _VECTOR or _VECTOR[0][0] is not model:
         _VECTOR[:] = [(model, tuple(model[n] for n in SOLO_FEATURES))]
         _farm_potential.cache_clear()
+        _kind_gains.cache_clear()
+        _option_values.cache_clear()
     return _VECTOR[0][1]
 
 
@@ -376,7 +384,7 @@ def _farm_potential(farm: tuple[int, ...]) -> float:
 class _Solo:
     """The solo position with this round played out as far as it is known."""
 
-    __slots__ = ("board", "emma_next", "filled", "left", "milk", "target", "to_move")
+    __slots__ = ("board", "emma_next", "filled", "known", "left", "milk", "target", "to_move", "wheel")
 
     def __init__(self, board: list[int], milk: int, filled: list[int], left: float) -> None:
         self.board = board
@@ -386,6 +394,10 @@ class _Solo:
         self.to_move = 0
         self.emma_next = 0
         self.target = 0
+        self.wheel: tuple[int, int, int, bool] | None = None
+        """(rotation, red, blue, Emma first) of the next round once this round is known; None: no next round."""
+        self.known: tuple[int, int, int, tuple[int, ...], int, bool] | None = None
+        """The die still to choose this round: (rotation, red, blue, dice, Emma's target, Emma after)."""
 
 
 def _features(s: _Solo, least: int) -> tuple[float, tuple[float, ...]]:
@@ -417,6 +429,26 @@ def _features(s: _Solo, least: int) -> tuple[float, tuple[float, ...]]:
     emma_horses = s.filled[c.EMMA_HORSES]
     lead = max(-HORSE_LEAD_CAP, min(HORSE_LEAD_CAP, horses - emma_horses))
     rf, bf = red[2], blue[2]
+    round_gain = next_gain = 0.0
+    if s.known is not None or s.wheel is not None:
+        rotation = s.known[0] if s.known is not None else s.wheel[0]  # type: ignore[index]
+        values = _option_values(
+            tuple(board[: c.FARM_CELLS]),
+            tuple(board[c.FARM_CELLS :]),
+            tuple(s.filled),
+            rotation,
+            least,
+            left,
+            s.milk > 0,
+        )
+        if s.known is not None:
+            rot, r, b, dice, target, emma_after = s.known
+            round_gain = lookahead.best_known(
+                lookahead.known_options(rot, r, b, dice, target, emma_after, s.milk > 0), values
+            )
+        else:
+            rot, r, b, emma_first = s.wheel  # type: ignore[misc]
+            next_gain = lookahead.expected_best(lookahead.round_table(rot, r, b, emma_first), values)
     feats = (
         left,
         left * (rf[0] + bf[0]),
@@ -433,6 +465,8 @@ def _features(s: _Solo, least: int) -> tuple[float, tuple[float, ...]]:
         s.to_move * left,
         float(s.emma_next),
         float(gains[s.target - 1]) if s.emma_next and s.target else 0.0,
+        round_gain,
+        next_gain,
     )
     return margin, feats
 
@@ -448,14 +482,13 @@ def _farm_score(farm: tuple[int, ...], left: float) -> float:
     return farm_info(farm)[0] + left * _farm_potential(farm)
 
 
-def _best_placement(board: list[int], farm: int, animals: list[int], left: float) -> list[int]:
-    """The board after writing ``animals`` into ``farm`` where it scores best (greedy per animal, both orders)."""
-    base = farm * c.FARM_CELLS
-    best_farm: tuple[int, ...] | None = None
+def _place_in_farm(farm: tuple[int, ...], animals: list[int], left: float) -> tuple[int, ...]:
+    """One farm after writing ``animals`` where it scores best (greedy per animal, both orders)."""
+    best_farm = farm
     best = -math.inf
     orders = [animals] if len(animals) < 2 or animals[0] == animals[1] else [animals, animals[::-1]]
     for order in orders:
-        cells = list(board[base : base + c.FARM_CELLS])
+        cells = list(farm)
         for animal in order:
             choice: tuple[int, ...] | None = None
             choice_value = -math.inf
@@ -474,10 +507,128 @@ def _best_placement(board: list[int], farm: int, animals: list[int], left: float
         value = _farm_score(tuple(cells), left)
         if value > best:
             best, best_farm = value, tuple(cells)
+    return best_farm
+
+
+def _best_placement(board: list[int], farm: int, animals: list[int], left: float) -> list[int]:
+    """The board after writing ``animals`` into ``farm`` where it scores best (greedy per animal, both orders)."""
+    base = farm * c.FARM_CELLS
     out = list(board)
-    if best_farm is not None:
-        out[base : base + c.FARM_CELLS] = best_farm
+    out[base : base + c.FARM_CELLS] = _place_in_farm(tuple(board[base : base + c.FARM_CELLS]), animals, left)
     return out
+
+
+MILK_COST: Final = 1.0
+"""What a milk token spent on a die costs in the round gains (the point it scores if kept)."""
+
+
+@lru_cache(maxsize=1 << 16)
+def _kind_gains(farm: tuple[int, ...], left: float) -> tuple[float, ...]:
+    """What one more animal of each kind adds to a farm's points and weighted potential (by animal code).
+
+    A quick reading of :func:`farm_info`'s sets with room, not a placement search: a pig completes a
+    pair with room (or starts one), a sheep grows a pair with room into a triple (or a single into a
+    pair), a cow joins the group with room that has most calves, calves the one with most cows.
+    Horses and Forest Friends score across the farms (see :func:`_option_values`): here they only
+    take a space.
+    """
+    points, _, (empty, pig_open, single_open, pair_open, cow_gain, calf_gain) = farm_info(farm)
+    del points
+    w = _farm_vector(_solo_model())
+    w_empty, w_pig, w_single, w_pair, w_cow, w_calf = w
+    room = left * -w_empty
+    gains = [0.0] * (max(c.ANIMALS) + 1)
+    for animal in c.ANIMALS:
+        gains[animal] = room
+    gains[c.CHICKEN] += c.CHICKEN_POINTS
+    if pig_open:
+        gains[c.PIG] += c.PIG_PAIR_POINTS - c.PIG_SINGLE_POINTS - left * w_pig
+    else:
+        gains[c.PIG] += c.PIG_SINGLE_POINTS + (left * w_pig if empty > 1 else 0.0)
+    if pair_open:
+        gains[c.SHEEP] += c.SHEEP_TRIPLE_POINTS - c.SHEEP_PAIR_POINTS - left * w_pair
+    elif single_open:
+        gains[c.SHEEP] += c.SHEEP_PAIR_POINTS + left * (w_pair - w_single)
+    elif empty > 1:
+        gains[c.SHEEP] += left * w_single
+    gains[c.COW] += cow_gain + left * w_calf * c.CALVES_PER_SPACE
+    gains[c.CALVES] += calf_gain + left * w_cow * c.CALVES_PER_SPACE
+    return tuple(gains)
+
+
+def _pair_gain(farm: tuple[int, ...], pair: tuple[int, int], left: float) -> tuple[float, tuple[int, ...]]:
+    """(Change of the farm's points and weighted potential, the animals written) for a pair taken into it."""
+    empty = farm_info(farm)[2][0]
+    if not empty:
+        return 0.0, ()
+    gains = _kind_gains(farm, left)
+    a, b = pair
+    if empty == 1:
+        return (gains[a], (a,)) if gains[a] >= gains[b] else (gains[b], (b,))
+    value = gains[a] + gains[b]
+    if {a, b} == {c.COW, c.CALVES} and not farm_info(farm)[2][4]:
+        value += c.CALVES_PER_SPACE  # a new cow with its own calves
+    return value, pair
+
+
+@lru_cache(maxsize=1 << 14)
+def _emma_pair_loss(filled: tuple[int, ...], horses: int, least: int, pair: tuple[int, int]) -> float:
+    """What Emma taking ``pair`` costs the player's margin: her gain, plus the horse points it takes away."""
+    my_points, now, _, _ = emma_terms(filled, horses, least)
+    after = emma_take(filled, pair)
+    my_after, then, _, _ = emma_terms(tuple(after), horses, least)
+    return float(then - now) - float(my_after - my_points)
+
+
+@lru_cache(maxsize=1 << 14)
+def _option_values(
+    red: tuple[int, ...],
+    blue: tuple[int, ...],
+    filled: tuple[int, ...],
+    rotation: int,
+    least: int,
+    left: float,
+    milk: bool,
+) -> NDArray[np.float64]:
+    """The net value of every round option (:mod:`lookahead`) for this board, Emma's card and wheel turn."""
+    board = red + blue
+    farms = (red, blue)
+    used = (farm_info(red)[1], farm_info(blue)[1])
+    horses = 0
+    counts = [0] * len(c.FOREST_FRIENDS)
+    for v in board:
+        if v == c.HORSE:
+            horses += 1
+        elif c.RACCOON <= v <= c.BUNNY:
+            counts[v - c.RACCOON] += 1
+    my_points, emma_now, _, _ = emma_terms(filled, horses, least)
+    ff_now = scoring.forest_points(counts)
+    gain = np.zeros((2, lookahead.SPACES))
+    for f in (c.RED, c.BLUE):
+        other = used[1 - f]
+        before = abs(used[f] - other)
+        for space in range(lookahead.SPACES):
+            delta, placed = _pair_gain(farms[f], VISIBLE[rotation][space], left)
+            if not placed:
+                continue
+            value = delta - (abs(used[f] + len(placed) - other) - before) * c.BALANCE_PENALTY
+            new_horses = sum(1 for a in placed if a == c.HORSE)
+            if new_horses:
+                mine, emma, _, _ = emma_terms(filled, horses + new_horses, least)
+                value += (mine - my_points) - (emma - emma_now)
+            if any(c.RACCOON <= a <= c.BUNNY for a in placed):
+                more = list(counts)
+                for a in placed:
+                    if c.RACCOON <= a <= c.BUNNY:
+                        more[a - c.RACCOON] += 1
+                value += scoring.forest_points(more) - ff_now
+            gain[f, space] = value
+    emma_loss = np.zeros(lookahead.SPACES + 1)
+    for space in range(lookahead.SPACES):
+        emma_loss[space] = _emma_pair_loss(filled, horses, least, VISIBLE[rotation][space])
+    values = lookahead.option_values(gain, emma_loss, MILK_COST, milk)
+    values.flags.writeable = False
+    return values
 
 
 def _board_part(board: list[int], milk: int, left: float, w: tuple[float, ...]) -> float:
@@ -512,6 +663,7 @@ def _best_crop(s: _Solo, value: int, may_change: bool, least: int, w: tuple[floa
             if i >= 0:
                 board[i] = mark
             trial = _Solo(board, s.milk - cost, s.filled, s.left)
+            trial.wheel = s.wheel
             if i >= 0 and s.board[i] in _GLOBAL_ANIMALS:  # crossing out a horse or Forest Friend
                 estimate = _estimate(trial, least, w)
             else:
@@ -525,40 +677,58 @@ def resolve(state: TinyFarmsState) -> _Solo:
     """The solo position with the known rest of this round played: best placement, Emma's reply, best crop.
 
     Emma's choice is fixed by the rules once the player's die is gone (solo "Playing a Round"), and
-    the die she leaves decides the crop; only a move still to choose (``MOVE``) stays open, counted
-    by the ``to_move`` features. Placements and the crop are chosen by this same evaluation.
+    the die she leaves decides the crop. A die still to choose (``MOVE``) is played out by its best
+    die and farmer (:data:`ROUND_START_BEST_DIE`; otherwise it stays open, counted by the
+    ``to_move`` and ``round_gain`` features). Placements and the crop are chosen by this same
+    evaluation. The wheel as the round leaves it is kept for the next round's options (``next_gain``).
     """
     rounds_after = state.rounds - state.round if state.phase != OVER else 0
     s = _Solo(list(state.boards[0]), state.milk[0], list(state.emma_filled), rounds_after / state.rounds)
     least = _least(state)
     w = _solo_model()
+    next_round = state.round < state.rounds
+    emma_first_next = (state.round + 1) % 2 == 0
     if state.phase == MOVE:
-        if state.modifier:
+        if state.modifier or ROUND_START_BEST_DIE:
             return _best_die(state, least, w)
         s.to_move = 1
         s.emma_next = int(c.EMMA in state.order[state.turn_index + 1 :])
         s.target = state.emma_target
+        s.known = (state.rotation, state.red, state.blue, tuple(state.dice), state.emma_target, bool(s.emma_next))
         return s
     if state.phase == PLACE:
         if state.pending:
             s.board = _best_placement(s.board, state.pending_farm, list(state.pending), s.left)
         dice = list(state.dice)
+        red, blue = state.red, state.blue
         if c.EMMA in state.order[state.turn_index + 1 :]:
             emma_view = state
             if state.advanced:  # advanced Emma compares horses: she sees the animals just written
                 emma_view = state.clone()
                 emma_view.boards[0] = s.board
-            die, _, _, animals = emma_view.emma_choice()
+            die, farm, space, animals = emma_view.emma_choice()
             dice.remove(die)
             s.filled = emma_take(s.filled, animals)
+            red, blue = (space, blue) if farm == c.RED else (red, space)
+        if next_round:
+            s.wheel = ((state.rotation + dice[0]) % c.WHEEL_SPACES, red, blue, emma_first_next)
         return _best_crop(s, dice[0], True, least, w)
     if state.phase == CROP:
+        if next_round:
+            s.wheel = (state.rotation, state.red, state.blue, emma_first_next)
         return _best_crop(s, state.crop_die + state.modifier, state.modifier == 0, least, w)
     return s
 
 
+ROUND_START_BEST_DIE = True
+"""A die still to choose is judged by its best die and farmer (no milk spent), each played out by
+:func:`resolve`, so the value of a round start is the value of its best move, on the same scale
+as the positions after it. False: the fitted ``to_move``/``round_gain`` terms instead (before
+session 3's last change; kept for paired comparisons with ``compare.py --set``)."""
+
+
 def _best_die(state: TinyFarmsState, least: int, w: tuple[float, ...]) -> _Solo:
-    """Milk already spent on this move: the position after the best die and farmer with that change."""
+    """The position after the best die and farmer, with the milk already spent on this move (if any)."""
     best: _Solo | None = None
     best_value = -math.inf
     for value in sorted(set(state.dice)):
@@ -566,7 +736,7 @@ def _best_die(state: TinyFarmsState, least: int, w: tuple[float, ...]) -> _Solo:
             continue
         for action in DIE_ACTIONS[value][:2]:
             child = state.clone()
-            child.apply(state.current, action)
+            child._do(state.current, action)
             trial = resolve(child)
             estimate = _estimate(trial, least, w)
             if estimate > best_value:
