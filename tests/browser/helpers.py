@@ -82,9 +82,20 @@ def tap(page: Any, selector: str) -> float:
     """Tap the board element ``selector`` (inside ``#board``) with a finger, as a phone user does: on
     the element when it is big enough, else on the magnifier it opens. Returns the smaller side, in
     CSS pixels, of what the finger actually hit."""
-    target = page.locator(f"#board {selector}").first
-    target.scroll_into_view_if_needed()
-    box = target.bounding_box()
+    from playwright.sync_api import Error as PlaywrightError
+
+    box = None
+    for attempt in range(5):  # the board may be drawn again (an update) between finding and tapping
+        target = page.locator(f"#board {selector}").first
+        try:
+            target.scroll_into_view_if_needed()
+            box = target.bounding_box()
+        except PlaywrightError as exc:
+            if "not attached" not in str(exc) or attempt == 4:
+                raise
+            continue
+        if box is not None:
+            break
     assert box is not None, selector
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     if not page.locator("#lens").count():

@@ -15,6 +15,15 @@ from tests.browser.test_table_ui import _board_decision, open_table
 from tests.server.live import LiveServer
 
 GAME = "farmers-finances"
+
+
+def error_says(page: Any, words: str) -> None:
+    """Wait until the join page's error line says ``words`` (fails after the page's default timeout)."""
+    page.wait_for_function(
+        "words => (document.getElementById('join-error').textContent || '').includes(words)", arg=words
+    )
+
+
 pytestmark = pytest.mark.skipif(GAME not in farmtable.list_games(), reason="needs Farmers Finances")
 
 
@@ -48,10 +57,10 @@ def test_a_friend_joins_by_the_code_typed_on_the_home_page(browser: Any, server:
         friend.goto(server.url + "/join")
         friend.fill("#join-code", typed)
         friend.click("#join-go")
-        assert "works once" in friend.locator("#join-error").inner_text()
+        error_says(friend, "works once")  # the answer comes from the server: wait for it
         friend.fill("#join-code", "AB0")
         friend.click("#join-go")
-        assert "6 letters and digits" in friend.locator("#join-error").inner_text()
+        error_says(friend, "6 letters and digits")
     finally:
         host_context.close()
         friend_context.close()
