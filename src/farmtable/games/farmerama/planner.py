@@ -71,6 +71,19 @@ MISSING_COST: Final = 0.0
 turn now (each missing turn is water still to fetch: a later product, a slower pipeline)."""
 
 
+def _board_key(board: Board) -> tuple[object, ...]:
+    """The parts of a player's board a plan depends on (shared by the cache keys below)."""
+    return (
+        tuple(board.barn),
+        tuple(board.beds),
+        board.wheel,
+        tuple(board.pasture),
+        tuple(board.products),
+        board.current,
+        board.remaining,
+    )
+
+
 def _key(state: FarmeramaState) -> tuple[object, ...]:
     board = state.boards[0]
     return (
@@ -81,13 +94,7 @@ def _key(state: FarmeramaState) -> tuple[object, ...]:
         state.action_wheel,
         tuple(state.action_stack),
         tuple(state.supply),
-        tuple(board.barn),
-        tuple(board.beds),
-        board.wheel,
-        tuple(board.pasture),
-        tuple(board.products),
-        board.current,
-        board.remaining,
+        *_board_key(board),
     )
 
 
@@ -277,13 +284,7 @@ def _completion_key(state: FarmeramaState) -> tuple[object, ...]:
         len(state.action_stack),
         len(state.supply_stack),
         tuple(state.supply),
-        tuple(board.barn),
-        tuple(board.beds),
-        board.wheel,
-        tuple(board.pasture),
-        tuple(board.products),
-        board.current,
-        board.remaining,
+        *_board_key(board),
     )
 
 
