@@ -9,25 +9,19 @@ OTHER − BASE with a Student-t 95% interval (accept a change only when it exclu
 
 from __future__ import annotations
 
-import json
 import statistics
 import sys
+from pathlib import Path
 
 from scipy.stats import t
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from farmini_summary import load as load_run  # one reader of the raw files
 
 
 def load(paths: str, spec: str | None) -> dict[int, float]:
     """Deal -> solo score of the games in ``--raw`` files ``A.jsonl[@OFFSET],...`` (of ``spec`` if given)."""
-    scores: dict[int, float] = {}
-    for item in paths.split(","):
-        path, _, offset = item.partition("@")
-        shift = int(offset) if offset else 0
-        with open(path, encoding="utf-8") as fh:
-            for line in fh:
-                game = json.loads(line)
-                if spec is None or game["specs"][0] == spec:
-                    scores[int(game["deal"]) + shift] = float(game["solo_score"])
-    return scores
+    return load_run(paths, spec)[0]
 
 
 def main(argv: list[str]) -> int:
