@@ -86,6 +86,7 @@ def test_corrupt_save_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: P
 def test_play_against_an_agent_with_undo_save_and_quit(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "400")  # the save path, long under pytest-xdist, stays on one line
     save = tmp_path / "auto.json"
     copy = tmp_path / "copy.json"
     typed = ["help", "add 7", "9", "undo", "1", f"save {copy}", "quit"]

@@ -54,8 +54,9 @@ class LiveServer:
         """The base address, e.g. ``http://127.0.0.1:40123``."""
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> None:
-        """Start the server and wait until it answers."""
+    def start(self, timeout: float = 120) -> None:
+        """Start the server and wait until it answers (``timeout`` is a hang guard: a loaded machine
+        running the suite on several workers can take tens of seconds to import and open a server)."""
         cmd = [sys.executable, "-m", "tests.server.live"] + ([] if self.toy else ["--no-toy"])
         cmd += ["serve", "--host", "127.0.0.1", "--db", self.db_url, "--port", str(self.port)]
         cmd += ["--ai-delay", str(self.ai_delay), *self.args]
