@@ -75,7 +75,8 @@ def test_bad_setups_are_refused() -> None:
     with pytest.raises(ValueError, match="players"):
         v.new_games(1, [0])
     with pytest.raises(ValueError, match="standard rules"):
-        v.check_setup(2, ("horses-zero-ranks",))
+        v.check_setup(2, ("emma-hard",))
+    v.check_setup(2, ("horses-zero-ranks",))  # changes only the scoring: played
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -16,20 +16,22 @@ a JAX port can follow it line by line (``np.where`` for the branches, fixed shap
 
 :func:`observe` and :func:`action_mask` give the whole batch's observations and catalogue masks for the
 seats to act, the same numbers as the RL adapters' (``Spec.observe``, ``Spec.legal_and_mask``).
-What is not here yet: a ``gymnasium.vector`` env on top (the Farmers Finances one is ``rl/vector.py``),
-which needs final rewards, and so a vectorised scorer (final scores come from the engine's
-``scoring.score_players`` on the boards).
+:func:`score` is the final scoring of the whole batch (``scoring.score_players``' totals and the
+tie-break ranking, array by array), which the ``gymnasium.vector`` env ``rl/vector.py:
+TinyFarmsVectorEnv`` pays its final rewards from. The variant ``horses-zero-ranks`` changes only the
+scoring, so the simulator plays it too (:func:`score` takes the variants).
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Final
 
 import numpy as np
 
 from farmtable.games.farmers_finances.vector import U64, below
 from farmtable.games.tiny_farms import components as c
-from farmtable.games.tiny_farms import rules
+from farmtable.games.tiny_farms import rules, scoring
 
 MOVE: Final = 0
 PLACE: Final = 1
@@ -42,10 +44,18 @@ VISIBLE: Final = np.array(rules.VISIBLE, dtype=np.int64)
 FACES: Final = np.arange(c.MIN_DIE_VALUE, c.DIE_FACES + 1)
 
 
+VARIANTS: Final = (rules.HORSES_ZERO_RANKS,)
+"""The variants the simulator plays (they change only the scoring)."""
+
+
 def check_setup(players: int, variants: tuple[str, ...] = ()) -> None:
     """``ValueError`` naming the problem unless the simulator plays this set-up."""
-    if variants:
-        raise ValueError(f"the Tiny Farms batch simulator plays the standard rules only, not {', '.join(variants)}")
+    other = [v for v in variants if v not in VARIANTS]
+    if other:
+        raise ValueError(
+            f"the Tiny Farms batch simulator plays the standard rules (and {', '.join(VARIANTS)}) only, "
+            f"not {', '.join(other)}"
+        )
     if not 2 <= players <= c.MAX_PLAYERS:
         raise ValueError(f"the Tiny Farms batch simulator plays 2..{c.MAX_PLAYERS} players, not {players}")
 
@@ -295,16 +305,18 @@ def take(state: dict[str, np.ndarray], lanes: np.ndarray) -> dict[str, np.ndarra
 
 
 class Layout:
-    """Where :func:`observe` writes, read from the RL schema of ``players`` (``rl/tiny_farms.py``), so the
-    batch observation is ``spec("tiny-farms", players).observe(state, to_act)`` entry for entry."""
+    """Where :func:`observe` writes, read from the RL schema of ``players`` and ``variants``
+    (``rl/tiny_farms.py``), so the batch observation is ``spec("tiny-farms", players,
+    variants).observe(state, to_act)`` entry for entry."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, variants: tuple[str, ...] = ()) -> None:
         from farmtable.rl import tiny_farms as rl
         from farmtable.rl.catalogue import spec
 
-        check_setup(players)
+        check_setup(players, variants)
         self.players = players
-        self.spec = spec("tiny-farms", players)
+        self.variants = tuple(sorted(variants))
+        self.spec = spec("tiny-farms", players, variants)
         self.at = {row.name: row.start for row in self.spec.rows()}
         self.size = self.spec.obs_size
         spaces = np.zeros((c.WHEEL_SPACES, c.WHEEL_SPACES, len(rl.ANIMAL_NAMES)), dtype=np.float32)
@@ -390,6 +402,133 @@ def action_mask(state: dict[str, np.ndarray], layout: Layout, found: Options | N
     return mask
 
 
+# --- Final scoring, batched (RULEBOOK "Game End"; ``scoring.score_players`` array by array) -----------
+
+FARM_BITS: Final = np.int64(1) << np.arange(c.FARM_CELLS, dtype=np.int64)
+"""Bit ``i`` of a farm's mask is its cell ``i`` (``scoring._mask``)."""
+_NEIGHBOURS: Final = np.array([list(ns) + [c.FARM_CELLS] * (4 - len(ns)) for ns in scoring.NEIGHBOURS], dtype=np.int64)
+"""``(16, 4)``: the orthogonal neighbours of each farm cell, padded with 16 (a cell outside the farm)."""
+
+
+@cache
+def set_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Pig and sheep points of every one-farm mask (``2**16`` each), from the engine's own
+    ``scoring.pig_points`` / ``sheep_points`` (about 0.2 s once; the best partition into sets)."""
+    masks = range(1 << c.FARM_CELLS)
+    pigs = np.array([scoring.pig_points(m) for m in masks], dtype=np.int64)
+    sheep = np.array([scoring.sheep_points(m) for m in masks], dtype=np.int64)
+    return pigs, sheep
+
+
+def cow_points(farms: np.ndarray) -> np.ndarray:
+    """``scoring.cow_points`` of every farm of ``farms`` (``(..., 16)`` cell codes).
+
+    Each adjacent group of cows and calves is found by spreading the smallest cell index through the
+    group (a fixed point after at most 15 rounds), then every cow scores 1 per calf of its group.
+    """
+    shape = farms.shape[:-1]
+    flat = farms.reshape(-1, c.FARM_CELLS)
+    n = len(flat)
+    cows = flat == c.COW
+    herd = cows | (flat == c.CALVES)
+    outside = c.FARM_CELLS
+    label = np.where(herd, np.arange(c.FARM_CELLS), outside)
+    for _ in range(c.FARM_CELLS - 1):
+        padded = np.concatenate([label, np.full((n, 1), outside)], axis=1)
+        spread = np.where(herd, np.minimum(label, padded[:, _NEIGHBOURS].min(axis=2)), outside)
+        if np.array_equal(spread, label):
+            break
+        label = spread
+    slot = np.arange(n)[:, None] * (c.FARM_CELLS + 1) + label
+    size = n * (c.FARM_CELLS + 1)
+    herd_cows = np.bincount(slot.ravel(), weights=cows.ravel(), minlength=size).reshape(n, -1)
+    calves = np.bincount(slot.ravel(), weights=(flat == c.CALVES).ravel() * c.CALVES_PER_SPACE, minlength=size)
+    points: np.ndarray = (herd_cows * calves.reshape(n, -1))[:, :outside].sum(axis=1).astype(np.int64)
+    return points.reshape(shape)
+
+
+def forest_points(counts: np.ndarray) -> np.ndarray:
+    """``scoring.forest_points`` of ``counts`` (``(..., 5)`` Forest Friends of each kind): the ``k``-th
+    set holds every kind with at least ``k`` friends."""
+    most = max(int(counts.max(initial=0)), 1)
+    kinds = (counts[..., None] >= np.arange(1, most + 1)).sum(axis=-2)  # (..., most): kinds in set k
+    table = np.array(c.FOREST_SET_POINTS, dtype=np.int64)
+    out: np.ndarray = table[np.minimum(kinds, len(table) - 1)].sum(axis=-1)
+    return out
+
+
+def horse_points(horses: np.ndarray, min_horses: int) -> np.ndarray:
+    """``scoring.horse_points`` of every game (``(B, players)`` horse counts)."""
+    players = horses.shape[1]
+    ranked = horses >= min_horses
+    first = np.where(ranked, horses, -1).max(axis=1, keepdims=True)
+    firsts = ranked & (horses == first)
+    alone = firsts.sum(axis=1, keepdims=True) == 1
+    second = np.where(ranked & (horses < first), horses, -1).max(axis=1, keepdims=True)
+    seconds = alone & (second >= 0) & ranked & (horses == second)
+    second_value = c.HORSE_SECOND_POINTS_TWO_PLAYERS if players == 2 else c.HORSE_SECOND_POINTS
+    out: np.ndarray = c.HORSE_FIRST_POINTS * firsts + second_value * seconds
+    return out
+
+
+def score(boards: np.ndarray, milk: np.ndarray, variants: tuple[str, ...] = ()) -> np.ndarray:
+    """``(B, players)`` final totals of the boards ``(B, players, 32)`` and milk ``(B, players)``:
+    ``scoring.score_players(boards, milk).totals`` of every game (``horses-zero-ranks``: 0 horses rank)."""
+    check_setup(boards.shape[1], variants)
+    least = 0 if rules.HORSES_ZERO_RANKS in variants else c.MIN_HORSES_TO_SCORE
+    pig_table, sheep_table = set_tables()
+    farms = boards.reshape(*boards.shape[:2], 2, c.FARM_CELLS)  # (B, P, 2 farms, 16)
+    total = pig_table[(farms == c.PIG) @ FARM_BITS] + sheep_table[(farms == c.SHEEP) @ FARM_BITS]
+    total += c.CHICKEN_POINTS * (farms == c.CHICKEN).sum(axis=-1) + cow_points(farms)
+    used = ((farms != c.EMPTY) & (farms != c.CROSSED)).sum(axis=-1)
+    friends = (boards[..., None] == np.array(c.FOREST_FRIENDS)).sum(axis=-2)  # (B, P, 5)
+    out: np.ndarray = (
+        total.sum(axis=-1)
+        + horse_points((boards == c.HORSE).sum(axis=-1), least)
+        + forest_points(friends)
+        + c.MILK_POINTS * milk
+        - c.BALANCE_PENALTY * np.abs(used[..., 0] - used[..., 1])
+    )
+    return out
+
+
+def places(totals: np.ndarray, milk: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For every seat: how many seats rank below it and how many above (most points, then most unused
+    milk; equal keys share a place: ``core.rank_by`` of ``(total, milk)``)."""
+    key = totals * (c.START_MILK + 1) + milk  # milk is 0..START_MILK: the same order as the tuple
+    below_me = (key[:, None, :] < key[:, :, None]).sum(axis=2)
+    above_me = (key[:, None, :] > key[:, :, None]).sum(axis=2)
+    return below_me, above_me
+
+
+def choices(state: dict[str, np.ndarray], layout: Layout, actions: np.ndarray, found: Options) -> np.ndarray:
+    """The position ``k`` in the engine's legal list of each game's catalogue action (for :func:`step`).
+
+    ``actions`` must be legal (:func:`action_mask`); games over get 0.
+    """
+    usable, up, _, empty, _ = found
+    index = layout.index
+    n = len(actions)
+    lanes = np.arange(n)
+    die_at = index[rules.DIE_ACTIONS[c.MIN_DIE_VALUE][c.RED]]
+    put_at = index[rules.PUT_ACTIONS[c.ANIMALS[0]][0]]
+    before = np.cumsum(usable, axis=1) - usable  # usable faces below each face
+    rel = np.clip(actions - die_at, 0, 2 * c.DIE_FACES - 1)
+    die = 2 * before[lanes, rel // 2] + rel % 2
+    dies = 2 * usable.sum(axis=1)
+    milk = np.where(actions == index[rules.MILK_UP], dies, dies + up)
+    is_die = (actions >= die_at) & (actions < die_at + 2 * c.DIE_FACES)
+    put = np.clip(actions - put_at, 0, len(c.ANIMALS) * c.BOARD_CELLS - 1)
+    animal = np.array(c.ANIMALS)[put // c.BOARD_CELLS]
+    local = put % c.FARM_CELLS
+    second = animal != state["pending"][:, 0]
+    free = empty.sum(axis=1)
+    placed = second * free + (np.cumsum(empty, axis=1) - empty)[lanes, local]
+    phase = state["phase"]
+    out: np.ndarray = np.where(phase == MOVE, np.where(is_die, die, milk), np.where(phase == PLACE, placed, 0))
+    return out
+
+
 def notation(kind: int, a: int, b: int) -> str:
     """The engine's notation of a decision :func:`step` reported."""
     if kind == K_MILK:
@@ -406,12 +545,19 @@ __all__ = [
     "Layout",
     "action_mask",
     "check_setup",
+    "choices",
+    "cow_points",
+    "forest_points",
+    "horse_points",
     "legal_count",
     "new_games",
     "notation",
     "observe",
     "options",
     "pick_random",
+    "places",
     "play_random",
+    "score",
+    "set_tables",
     "step",
 ]
