@@ -335,17 +335,88 @@ class Layout:
         for animal, i in animal_index.items():
             self.animal_index[animal] = i
         self.index = self.spec.index
+        self.cell_rows = np.eye(self.codes, dtype=np.float32)[self.cell_code]
+        """Board value -> its one-hot row (the schema's cell codes)."""
+        at = self.at
+        self.wheel_at = at["wheel.rotation"]
+        self.wheel_end = at["players[self].milk"]
+        wheel = np.zeros((c.WHEEL_SPACES,) * 3 + (self.wheel_end - self.wheel_at,), dtype=np.float32)
+        spaces_at = at["wheel.spaces[0]"] - self.wheel_at
+        for r in range(c.WHEEL_SPACES):
+            wheel[r, :, :, at["wheel.rotation"] - self.wheel_at + r] = 1.0
+            wheel[r, :, :, spaces_at:] = self.spaces[r]
+            for space in range(c.WHEEL_SPACES):
+                wheel[r, space, :, at["wheel.red"] - self.wheel_at + space] = 1.0
+                wheel[r, :, space, at["wheel.blue"] - self.wheel_at + space] = 1.0
+        self.wheel = wheel.reshape(c.WHEEL_SPACES**3, -1)
+        """``(rotation * 8 + red) * 8 + blue`` -> the wheel's whole block (rotation, farmers, spaces)."""
+        labels = ["self", *(f"+{k}" for k in range(1, players))]
+        self.seat_at = [at[f"players[{label}].milk"] for label in labels]
+        self.tail_at = at["collected"]
+        grid = c.FARM_CELLS * self.codes
+        seat_size = 1 + 2 * grid
+        contiguous = (
+            at["wheel.spaces[0]"] + c.WHEEL_SPACES * len(rl.ANIMAL_NAMES) == self.wheel_end
+            and all(at[f"players[{label}].red"] == self.seat_at[k] + 1 for k, label in enumerate(labels))
+            and all(at[f"players[{label}].blue"] == self.seat_at[k] + 1 + grid for k, label in enumerate(labels))
+            and self.seat_at == [self.wheel_end + k * seat_size for k in range(players)]
+            and self.tail_at == self.wheel_end + players * seat_size
+        )
+        if not contiguous:
+            raise RuntimeError("the Tiny Farms RL schema changed: rl/tiny_farms_vector.py Layout needs updating")
 
 
-def observe(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
+def seat_blocks(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
+    """``(B, players, 1 + 32 * codes)`` float32: each seat's block of the observation (its milk, then its
+    two farms cell by cell, one-hot), by absolute seat. :class:`SeatBlocks` keeps them up to date move
+    by move instead of building them again."""
+    n, players, cells = state["boards"].shape
+    out = np.empty((n, players, 1 + cells * layout.codes), dtype=np.float32)
+    out[:, :, 0] = state["milk"]
+    out[:, :, 1:] = layout.cell_rows[state["boards"]].reshape(n, players, -1)
+    return out
+
+
+class SeatBlocks:
+    """The seat blocks (:func:`seat_blocks`) of a batch, kept up to date from what :func:`step` reports:
+    a ``put`` changes two entries of the mover's block, ``milk`` one; everything else leaves them."""
+
+    def __init__(self, state: dict[str, np.ndarray], layout: Layout) -> None:
+        self.layout = layout
+        self.blocks = seat_blocks(state, layout)
+        empty_code = int(layout.cell_code[c.EMPTY])
+        self._empty_at = 1 + empty_code
+        self._code_at = 1 + layout.cell_code
+        """Board value -> its entry in a cell's one-hot, past the milk entry."""
+
+    def update(self, mover: np.ndarray, kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+        """Apply the decisions :func:`step` returned (``mover``: the seat that made each)."""
+        codes = self.layout.codes
+        put = np.flatnonzero(kind == K_PUT)
+        cell = b[put] * codes
+        self.blocks[put, mover[put], self._empty_at + cell] = 0.0
+        self.blocks[put, mover[put], self._code_at[a[put]] + cell] = 1.0
+        milk = np.flatnonzero(kind == K_MILK)
+        self.blocks[milk, mover[milk], 0] -= 1.0
+
+    def restart(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
+        """The games ``lanes`` are new: their blocks again from their state."""
+        self.blocks[lanes] = seat_blocks(take(state, lanes), self.layout)
+
+
+def observe(state: dict[str, np.ndarray], layout: Layout, blocks: np.ndarray | None = None) -> np.ndarray:
     """``(B, obs_size)`` float32: each game's observation for the seat to act (seat 0 once it is over).
 
-    The same numbers as ``spec("tiny-farms", players).observe(engine_state, to_act)``.
+    The same numbers as ``spec("tiny-farms", players).observe(engine_state, to_act)``. The big blocks
+    are gathered from tables (the wheel by rotation and farmer spaces) or copied from ``blocks`` (the
+    :func:`seat_blocks` of this state, built here when not given), so every entry is written once and
+    only the small blocks are zeroed.
     """
     at, players = layout.at, layout.players
     n = len(state["phase"])
     lanes = np.arange(n)
-    out = np.zeros((n, layout.size), dtype=np.float32)
+    out = np.empty((n, layout.size), dtype=np.float32)
+    out[:, : layout.wheel_at] = 0.0
     phase = state["phase"]
     over = phase == OVER
     viewer = np.where(over, 0, state["current"])
@@ -357,24 +428,17 @@ def observe(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
     out[lanes, at["start_player"] + (state["start"] - viewer) % players] = 1.0
     out[:, at["dice"] : at["dice"] + c.DIE_FACES] = state["dice"][:, 1:]
     out[:, at["milk_change"]] = state["modifier"]
-    out[lanes, at["wheel.rotation"] + state["rotation"]] = 1.0
-    out[lanes, at["wheel.red"] + state["red"]] = 1.0
-    out[lanes, at["wheel.blue"] + state["blue"]] = 1.0
-    spaces_at = at["wheel.spaces[0]"]
-    out[:, spaces_at : spaces_at + layout.spaces.shape[1]] = layout.spaces[state["rotation"]]
-    cells = c.BOARD_CELLS
-    for k in range(players):
-        seat = (viewer + k) % players
-        label = "self" if k == 0 else f"+{k}"
-        out[:, at[f"players[{label}].milk"]] = state["milk"][lanes, seat]
-        grid_at = at[f"players[{label}].red"]
-        codes = layout.cell_code[state["boards"][lanes, seat]]  # (B, 32)
-        columns = grid_at + np.arange(cells) * layout.codes + codes
-        out[lanes[:, None], columns] = 1.0
+    wheel = (state["rotation"] * c.WHEEL_SPACES + state["red"]) * c.WHEEL_SPACES + state["blue"]
+    out[:, layout.wheel_at : layout.wheel_end] = layout.wheel[wheel]
+    if blocks is None:
+        blocks = seat_blocks(state, layout)
+    seats = (viewer[:, None] + np.arange(players)) % players
+    out[:, layout.wheel_end : layout.tail_at] = blocks[lanes[:, None], seats].reshape(n, -1)
+    out[:, layout.tail_at :] = 0.0
     placing = lanes[phase == PLACE]
-    for j in range(2):
+    for j in range(2):  # each game once per j: no repeated index
         has = placing[state["pending_n"][placing] > j]
-        np.add.at(out, (has, at["collected"] + layout.animal_index[state["pending"][has, j]]), 1.0)
+        out[has, at["collected"] + layout.animal_index[state["pending"][has, j]]] += 1.0
     out[placing, at["collected_for"] + state["farm"][placing]] = 1.0
     return out
 
@@ -543,6 +607,7 @@ def notation(kind: int, a: int, b: int) -> str:
 __all__ = [
     "U64",
     "Layout",
+    "SeatBlocks",
     "action_mask",
     "check_setup",
     "choices",
@@ -558,6 +623,7 @@ __all__ = [
     "places",
     "play_random",
     "score",
+    "seat_blocks",
     "set_tables",
     "step",
 ]

@@ -116,6 +116,7 @@ class BatchVectorEnv(VectorEnv):
             new = self._new_games(fresh)
             for key, value in new.items():
                 self.state[key][lanes] = value
+            self._restarted(lanes)
         self._restart = ended
         obs = self._observe()
         return obs, rewards, ended.copy(), np.zeros(self.num_envs, dtype=bool), self._infos(final)
@@ -138,6 +139,9 @@ class BatchVectorEnv(VectorEnv):
         """Which games are over."""
         raise NotImplementedError
 
+    def _restarted(self, lanes: np.ndarray) -> None:
+        """The games ``lanes`` were just replaced by new ones (a simulator that keeps more state hears it here)."""
+
     def _scores(self, lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Final totals and tie-break keys (greater is better) of the finished games ``lanes``."""
         raise NotImplementedError
@@ -151,9 +155,10 @@ class BatchVectorEnv(VectorEnv):
         raise NotImplementedError
 
     def _infos(self, final: np.ndarray) -> dict[str, Any]:
-        self._mask = self._legal_mask()
+        mask = self._legal_mask()
+        self._mask = mask.view(bool) if mask.dtype == np.int8 else mask.astype(bool)
         return {
-            "action_mask": self._mask.astype(np.int8),
+            "action_mask": mask.astype(np.int8),  # a copy: changing it changes no check
             "to_act": self.state["current"].copy(),
             "final_rewards": final,
         }
@@ -255,6 +260,8 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
         self.layout = tf.Layout(players, variants)
         super().__init__(num_envs, players, reward, self.layout.spec)
         self._found: tf.Options | None = None
+        self._blocks: tf.SeatBlocks | None = None
+        tf.set_tables()  # the scorer's pig and sheep tables: built once per process (~0.2 s), not mid-game
 
     def _options(self) -> tf.Options:
         if self._found is None:
@@ -263,11 +270,23 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
 
     def _new_games(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
         self._found = None
+        self._blocks = None
         return tf.new_games(self.players, seeds)
+
+    def _restarted(self, lanes: np.ndarray) -> None:
+        self._seat_blocks().restart(self.state, lanes)
+
+    def _seat_blocks(self) -> tf.SeatBlocks:
+        if self._blocks is None:
+            self._blocks = tf.SeatBlocks(self.state, self.layout)
+        return self._blocks
 
     def _play(self, chosen: np.ndarray) -> None:
         found = self._options()
-        tf.step(self.state, tf.choices(self.state, self.layout, chosen, found), found)
+        blocks = self._seat_blocks()
+        mover = self.state["current"].copy()
+        kind, a, b = tf.step(self.state, tf.choices(self.state, self.layout, chosen, found), found)
+        blocks.update(mover, kind, a, b)
         self._found = None
 
     def _over(self) -> np.ndarray:
@@ -275,12 +294,11 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
         return over
 
     def _observe(self) -> np.ndarray:
-        return tf.observe(self.state, self.layout)
+        return tf.observe(self.state, self.layout, self._seat_blocks().blocks)
 
     def _legal_mask(self) -> np.ndarray:
         self._found = None  # games may have restarted since the last look
-        mask: np.ndarray = tf.action_mask(self.state, self.layout, self._options()).astype(bool)
-        return mask
+        return tf.action_mask(self.state, self.layout, self._options())
 
     def _scores(self, lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         milk = self.state["milk"][lanes]
