@@ -45,6 +45,28 @@ def engine_rate(players: int, games: int, first_seed: int) -> float:
     return decisions / (time.process_time() - start)
 
 
+def engine_observed_rate(players: int, games: int, first_seed: int) -> float:
+    """Decisions per CPU second of the engine that also observes and masks every decision, as a one-game
+    RL loop does (``Spec.observe`` with the fast encoder, ``Spec.legal_and_mask``; same moves)."""
+    from farmtable.rl.catalogue import spec
+
+    sp = spec("tiny-farms", players)
+    game = farmtable.get_game("tiny-farms")
+    start = time.process_time()
+    decisions = 0
+    for seed in range(first_seed, first_seed + games):
+        state = game.new_game(players=players, seed=seed)
+        agent = Rng(seed ^ POLICY)
+        while not state.is_over():
+            player = state.actors()[0]
+            sp.observe(state, player)
+            sp.legal_and_mask(state, player)
+            legal = state.legal_actions(player)
+            state.apply(player, legal[agent.below(len(legal))])
+            decisions += 1
+    return decisions / (time.process_time() - start)
+
+
 def vector_rate(players: int, batch: int, first_seed: int) -> float:
     """Decisions per CPU second of the batch simulator on one batch of ``batch`` games."""
     seeds = np.arange(first_seed, first_seed + batch, dtype=np.uint64)
@@ -98,12 +120,14 @@ def main() -> None:
         parser.error("--env-steps must be at least 1")
     v.check_setup(args.players)
     engine: list[float] = []
+    observed: list[float] = []
     batches: dict[int, list[float]] = {b: [] for b in args.batch}
     envs: dict[int, list[float]] = {b: [] for b in args.env_batch}
     vector_rate(args.players, 64, 10**6)  # warm-up
     env_rate(args.players, 64, 5, 10**6)
     for r in range(args.rounds):
         engine.append(engine_rate(args.players, args.engine_games, r * args.engine_games))
+        observed.append(engine_observed_rate(args.players, args.engine_games // 2, r * args.engine_games))
         for b in args.batch:
             batches[b].append(vector_rate(args.players, b, r * b))
         for b in args.env_batch:
@@ -121,6 +145,13 @@ def main() -> None:
             f"| TinyFarmsVectorEnv {b:,} games (obs + masks + scoring + sampler) | {fmt(median_ci(rates))} "
             f"| {fmt(ratio_ci(pairs), '.1f')} |"
         )
+    pairs = list(zip(observed, engine, strict=True))
+    print(f"| engine + observe + mask per decision | {fmt(median_ci(observed))} | {fmt(ratio_ci(pairs), '.2f')} |")
+    if envs:
+        print("\nThe env against the engine that observes and masks too (paired by round):\n")
+        for b, rates in envs.items():
+            pairs = list(zip(rates, observed, strict=True))
+            print(f"- TinyFarmsVectorEnv {b:,}: {fmt(ratio_ci(pairs), '.1f')} x")
 
 
 if __name__ == "__main__":
