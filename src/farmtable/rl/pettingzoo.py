@@ -32,7 +32,7 @@ arrays (see :meth:`farmtable.rl.catalogue.Spec.mask_of`); both are built at most
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -111,10 +111,17 @@ class _Common:
         """The observation dict of ``seat`` (cached until the next move: loops often observe twice per step)."""
         obs = self._obs_cache.get(seat)
         if obs is None:
+            sp, state = self.spec, self.state
             known = self._legal_cache.get(seat)
             if known is None:
-                known = self._legal_cache[seat] = self.spec.legal_and_mask(self.state, seat)
-            obs = self._obs_cache[seat] = {"observation": self.spec.observe(self.state, seat), "action_mask": known[1]}
+                known = self._legal_cache[seat] = sp.legal_and_mask(state, seat)
+            fast = sp.fast
+            if fast is None:
+                vector = sp.observe(state, seat)
+            else:  # ``Spec.observe`` inlined: this runs once per decision
+                vector = np.empty(sp.encoder.size, dtype=np.float32)
+                fast(state, seat, vector)
+            obs = self._obs_cache[seat] = {"observation": vector, "action_mask": known[1]}
         return obs
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -149,6 +156,13 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         self.metadata = {"render_modes": ["ansi"], "name": _name(game_id), "is_parallelizable": True}
         self.render_mode = render_mode
         self._names = list(self.possible_agents)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """``AECEnv.agent_iter`` as a generator: the selected agent while any agent is left, at most
+        ``max_iter`` times (PettingZoo's iterator object costs a Python method call per decision)."""
+        while self.agents and max_iter > 0:
+            max_iter -= 1
+            yield self.agent_selection
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; the same ``seed`` gives the same game."""
