@@ -179,9 +179,16 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         """``agent``'s observation: its view encoded, and its action mask."""
         return self._observe_seat(self.agent_seat[agent])
 
+    _has_reset = True
+    """The raw env checks nothing; :class:`FarmtableCheckedAEC` sets it False until ``reset``, so both
+    share this one :meth:`last` (no ``super()`` call per decision)."""
+
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``AECEnv.last``: the selected agent's observation, running reward, flags and info (one call
-        less per decision than PettingZoo's, which goes through :meth:`observe`)."""
+        less per decision than PettingZoo's, which goes through :meth:`observe`); the checked env's
+        error before ``reset``."""
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
         agent = self.agent_selection
         return (
             self._observe_seat(self.agent_seat[agent]) if observe else None,
@@ -260,12 +267,6 @@ class FarmtableCheckedAEC(FarmtableAEC):
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
         return self._observe_seat(self.agent_seat[agent])
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """``AECEnv.last`` (an error before ``reset``)."""
-        if not self._has_reset:
-            EnvLogger.error_observe_before_reset()
-        return super().last(observe)
 
     def render(self) -> str | None:
         """The board as text (an error before ``reset``)."""
