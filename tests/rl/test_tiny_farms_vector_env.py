@@ -115,6 +115,8 @@ def test_vector_env_matches_the_engine(players: int, reward: str, variants: tupl
                 restarted += 1
             elif engine.is_over():
                 assert terminated[i]
+                assert np.array_equal(obs[i], sp.observe(engine, 0)), f"game {i}: the final observation (seat 0)"
+                assert not infos["action_mask"][i].any() and infos["to_act"][i] == -1
                 expected = sp.rewards(engine, reward)
                 assert infos["final_rewards"][i].tolist() == pytest.approx(expected)
                 assert rewards[i] == pytest.approx(expected[movers[i]])

@@ -250,6 +250,8 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
 
     The simulator is ``rl/tiny_farms_vector.py`` (the engine's rules and dice, checked move by move);
     final totals come from its batched scorer (``scoring.score_players``' totals; ties: most unused milk).
+    A game's final observation (the step it ends) is seat 0's, with nobody to act (``to_act`` −1, an
+    all-zero mask): everything in Tiny Farms is public.
     """
 
     def __init__(self, num_envs: int, players: int = 2, reward: str = "score", variants: tuple[str, ...] = ()) -> None:
