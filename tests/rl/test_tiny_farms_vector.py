@@ -109,3 +109,23 @@ def test_batch_observations_and_masks_are_the_adapters(players: int) -> None:
             engine = engines[i]
             engine.apply(engine.actors()[0], v.notation(int(kind[i]), int(a[i]), int(b[i])))
     assert checked > 200
+
+
+def test_viewer_observations_kept_move_by_move_equal_the_stateless_ones() -> None:
+    """``ViewerObs`` (updated from what ``step`` reports, games restarted midway) = ``observe`` of the state."""
+    players = 3
+    layout = v.Layout(players)
+    state = v.new_games(players, list(range(30)))
+    views = v.ViewerObs(state, layout)
+    policy = np.arange(30, dtype=np.uint64) + np.uint64(POLICY)
+    for turn in range(150):
+        assert np.array_equal(views.observe(state), v.observe(state, layout)), turn
+        count = v.legal_count(state)
+        mover = state["current"].copy()
+        views.update(mover, *v.step(state, v.pick_random(policy, count)))
+        if turn == 70:  # a third of the games start over
+            lanes = np.arange(0, 30, 3)
+            for key, value in v.new_games(players, lanes + 1000).items():
+                state[key][lanes] = value
+            views.restart(state, lanes)
+    assert (state["boards"] != 0).sum() > 30 * players * 10  # boards filled: the puts were followed

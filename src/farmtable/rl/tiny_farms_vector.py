@@ -368,7 +368,7 @@ class Layout:
 
 def seat_blocks(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
     """``(B, players, 1 + 32 * codes)`` float32: each seat's block of the observation (its milk, then its
-    two farms cell by cell, one-hot), by absolute seat. :class:`SeatBlocks` keeps them up to date move
+    two farms cell by cell, one-hot), by absolute seat. :class:`ViewerObs` keeps them up to date move
     by move instead of building them again."""
     n, players, cells = state["boards"].shape
     out = np.empty((n, players, 1 + cells * layout.codes), dtype=np.float32)
@@ -377,69 +377,110 @@ def seat_blocks(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
     return out
 
 
-class SeatBlocks:
-    """The seat blocks (:func:`seat_blocks`) of a batch, kept up to date from what :func:`step` reports:
-    a ``put`` changes two entries of the mover's block, ``milk`` one; everything else leaves them."""
+class ViewerObs:
+    """Every game's whole observation as each seat sees it (``(B, players, obs_size)``), kept up to date
+    move by move, so :meth:`observe` is one row gather into a fresh array.
+
+    The seat blocks (milk and farms, in each viewer's seat order) change only where :func:`step` reports
+    a ``put`` (two entries) or ``milk`` (one), for every viewer at once; the small head (round, phase,
+    dice, wheel ...) and tail (collected animals) are written for the viewer to act just before the
+    gather. It equals :func:`observe` (the stateless reference) by test.
+    """
 
     def __init__(self, state: dict[str, np.ndarray], layout: Layout) -> None:
         self.layout = layout
-        self.blocks = seat_blocks(state, layout)
-        empty_code = int(layout.cell_code[c.EMPTY])
-        self._empty_at = 1 + empty_code
+        n, players, _ = state["boards"].shape
+        self.full = np.zeros((n, players, layout.size), dtype=np.float32)
+        self._fill(state, np.arange(n))
+        self._empty_at = 1 + int(layout.cell_code[c.EMPTY])
         self._code_at = 1 + layout.cell_code
-        """Board value -> its entry in a cell's one-hot, past the milk entry."""
+        """Board value -> its entry in a cell's one-hot, past the seat's milk entry."""
+        self._seat_size = 1 + c.BOARD_CELLS * layout.codes
+
+    def _fill(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
+        """The seat blocks of the games ``lanes`` from their state, for every viewer."""
+        layout = self.layout
+        players = layout.players
+        blocks = seat_blocks(take(state, lanes), layout)
+        for viewer in range(players):
+            order = (viewer + np.arange(players)) % players
+            self.full[lanes, viewer, layout.wheel_end : layout.tail_at] = blocks[:, order].reshape(len(lanes), -1)
 
     def update(self, mover: np.ndarray, kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
         """Apply the decisions :func:`step` returned (``mover``: the seat that made each)."""
-        codes = self.layout.codes
+        layout = self.layout
+        players = layout.players
         put = np.flatnonzero(kind == K_PUT)
-        cell = b[put] * codes
-        self.blocks[put, mover[put], self._empty_at + cell] = 0.0
-        self.blocks[put, mover[put], self._code_at[a[put]] + cell] = 1.0
         milk = np.flatnonzero(kind == K_MILK)
-        self.blocks[milk, mover[milk], 0] -= 1.0
+        cell = b[put] * layout.codes
+        for viewer in range(players):
+            at = layout.wheel_end + (mover - viewer) % players * self._seat_size
+            self.full[put, viewer, at[put] + self._empty_at + cell] = 0.0
+            self.full[put, viewer, at[put] + self._code_at[a[put]] + cell] = 1.0
+            self.full[milk, viewer, at[milk]] -= 1.0
 
     def restart(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
-        """The games ``lanes`` are new: their blocks again from their state."""
-        self.blocks[lanes] = seat_blocks(take(state, lanes), self.layout)
+        """The games ``lanes`` are new: their seat blocks again from their state."""
+        self._fill(state, lanes)
+
+    def observe(self, state: dict[str, np.ndarray]) -> np.ndarray:
+        """``(B, obs_size)`` float32, a fresh array: :func:`observe` of ``state``."""
+        layout = self.layout
+        n = len(state["phase"])
+        lanes = np.arange(n)
+        head, tail, viewer = _head_tail(state, layout)
+        self.full[lanes, viewer, : layout.wheel_end] = head
+        self.full[lanes, viewer, layout.tail_at :] = tail
+        out: np.ndarray = self.full[lanes, viewer]
+        return out
 
 
-def observe(state: dict[str, np.ndarray], layout: Layout, blocks: np.ndarray | None = None) -> np.ndarray:
-    """``(B, obs_size)`` float32: each game's observation for the seat to act (seat 0 once it is over).
-
-    The same numbers as ``spec("tiny-farms", players).observe(engine_state, to_act)``. The big blocks
-    are gathered from tables (the wheel by rotation and farmer spaces) or copied from ``blocks`` (the
-    :func:`seat_blocks` of this state, built here when not given), so every entry is written once and
-    only the small blocks are zeroed.
-    """
+def _head_tail(state: dict[str, np.ndarray], layout: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The observation before the seats (``[0, wheel_end)``: round ... the wheel) and after them
+    (``[tail_at, obs_size)``: collected animals, Emma's and the crop's zeros), and each game's viewer."""
     at, players = layout.at, layout.players
     n = len(state["phase"])
     lanes = np.arange(n)
-    out = np.empty((n, layout.size), dtype=np.float32)
-    out[:, : layout.wheel_at] = 0.0
+    head = np.zeros((n, layout.wheel_end), dtype=np.float32)
     phase = state["phase"]
     over = phase == OVER
     viewer = np.where(over, 0, state["current"])
-    out[:, at["round"]] = state["round"]
-    out[:, at["rounds"]] = c.ROUNDS
-    out[lanes, at["phase"] + np.where(over, 3, phase)] = 1.0  # PHASES: move, place, crop, over
+    head[:, at["round"]] = state["round"]
+    head[:, at["rounds"]] = c.ROUNDS
+    head[lanes, at["phase"] + np.where(over, 3, phase)] = 1.0  # PHASES: move, place, crop, over
     live = lanes[~over]
-    out[live, at["to_act"] + (state["current"][live] - viewer[live]) % players] = 1.0
-    out[lanes, at["start_player"] + (state["start"] - viewer) % players] = 1.0
-    out[:, at["dice"] : at["dice"] + c.DIE_FACES] = state["dice"][:, 1:]
-    out[:, at["milk_change"]] = state["modifier"]
+    head[live, at["to_act"] + (state["current"][live] - viewer[live]) % players] = 1.0
+    head[lanes, at["start_player"] + (state["start"] - viewer) % players] = 1.0
+    head[:, at["dice"] : at["dice"] + c.DIE_FACES] = state["dice"][:, 1:]
+    head[:, at["milk_change"]] = state["modifier"]
     wheel = (state["rotation"] * c.WHEEL_SPACES + state["red"]) * c.WHEEL_SPACES + state["blue"]
-    out[:, layout.wheel_at : layout.wheel_end] = layout.wheel[wheel]
-    if blocks is None:
-        blocks = seat_blocks(state, layout)
-    seats = (viewer[:, None] + np.arange(players)) % players
-    out[:, layout.wheel_end : layout.tail_at] = blocks[lanes[:, None], seats].reshape(n, -1)
-    out[:, layout.tail_at :] = 0.0
+    head[:, layout.wheel_at :] = layout.wheel[wheel]
+    tail = np.zeros((n, layout.size - layout.tail_at), dtype=np.float32)
     placing = lanes[phase == PLACE]
+    collected = at["collected"] - layout.tail_at
     for j in range(2):  # each game once per j: no repeated index
         has = placing[state["pending_n"][placing] > j]
-        out[has, at["collected"] + layout.animal_index[state["pending"][has, j]]] += 1.0
-    out[placing, at["collected_for"] + state["farm"][placing]] = 1.0
+        tail[has, collected + layout.animal_index[state["pending"][has, j]]] += 1.0
+    tail[placing, at["collected_for"] - layout.tail_at + state["farm"][placing]] = 1.0
+    return head, tail, viewer
+
+
+def observe(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
+    """``(B, obs_size)`` float32: each game's observation for the seat to act (seat 0 once it is over).
+
+    The same numbers as ``spec("tiny-farms", players).observe(engine_state, to_act)``, built from the
+    state alone (:class:`ViewerObs` keeps them up to date move by move instead: the vector env's way).
+    """
+    players = layout.players
+    n = len(state["phase"])
+    lanes = np.arange(n)
+    out = np.empty((n, layout.size), dtype=np.float32)
+    head, tail, viewer = _head_tail(state, layout)
+    out[:, : layout.wheel_end] = head
+    blocks = seat_blocks(state, layout)
+    seats = (viewer[:, None] + np.arange(players)) % players
+    out[:, layout.wheel_end : layout.tail_at] = blocks[lanes[:, None], seats].reshape(n, -1)
+    out[:, layout.tail_at :] = tail
     return out
 
 
@@ -607,7 +648,7 @@ def notation(kind: int, a: int, b: int) -> str:
 __all__ = [
     "U64",
     "Layout",
-    "SeatBlocks",
+    "ViewerObs",
     "action_mask",
     "check_setup",
     "choices",

@@ -262,7 +262,7 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
         self.layout = tf.Layout(players, variants)
         super().__init__(num_envs, players, reward, self.layout.spec)
         self._found: tf.Options | None = None
-        self._blocks: tf.SeatBlocks | None = None
+        self._views: tf.ViewerObs | None = None
         tf.set_tables()  # the scorer's pig and sheep tables: built once per process (~0.2 s), not mid-game
 
     def _options(self) -> tf.Options:
@@ -272,23 +272,23 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
 
     def _new_games(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
         self._found = None
-        self._blocks = None
+        self._views = None
         return tf.new_games(self.players, seeds)
 
     def _restarted(self, lanes: np.ndarray) -> None:
-        self._seat_blocks().restart(self.state, lanes)
+        self._viewer_obs().restart(self.state, lanes)
 
-    def _seat_blocks(self) -> tf.SeatBlocks:
-        if self._blocks is None:
-            self._blocks = tf.SeatBlocks(self.state, self.layout)
-        return self._blocks
+    def _viewer_obs(self) -> tf.ViewerObs:
+        if self._views is None:
+            self._views = tf.ViewerObs(self.state, self.layout)
+        return self._views
 
     def _play(self, chosen: np.ndarray) -> None:
         found = self._options()
-        blocks = self._seat_blocks()
+        views = self._viewer_obs()
         mover = self.state["current"].copy()
         kind, a, b = tf.step(self.state, tf.choices(self.state, self.layout, chosen, found), found)
-        blocks.update(mover, kind, a, b)
+        views.update(mover, kind, a, b)
         self._found = None
 
     def _over(self) -> np.ndarray:
@@ -296,7 +296,7 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
         return over
 
     def _observe(self) -> np.ndarray:
-        return tf.observe(self.state, self.layout, self._seat_blocks().blocks)
+        return self._viewer_obs().observe(self.state)
 
     def _legal_mask(self) -> np.ndarray:
         self._found = None  # games may have restarted since the last look
