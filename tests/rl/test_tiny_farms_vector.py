@@ -129,3 +129,25 @@ def test_viewer_observations_kept_move_by_move_equal_the_stateless_ones() -> Non
                 state[key][lanes] = value
             views.restart(state, lanes)
     assert (state["boards"] != 0).sum() > 30 * players * 10  # boards filled: the puts were followed
+
+
+def test_decode_names_every_legal_catalogue_action() -> None:
+    """``decode`` of each legal catalogue index is the move of that name (``notation``), in every game."""
+    from farmtable.rl.catalogue import spec
+
+    sp = spec("tiny-farms", 2)
+    layout = v.Layout(2)
+    state = v.new_games(2, list(range(20)))
+    policy = np.arange(20, dtype=np.uint64) + np.uint64(POLICY)
+    checked = 0
+    for _ in range(70):
+        mask = v.action_mask(state, layout).astype(bool)
+        for column in np.flatnonzero(mask.any(axis=0)):
+            games = np.flatnonzero(mask[:, column])
+            kind, a, b = v.decode(v.take(state, games), layout, np.full(len(games), column))
+            assert {v.notation(int(x), int(y), int(z)) for x, y, z in zip(kind, a, b, strict=True)} == {
+                sp.actions[column]
+            }
+            checked += len(games)
+        v.step(state, v.pick_random(policy, v.legal_count(state)))
+    assert checked > 2000

@@ -171,30 +171,69 @@ def step(
     """
     usable, up, _, empty, _ = options(state) if found is None else found
     n = len(state["phase"])
-    lanes = np.arange(n)
     phase = state["phase"]
-    cur = np.maximum(state["current"], 0)
     kind = np.full(n, -1, dtype=np.int64)
     a = np.zeros(n, dtype=np.int64)
     b = np.zeros(n, dtype=np.int64)
     dies = 2 * usable.sum(axis=1)
-    moving = phase == MOVE  # both masks before anything moves: a die move turns its game to PLACE
+    moving = phase == MOVE
     placing = phase == PLACE
-    # --- MOVE: a die and a farmer, or milk
+    # MOVE: a die and a farmer (die values in order, red before blue), then milk +1, then milk -1
     die = moving & (k < dies)
     milk = moving & ~die
-    value = 1 + _kth(usable, k // 2)
-    farm = k % 2
-    kind[die], a[die], b[die] = K_DIE, value[die], farm[die]
-    plus = milk & up & (k == dies)
-    kind[milk], a[milk] = K_MILK, np.where(plus, 1, -1)[milk]
+    kind[die], a[die], b[die] = K_DIE, (1 + _kth(usable, k // 2))[die], (k % 2)[die]
+    kind[milk], a[milk] = K_MILK, np.where(up & (k == dies), 1, -1)[milk]
+    # PLACE: each different pending animal (in order) into each empty space of the farm (in order)
+    free = np.maximum(empty.sum(axis=1), 1)
+    animal = np.where(k // free == 0, state["pending"][:, 0], state["pending"][:, 1])
+    cell = state["farm"] * c.FARM_CELLS + _kth(empty, k % free)
+    kind[placing], a[placing], b[placing] = K_PUT, animal[placing], cell[placing]
+    play(state, kind, a, b)
+    return kind, a, b
+
+
+def decode(state: dict[str, np.ndarray], layout: Layout, actions: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Catalogue actions as the (kind, a, b) decisions :func:`play` takes (``-1`` for games over).
+
+    ``actions`` must be legal (:func:`action_mask`): nothing is checked here.
+    """
+    index = layout.index
+    phase = state["phase"]
+    die_at = index[rules.DIE_ACTIONS[c.MIN_DIE_VALUE][c.RED]]
+    put_at = index[rules.PUT_ACTIONS[c.ANIMALS[0]][0]]
+    rel_die = actions - die_at
+    is_die = (rel_die >= 0) & (rel_die < 2 * c.DIE_FACES)
+    moving = phase == MOVE
+    kind = np.where(moving, np.where(is_die, K_DIE, K_MILK), np.where(phase == PLACE, K_PUT, -1))
+    put = np.clip(actions - put_at, 0, len(c.ANIMALS) * c.BOARD_CELLS - 1)
+    a = np.where(
+        moving,
+        np.where(is_die, rel_die // 2 + c.MIN_DIE_VALUE, np.where(actions == index[rules.MILK_UP], 1, -1)),
+        np.array(c.ANIMALS)[put // c.BOARD_CELLS],
+    )
+    b = np.where(moving, np.where(is_die, rel_die % 2, 0), put % c.BOARD_CELLS)
+    return kind, a, b
+
+
+def play(state: dict[str, np.ndarray], kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    """Play the decisions (kind, a, b) (``K_*``, as :func:`step` and :func:`decode` give them; ``-1``: none)
+    of the games' players to act, then everything automatic that follows. They must be legal."""
+    n = len(kind)
+    lanes = np.arange(n)
+    cur = np.maximum(state["current"], 0)
+    die = kind == K_DIE
+    milk = kind == K_MILK
+    placing = kind == K_PUT
+    # --- milk: spend a token to change the die about to be used
     state["milk"][lanes[milk], cur[milk]] -= 1
     state["modifier"][milk] += a[milk]
+    # --- a die and a farmer
     d = lanes[die]
-    state["dice"][d, value[die]] -= 1
-    steps = value[die] + state["modifier"][die]
+    value, farm = a[die], b[die]
+    state["dice"][d, value] -= 1
+    steps = value + state["modifier"][die]
     state["modifier"][die] = 0
-    red_moves = farm[die] == c.RED
+    red_moves = farm == c.RED
     start = np.where(red_moves, state["red"][die], state["blue"][die])
     other = np.where(red_moves, state["blue"][die], state["red"][die])
     end = (start + steps) % c.WHEEL_SPACES
@@ -203,22 +242,16 @@ def step(
     state["blue"][d] = np.where(red_moves, state["blue"][d], end)
     state["pending"][d] = VISIBLE[state["rotation"][d], end]
     state["pending_n"][d] = 2
-    state["farm"][d] = farm[die]
+    state["farm"][d] = farm
     state["phase"][d] = PLACE
-    # --- PLACE: one pending animal into an empty space of the farm (``empty`` is still right for these
-    # games: only the die-moving ones changed)
-    free = np.maximum(empty.sum(axis=1), 1)
-    which = k // free
-    animal = np.where(which == 0, state["pending"][:, 0], state["pending"][:, 1])
-    cell = state["farm"] * c.FARM_CELLS + _kth(empty, k % free)
+    # --- one pending animal into an empty space of the farm
     p = lanes[placing]
-    kind[placing], a[placing], b[placing] = K_PUT, animal[placing], cell[placing]
-    state["boards"][p, cur[placing], cell[placing]] = animal[placing]
-    first = state["pending"][p, 0] == animal[placing]
+    animal = a[placing]
+    state["boards"][p, cur[placing], b[placing]] = animal
+    first = state["pending"][p, 0] == animal
     state["pending"][p, 0] = np.where(first, state["pending"][p, 1], state["pending"][p, 0])
     state["pending_n"][p] -= 1
     _settle(state, die | placing)
-    return kind, a, b
 
 
 def _settle(state: dict[str, np.ndarray], moved: np.ndarray) -> None:
@@ -606,34 +639,6 @@ def places(totals: np.ndarray, milk: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return below_me, above_me
 
 
-def choices(state: dict[str, np.ndarray], layout: Layout, actions: np.ndarray, found: Options) -> np.ndarray:
-    """The position ``k`` in the engine's legal list of each game's catalogue action (for :func:`step`).
-
-    ``actions`` must be legal (:func:`action_mask`); games over get 0.
-    """
-    usable, up, _, empty, _ = found
-    index = layout.index
-    n = len(actions)
-    lanes = np.arange(n)
-    die_at = index[rules.DIE_ACTIONS[c.MIN_DIE_VALUE][c.RED]]
-    put_at = index[rules.PUT_ACTIONS[c.ANIMALS[0]][0]]
-    before = np.cumsum(usable, axis=1) - usable  # usable faces below each face
-    rel = np.clip(actions - die_at, 0, 2 * c.DIE_FACES - 1)
-    die = 2 * before[lanes, rel // 2] + rel % 2
-    dies = 2 * usable.sum(axis=1)
-    milk = np.where(actions == index[rules.MILK_UP], dies, dies + up)
-    is_die = (actions >= die_at) & (actions < die_at + 2 * c.DIE_FACES)
-    put = np.clip(actions - put_at, 0, len(c.ANIMALS) * c.BOARD_CELLS - 1)
-    animal = np.array(c.ANIMALS)[put // c.BOARD_CELLS]
-    local = put % c.FARM_CELLS
-    second = animal != state["pending"][:, 0]
-    free = empty.sum(axis=1)
-    placed = second * free + (np.cumsum(empty, axis=1) - empty)[lanes, local]
-    phase = state["phase"]
-    out: np.ndarray = np.where(phase == MOVE, np.where(is_die, die, milk), np.where(phase == PLACE, placed, 0))
-    return out
-
-
 def notation(kind: int, a: int, b: int) -> str:
     """The engine's notation of a decision :func:`step` reported."""
     if kind == K_MILK:
@@ -651,8 +656,8 @@ __all__ = [
     "ViewerObs",
     "action_mask",
     "check_setup",
-    "choices",
     "cow_points",
+    "decode",
     "forest_points",
     "horse_points",
     "legal_count",
@@ -662,6 +667,7 @@ __all__ = [
     "options",
     "pick_random",
     "places",
+    "play",
     "play_random",
     "score",
     "seat_blocks",

@@ -284,10 +284,10 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
         return self._views
 
     def _play(self, chosen: np.ndarray) -> None:
-        found = self._options()
         views = self._viewer_obs()
         mover = self.state["current"].copy()
-        kind, a, b = tf.step(self.state, tf.choices(self.state, self.layout, chosen, found), found)
+        kind, a, b = tf.decode(self.state, self.layout, chosen)  # legal: the base class checked the mask
+        tf.play(self.state, kind, a, b)
         views.update(mover, kind, a, b)
         self._found = None
 
