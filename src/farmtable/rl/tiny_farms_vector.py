@@ -1,7 +1,6 @@
 """Tiny Farms as a batched numpy simulator (issue 16, item 2): many games stepped at once.
 
-The rules of ``games/tiny_farms/rules.py`` for 2–4 players without variants (no solo, no Farmer
-Emma): roll ``players + 1`` dice, each player in turn spends milk (``milk +1``/``milk -1``), takes a
+The rules of ``games/tiny_farms/rules.py`` for 2–4 players (no solo, no Farmer Emma): roll ``players + 1`` dice, each player in turn spends milk (``milk +1``/``milk -1``), takes a
 die to move the red or blue farmer (bumping past the other one), writes the two animals the wheel
 shows into empty spaces of that farm (lost when it is full); the leftover die turns the top wheel;
 ten rounds. Chance is the engine's own generator (SplitMix64, :func:`farmtable.games.farmers_finances.vector.below`
@@ -11,11 +10,14 @@ Decisions are *positions in the engine's legal list*: :func:`legal_count` gives 
 each game has, in exactly the order ``TinyFarmsState.legal_actions`` lists them, and :func:`step`
 plays the ``k``-th. So a policy that picks ``legal[agent.below(len(legal))]`` in the engine and
 ``k = below(agent, count)`` here plays the same games (``tests/rl/test_tiny_farms_vector.py`` checks
-it move by move). Every function is a pure transformation of arrays with no per-game Python branch, so
-a JAX port can follow it line by line (``np.where`` for the branches, fixed shapes).
+it move by move). :func:`step` is :func:`play` of the decoded position; an RL policy's catalogue
+indices go through :func:`decode` instead. Every function is a pure transformation of arrays with no
+per-game Python branch, so a JAX port can follow it line by line (``np.where`` for the branches,
+fixed shapes).
 
 :func:`observe` and :func:`action_mask` give the whole batch's observations and catalogue masks for the
-seats to act, the same numbers as the RL adapters' (``Spec.observe``, ``Spec.legal_and_mask``).
+seats to act, the same numbers as the RL adapters' (``Spec.observe``, ``Spec.legal_and_mask``);
+:class:`ViewerObs` keeps the observations up to date move by move (what the vector env uses).
 :func:`score` is the final scoring of the whole batch (``scoring.score_players``' totals and the
 tie-break ranking, array by array), which the ``gymnasium.vector`` env ``rl/vector.py:
 TinyFarmsVectorEnv`` pays its final rewards from. The variant ``horses-zero-ranks`` changes only the
