@@ -1,8 +1,9 @@
 """Tiny Farms as a batched numpy simulator (issue 16, item 2): many games stepped at once.
 
-The rules of ``games/tiny_farms/rules.py`` for 2–4 players (no solo, no Farmer Emma): roll ``players + 1`` dice, each player in turn spends milk (``milk +1``/``milk -1``), takes a
-die to move the red or blue farmer (bumping past the other one), writes the two animals the wheel
-shows into empty spaces of that farm (lost when it is full); the leftover die turns the top wheel;
+The rules of ``games/tiny_farms/rules.py`` for 2–4 players (no solo, no Farmer Emma): roll
+``players + 1`` dice, each player in turn spends milk (``milk +1``/``milk -1``), takes a die to move
+the red or blue farmer (bumping past the other one), writes the two animals the wheel shows into
+empty spaces of that farm (lost when it is full); the leftover die turns the top wheel;
 ten rounds. Chance is the engine's own generator (SplitMix64, :func:`farmtable.games.farmers_finances.vector.below`
 draw for draw), so game ``i`` of a batch made from ``seeds[i]`` is ``engine.new_game(players, seed=seeds[i])``.
 
