@@ -1,13 +1,17 @@
 """Batched Tiny Farms (issue 16, item 2): random play, the engine vs the numpy batch, side by side.
 
-    nice -n 10 .venv/bin/python benchmarks/speed/vector_tiny_farms.py --rounds 5 --batch 1024 8192
+    nice -n 10 .venv/bin/python benchmarks/speed/vector_tiny_farms.py --rounds 5 --batch 1024 8192 \
+        --env-batch 4096 16384
 
 Alternating rounds in one process: the engine (``legal_actions`` + ``apply``, every check kept; the
 move ``legal[agent.below(len(legal))]`` with ``agent = Rng(seed ^ 0x5DEECE66D)``) and
 ``rl/tiny_farms_vector.py`` playing whole games with the same policy at each batch size
 (``play_random``), in decisions per CPU second (``time.process_time``). The two play identical games
-from identical seeds (``tests/rl/test_tiny_farms_vector.py`` checks it move by move). Target: >= 10x
-the engine on one core.
+from identical seeds (``tests/rl/test_tiny_farms_vector.py`` checks it move by move). Then the
+``gymnasium.vector`` env ``rl.vector.TinyFarmsVectorEnv`` at each ``--env-batch``: ``--env-steps``
+calls of ``step`` (observations, masks, final scoring, autoreset), the action drawn uniformly from
+the mask (``mask.nonzero()`` and ``Rng.below(count)`` per game, the same sampler as the engine's).
+Target: >= 10x the engine on one core.
 """
 
 from __future__ import annotations
@@ -41,12 +45,63 @@ def engine_rate(players: int, games: int, first_seed: int) -> float:
     return decisions / (time.process_time() - start)
 
 
+def engine_observed_rate(players: int, games: int, first_seed: int) -> float:
+    """Decisions per CPU second of the engine that also observes and masks every decision, as a one-game
+    RL loop does (``Spec.observe`` with the fast encoder, ``Spec.legal_and_mask``; same moves)."""
+    from farmtable.rl.catalogue import spec
+
+    sp = spec("tiny-farms", players)
+    game = farmtable.get_game("tiny-farms")
+    start = time.process_time()
+    decisions = 0
+    for seed in range(first_seed, first_seed + games):
+        state = game.new_game(players=players, seed=seed)
+        agent = Rng(seed ^ POLICY)
+        while not state.is_over():
+            player = state.actors()[0]
+            sp.observe(state, player)
+            sp.legal_and_mask(state, player)
+            legal = state.legal_actions(player)
+            state.apply(player, legal[agent.below(len(legal))])
+            decisions += 1
+    return decisions / (time.process_time() - start)
+
+
 def vector_rate(players: int, batch: int, first_seed: int) -> float:
     """Decisions per CPU second of the batch simulator on one batch of ``batch`` games."""
     seeds = np.arange(first_seed, first_seed + batch, dtype=np.uint64)
     start = time.process_time()
     out = v.play_random(players, seeds, seeds ^ np.uint64(POLICY))
     return float(out["decisions"].sum()) / (time.process_time() - start)
+
+
+def sample(mask: np.ndarray, policy: np.ndarray) -> np.ndarray:
+    """A uniformly drawn legal action per game (0 where none): ``Rng.below(count)`` among the mask's ones."""
+    legal = mask.view(bool)
+    count = legal.sum(axis=1)
+    k = v.pick_random(policy, count)
+    flat = np.flatnonzero(legal)
+    first = np.cumsum(count) - count
+    at = np.minimum(first + k, max(len(flat) - 1, 0))
+    chosen: np.ndarray = np.where(count > 0, flat[at] - np.arange(len(mask)) * mask.shape[1], 0)
+    return chosen
+
+
+def env_rate(players: int, batch: int, steps: int, seed: int) -> float:
+    """Decisions per CPU second through ``TinyFarmsVectorEnv`` (observations, masks, rewards, autoreset)."""
+    from farmtable.rl.vector import TinyFarmsVectorEnv
+
+    envs = TinyFarmsVectorEnv(batch, players=players)
+    _, infos = envs.reset(seed=seed)
+    policy = np.arange(batch, dtype=np.uint64) + np.uint64(seed)
+    start = time.process_time()
+    decisions = 0
+    for _ in range(steps):
+        mask = infos["action_mask"]
+        actions = sample(mask, policy)
+        decisions += int(mask.view(bool).any(axis=1).sum())
+        _, _, _, _, infos = envs.step(actions)
+    return decisions / (time.process_time() - start)
 
 
 def main() -> None:
@@ -56,17 +111,27 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--engine-games", type=int, default=200)
     parser.add_argument("--batch", type=int, nargs="*", default=[1024, 8192])
+    parser.add_argument("--env-batch", type=int, nargs="*", default=[4096])
+    parser.add_argument("--env-steps", type=int, default=150)
     args = parser.parse_args()
-    if args.rounds < 1 or args.engine_games < 1 or not args.batch or min(args.batch) < 1:
-        parser.error("--rounds, --engine-games and every --batch must be at least 1")
+    if args.rounds < 1 or args.engine_games < 1 or min(args.batch + args.env_batch, default=1) < 1:
+        parser.error("--rounds, --engine-games and every --batch / --env-batch must be at least 1")
+    if args.env_steps < 1:
+        parser.error("--env-steps must be at least 1")
     v.check_setup(args.players)
     engine: list[float] = []
+    observed: list[float] = []
     batches: dict[int, list[float]] = {b: [] for b in args.batch}
+    envs: dict[int, list[float]] = {b: [] for b in args.env_batch}
     vector_rate(args.players, 64, 10**6)  # warm-up
+    env_rate(args.players, 64, 5, 10**6)
     for r in range(args.rounds):
         engine.append(engine_rate(args.players, args.engine_games, r * args.engine_games))
+        observed.append(engine_observed_rate(args.players, args.engine_games // 2, r * args.engine_games))
         for b in args.batch:
             batches[b].append(vector_rate(args.players, b, r * b))
+        for b in args.env_batch:
+            envs[b].append(env_rate(args.players, b, args.env_steps, r))
     print(f"Tiny Farms, {args.players} players, random play, decisions per CPU second, {args.rounds} rounds\n")
     print("| simulator | decisions/s [95% CI] | × engine (paired by round) |")
     print("|---|---:|---:|")
@@ -74,6 +139,19 @@ def main() -> None:
     for b, rates in batches.items():
         pairs = list(zip(rates, engine, strict=True))
         print(f"| numpy batch {b:,} | {fmt(median_ci(rates))} | {fmt(ratio_ci(pairs), '.1f')} |")
+    for b, rates in envs.items():
+        pairs = list(zip(rates, engine, strict=True))
+        print(
+            f"| TinyFarmsVectorEnv {b:,} games (obs + masks + scoring + sampler) | {fmt(median_ci(rates))} "
+            f"| {fmt(ratio_ci(pairs), '.1f')} |"
+        )
+    pairs = list(zip(observed, engine, strict=True))
+    print(f"| engine + observe + mask per decision | {fmt(median_ci(observed))} | {fmt(ratio_ci(pairs), '.2f')} |")
+    if envs:
+        print("\nThe env against the engine that observes and masks too (paired by round):\n")
+        for b, rates in envs.items():
+            pairs = list(zip(rates, observed, strict=True))
+            print(f"- TinyFarmsVectorEnv {b:,}: {fmt(ratio_ci(pairs), '.1f')} x")
 
 
 if __name__ == "__main__":

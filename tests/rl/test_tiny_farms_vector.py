@@ -75,7 +75,8 @@ def test_bad_setups_are_refused() -> None:
     with pytest.raises(ValueError, match="players"):
         v.new_games(1, [0])
     with pytest.raises(ValueError, match="standard rules"):
-        v.check_setup(2, ("horses-zero-ranks",))
+        v.check_setup(2, ("emma-hard",))
+    v.check_setup(2, ("horses-zero-ranks",))  # changes only the scoring: played
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -108,3 +109,45 @@ def test_batch_observations_and_masks_are_the_adapters(players: int) -> None:
             engine = engines[i]
             engine.apply(engine.actors()[0], v.notation(int(kind[i]), int(a[i]), int(b[i])))
     assert checked > 200
+
+
+def test_viewer_observations_kept_move_by_move_equal_the_stateless_ones() -> None:
+    """``ViewerObs`` (updated from what ``step`` reports, games restarted midway) = ``observe`` of the state."""
+    players = 3
+    layout = v.Layout(players)
+    state = v.new_games(players, list(range(30)))
+    views = v.ViewerObs(state, layout)
+    policy = np.arange(30, dtype=np.uint64) + np.uint64(POLICY)
+    for turn in range(150):
+        assert np.array_equal(views.observe(state), v.observe(state, layout)), turn
+        count = v.legal_count(state)
+        mover = state["current"].copy()
+        views.update(mover, *v.step(state, v.pick_random(policy, count)))
+        if turn == 70:  # a third of the games start over
+            lanes = np.arange(0, 30, 3)
+            for key, value in v.new_games(players, lanes + 1000).items():
+                state[key][lanes] = value
+            views.restart(state, lanes)
+    assert (state["boards"] != 0).sum() > 30 * players * 10  # boards filled: the puts were followed
+
+
+def test_decode_names_every_legal_catalogue_action() -> None:
+    """``decode`` of each legal catalogue index is the move of that name (``notation``), in every game."""
+    from farmtable.rl.catalogue import spec
+
+    sp = spec("tiny-farms", 2)
+    layout = v.Layout(2)
+    state = v.new_games(2, list(range(20)))
+    policy = np.arange(20, dtype=np.uint64) + np.uint64(POLICY)
+    checked = 0
+    for _ in range(70):
+        mask = v.action_mask(state, layout).astype(bool)
+        for column in np.flatnonzero(mask.any(axis=0)):
+            games = np.flatnonzero(mask[:, column])
+            kind, a, b = v.decode(v.take(state, games), layout, np.full(len(games), column))
+            assert {v.notation(int(x), int(y), int(z)) for x, y, z in zip(kind, a, b, strict=True)} == {
+                sp.actions[column]
+            }
+            checked += len(games)
+        v.step(state, v.pick_random(policy, v.legal_count(state)))
+    assert checked > 2000

@@ -5,6 +5,8 @@
 - :mod:`farmtable.rl.pettingzoo`: ``env(...)`` (AEC) and ``parallel_env(...)``.
 - :mod:`farmtable.rl.gymnasium`: ``farmtable/<Name>-solo-v0`` single-agent environments.
 - :mod:`farmtable.rl.openspiel`: each game as a pyspiel Python game (``python_farmtable_<id>``).
+- :mod:`farmtable.rl.vector`: ``gymnasium.vector`` envs on batched simulators (``FarmersFinancesVectorEnv``,
+  ``TinyFarmsVectorEnv``).
 
 The adapters only encode: the rules stay in the game packages. See ``docs/rl.md``.
 """

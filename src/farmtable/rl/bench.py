@@ -14,6 +14,9 @@ The columns:
 
 - ``native``: ``actors()``, ``legal_actions(p)``, ``apply`` (the floor every adapter stands on);
 - ``native+view``: the same plus ``view(p)`` of the actor (what any observing adapter must call);
+- ``native+obs+mask``: the native loop plus what every observing, masked adapter pays per decision and
+  nothing else: ``Spec.observe`` (the fast encoder) and ``Spec.legal_and_mask`` of the actor, the move
+  drawn by the masked sampler: the ceiling of any per-decision adapter on this engine;
 - ``pettingzoo AEC``: ``agent_iter``, ``env.last()`` (observation + mask) and ``env.step``, with the
   usual checks (``env()``) and without them (``raw_env()``);
 - ``pettingzoo parallel``: ``parallel_env.step`` (observations and masks for every seat each step);
@@ -79,6 +82,28 @@ def native(game_id: str, players: int, with_view: bool) -> Callable[[int], int]:
                 state.view(player)
             legal = state.legal_actions(player)
             state.apply(player, legal[rng.randrange(len(legal))])
+            n += 1
+        return n
+
+    return play
+
+
+def observed(game_id: str, players: int) -> Callable[[int], int]:
+    """The native loop plus the actor's observation and mask (``Spec.observe``, ``Spec.legal_and_mask``)
+    and the masked sampler: what any per-decision adapter pays on top of the engine, without its own
+    bookkeeping."""
+    game = farmtable.get_game(game_id)
+    sp = spec(game_id, players)
+
+    def play(seed: int) -> int:
+        state = game.new_game(players=players, seed=seed)
+        rng = random.Random(seed)
+        n = 0
+        while not state.is_over():
+            player = state.actors()[0]
+            legal, mask = sp.legal_and_mask(state, player)
+            sp.observe(state, player)
+            state.apply(player, legal[_pick(rng, mask)])
             n += 1
         return n
 
@@ -238,7 +263,7 @@ def paired(
     return cell
 
 
-COLUMNS = ("native+view", "PZ AEC", "PZ AEC raw", "PZ parallel", "OpenSpiel", "gym solo")
+COLUMNS = ("native+view", "native+obs+mask", "PZ AEC", "PZ AEC raw", "PZ parallel", "OpenSpiel", "gym solo")
 """The adapter columns, in table order (each paired with the native column on the same games)."""
 
 
@@ -250,6 +275,7 @@ def row(game_id: str, rounds: int, seconds: float, columns: tuple[str, ...] = CO
     base = native(game_id, players, False)
     makers: dict[str, Callable[[], Callable[[int], int]]] = {
         "native+view": lambda: native(game_id, players, True),
+        "native+obs+mask": lambda: observed(game_id, players),
         "PZ AEC": lambda: aec(game_id, players),
         "PZ AEC raw": lambda: aec(game_id, players, raw=True),
         "PZ parallel": lambda: parallel(game_id, players),

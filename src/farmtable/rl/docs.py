@@ -92,14 +92,19 @@ test proves it equal to the view-based encoding on random positions of every pla
 variant, and the hidden-information tests run on it.
 
 **Vector environments** (`farmtable.rl.vector`). `FarmersFinancesVectorEnv(num_envs, players=2..4,
-reward=)` steps thousands of games per call on the batched numpy simulator
-(`games/farmers_finances/vector.py`, checked move by move against the engine): the `gymnasium.vector`
-API with `NEXT_STEP` autoreset, observations in the layout below for the seat to act
-(`infos["to_act"]`, self-play), `infos["action_mask"]`, the final reward to the seat that made the
-last decision and every seat's in `infos["final_rewards"]`. Standard rules only (no solo, no variant).
-Tiny Farms has a batched numpy simulator too (`farmtable.rl.tiny_farms_vector`: 2–4 players, standard
-rules, checked move by move against the engine, with batch observations and masks equal to the
-adapters'), but no vector environment on it yet (it lacks a batched scorer for the final rewards).
+reward=)` and `TinyFarmsVectorEnv(num_envs, players=2..4, reward=, variants=)` step thousands of
+games per call on batched numpy simulators (`games/farmers_finances/vector.py`,
+`rl/tiny_farms_vector.py`; both checked move by move against the engine): the `gymnasium.vector`
+API with `NEXT_STEP` autoreset (a game that ended restarts on the next `step`, whose action for it is
+ignored), observations in the layout below for the seat to act (`infos["to_act"]`, self-play; equal
+to `spec(game, players).observe(state, seat)`), `infos["action_mask"]` (`(num_envs, actions)` int8),
+the final reward to the seat that made the last decision and every seat's in
+`infos["final_rewards"]`; `game_seeds[i]` replays game `i` in the engine (`new_game(players,
+seed=game_seeds[i])`). An action the mask forbids raises `ValueError` naming the games and changes
+nothing. No solo; Farmers Finances plays the standard rules, Tiny Farms also `horses-zero-ranks`
+(it changes only the scoring). Tiny Farms' final scores come from a batched scorer
+(`tiny_farms_vector.score`: pig and sheep sets from tables of every farm mask, herds by label
+spreading; equal to `scoring.score_players` by test on random finished games and random boards).
 
 **Known limits.** Farmini's farms are seen and played in a window `|x|, |y| <= 12` around the farm
 card (see its section): a farm stretched further raises `KeyError` naming the move. Tiny Towns'

@@ -32,7 +32,7 @@ arrays (see :meth:`farmtable.rl.catalogue.Spec.mask_of`); both are built at most
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -111,10 +111,17 @@ class _Common:
         """The observation dict of ``seat`` (cached until the next move: loops often observe twice per step)."""
         obs = self._obs_cache.get(seat)
         if obs is None:
+            sp, state = self.spec, self.state
             known = self._legal_cache.get(seat)
             if known is None:
-                known = self._legal_cache[seat] = self.spec.legal_and_mask(self.state, seat)
-            obs = self._obs_cache[seat] = {"observation": self.spec.observe(self.state, seat), "action_mask": known[1]}
+                known = self._legal_cache[seat] = sp.legal_and_mask(state, seat)
+            fast = sp.fast
+            if fast is None:
+                vector = sp.observe(state, seat)
+            else:  # ``Spec.observe`` inlined: this runs once per decision
+                vector = np.empty(sp.encoder.size, dtype=np.float32)
+                fast(state, seat, vector)
+            obs = self._obs_cache[seat] = {"observation": vector, "action_mask": known[1]}
         return obs
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -150,6 +157,13 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self._names = list(self.possible_agents)
 
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """``AECEnv.agent_iter`` as a generator: the selected agent while any agent is left, at most
+        ``max_iter`` times (PettingZoo's iterator object costs a Python method call per decision)."""
+        while self.agents and max_iter > 0:
+            max_iter -= 1
+            yield self.agent_selection
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; the same ``seed`` gives the same game."""
         self._new_state(seed)
@@ -165,9 +179,16 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         """``agent``'s observation: its view encoded, and its action mask."""
         return self._observe_seat(self.agent_seat[agent])
 
+    _has_reset = True
+    """The raw env checks nothing; :class:`FarmtableCheckedAEC` sets it False until ``reset``, so both
+    share this one :meth:`last` (no ``super()`` call per decision)."""
+
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``AECEnv.last``: the selected agent's observation, running reward, flags and info (one call
-        less per decision than PettingZoo's, which goes through :meth:`observe`)."""
+        less per decision than PettingZoo's, which goes through :meth:`observe`); the checked env's
+        error before ``reset``."""
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
         agent = self.agent_selection
         return (
             self._observe_seat(self.agent_seat[agent]) if observe else None,
@@ -246,12 +267,6 @@ class FarmtableCheckedAEC(FarmtableAEC):
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
         return self._observe_seat(self.agent_seat[agent])
-
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """``AECEnv.last`` (an error before ``reset``)."""
-        if not self._has_reset:
-            EnvLogger.error_observe_before_reset()
-        return super().last(observe)
 
     def render(self) -> str | None:
         """The board as text (an error before ``reset``)."""

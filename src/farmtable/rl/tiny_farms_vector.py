@@ -1,9 +1,9 @@
 """Tiny Farms as a batched numpy simulator (issue 16, item 2): many games stepped at once.
 
-The rules of ``games/tiny_farms/rules.py`` for 2–4 players without variants (no solo, no Farmer
-Emma): roll ``players + 1`` dice, each player in turn spends milk (``milk +1``/``milk -1``), takes a
-die to move the red or blue farmer (bumping past the other one), writes the two animals the wheel
-shows into empty spaces of that farm (lost when it is full); the leftover die turns the top wheel;
+The rules of ``games/tiny_farms/rules.py`` for 2–4 players (no solo, no Farmer Emma): roll
+``players + 1`` dice, each player in turn spends milk (``milk +1``/``milk -1``), takes a die to move
+the red or blue farmer (bumping past the other one), writes the two animals the wheel shows into
+empty spaces of that farm (lost when it is full); the leftover die turns the top wheel;
 ten rounds. Chance is the engine's own generator (SplitMix64, :func:`farmtable.games.farmers_finances.vector.below`
 draw for draw), so game ``i`` of a batch made from ``seeds[i]`` is ``engine.new_game(players, seed=seeds[i])``.
 
@@ -11,25 +11,30 @@ Decisions are *positions in the engine's legal list*: :func:`legal_count` gives 
 each game has, in exactly the order ``TinyFarmsState.legal_actions`` lists them, and :func:`step`
 plays the ``k``-th. So a policy that picks ``legal[agent.below(len(legal))]`` in the engine and
 ``k = below(agent, count)`` here plays the same games (``tests/rl/test_tiny_farms_vector.py`` checks
-it move by move). Every function is a pure transformation of arrays with no per-game Python branch, so
-a JAX port can follow it line by line (``np.where`` for the branches, fixed shapes).
+it move by move). :func:`step` is :func:`play` of the decoded position; an RL policy's catalogue
+indices go through :func:`decode` instead. Every function is a pure transformation of arrays with no
+per-game Python branch, so a JAX port can follow it line by line (``np.where`` for the branches,
+fixed shapes).
 
 :func:`observe` and :func:`action_mask` give the whole batch's observations and catalogue masks for the
-seats to act, the same numbers as the RL adapters' (``Spec.observe``, ``Spec.legal_and_mask``).
-What is not here yet: a ``gymnasium.vector`` env on top (the Farmers Finances one is ``rl/vector.py``),
-which needs final rewards, and so a vectorised scorer (final scores come from the engine's
-``scoring.score_players`` on the boards).
+seats to act, the same numbers as the RL adapters' (``Spec.observe``, ``Spec.legal_and_mask``);
+:class:`ViewerObs` keeps the observations up to date move by move (what the vector env uses).
+:func:`score` is the final scoring of the whole batch (``scoring.score_players``' totals and the
+tie-break ranking, array by array), which the ``gymnasium.vector`` env ``rl/vector.py:
+TinyFarmsVectorEnv`` pays its final rewards from. The variant ``horses-zero-ranks`` changes only the
+scoring, so the simulator plays it too (:func:`score` takes the variants).
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Final
 
 import numpy as np
 
 from farmtable.games.farmers_finances.vector import U64, below
 from farmtable.games.tiny_farms import components as c
-from farmtable.games.tiny_farms import rules
+from farmtable.games.tiny_farms import rules, scoring
 
 MOVE: Final = 0
 PLACE: Final = 1
@@ -42,10 +47,18 @@ VISIBLE: Final = np.array(rules.VISIBLE, dtype=np.int64)
 FACES: Final = np.arange(c.MIN_DIE_VALUE, c.DIE_FACES + 1)
 
 
+VARIANTS: Final = (rules.HORSES_ZERO_RANKS,)
+"""The variants the simulator plays (they change only the scoring)."""
+
+
 def check_setup(players: int, variants: tuple[str, ...] = ()) -> None:
     """``ValueError`` naming the problem unless the simulator plays this set-up."""
-    if variants:
-        raise ValueError(f"the Tiny Farms batch simulator plays the standard rules only, not {', '.join(variants)}")
+    other = [v for v in variants if v not in VARIANTS]
+    if other:
+        raise ValueError(
+            f"the Tiny Farms batch simulator plays the standard rules (and {', '.join(VARIANTS)}) only, "
+            f"not {', '.join(other)}"
+        )
     if not 2 <= players <= c.MAX_PLAYERS:
         raise ValueError(f"the Tiny Farms batch simulator plays 2..{c.MAX_PLAYERS} players, not {players}")
 
@@ -161,30 +174,69 @@ def step(
     """
     usable, up, _, empty, _ = options(state) if found is None else found
     n = len(state["phase"])
-    lanes = np.arange(n)
     phase = state["phase"]
-    cur = np.maximum(state["current"], 0)
     kind = np.full(n, -1, dtype=np.int64)
     a = np.zeros(n, dtype=np.int64)
     b = np.zeros(n, dtype=np.int64)
     dies = 2 * usable.sum(axis=1)
-    moving = phase == MOVE  # both masks before anything moves: a die move turns its game to PLACE
+    moving = phase == MOVE
     placing = phase == PLACE
-    # --- MOVE: a die and a farmer, or milk
+    # MOVE: a die and a farmer (die values in order, red before blue), then milk +1, then milk -1
     die = moving & (k < dies)
     milk = moving & ~die
-    value = 1 + _kth(usable, k // 2)
-    farm = k % 2
-    kind[die], a[die], b[die] = K_DIE, value[die], farm[die]
-    plus = milk & up & (k == dies)
-    kind[milk], a[milk] = K_MILK, np.where(plus, 1, -1)[milk]
+    kind[die], a[die], b[die] = K_DIE, (1 + _kth(usable, k // 2))[die], (k % 2)[die]
+    kind[milk], a[milk] = K_MILK, np.where(up & (k == dies), 1, -1)[milk]
+    # PLACE: each different pending animal (in order) into each empty space of the farm (in order)
+    free = np.maximum(empty.sum(axis=1), 1)
+    animal = np.where(k // free == 0, state["pending"][:, 0], state["pending"][:, 1])
+    cell = state["farm"] * c.FARM_CELLS + _kth(empty, k % free)
+    kind[placing], a[placing], b[placing] = K_PUT, animal[placing], cell[placing]
+    play(state, kind, a, b)
+    return kind, a, b
+
+
+def decode(state: dict[str, np.ndarray], layout: Layout, actions: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Catalogue actions as the (kind, a, b) decisions :func:`play` takes (``-1`` for games over).
+
+    ``actions`` must be legal (:func:`action_mask`): nothing is checked here.
+    """
+    index = layout.index
+    phase = state["phase"]
+    die_at = index[rules.DIE_ACTIONS[c.MIN_DIE_VALUE][c.RED]]
+    put_at = index[rules.PUT_ACTIONS[c.ANIMALS[0]][0]]
+    rel_die = actions - die_at
+    is_die = (rel_die >= 0) & (rel_die < 2 * c.DIE_FACES)
+    moving = phase == MOVE
+    kind = np.where(moving, np.where(is_die, K_DIE, K_MILK), np.where(phase == PLACE, K_PUT, -1))
+    put = np.clip(actions - put_at, 0, len(c.ANIMALS) * c.BOARD_CELLS - 1)
+    a = np.where(
+        moving,
+        np.where(is_die, rel_die // 2 + c.MIN_DIE_VALUE, np.where(actions == index[rules.MILK_UP], 1, -1)),
+        np.array(c.ANIMALS)[put // c.BOARD_CELLS],
+    )
+    b = np.where(moving, np.where(is_die, rel_die % 2, 0), put % c.BOARD_CELLS)
+    return kind, a, b
+
+
+def play(state: dict[str, np.ndarray], kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    """Play the decisions (kind, a, b) (``K_*``, as :func:`step` and :func:`decode` give them; ``-1``: none)
+    of the games' players to act, then everything automatic that follows. They must be legal."""
+    n = len(kind)
+    lanes = np.arange(n)
+    cur = np.maximum(state["current"], 0)
+    die = kind == K_DIE
+    milk = kind == K_MILK
+    placing = kind == K_PUT
+    # --- milk: spend a token to change the die about to be used
     state["milk"][lanes[milk], cur[milk]] -= 1
     state["modifier"][milk] += a[milk]
+    # --- a die and a farmer
     d = lanes[die]
-    state["dice"][d, value[die]] -= 1
-    steps = value[die] + state["modifier"][die]
+    value, farm = a[die], b[die]
+    state["dice"][d, value] -= 1
+    steps = value + state["modifier"][die]
     state["modifier"][die] = 0
-    red_moves = farm[die] == c.RED
+    red_moves = farm == c.RED
     start = np.where(red_moves, state["red"][die], state["blue"][die])
     other = np.where(red_moves, state["blue"][die], state["red"][die])
     end = (start + steps) % c.WHEEL_SPACES
@@ -193,22 +245,16 @@ def step(
     state["blue"][d] = np.where(red_moves, state["blue"][d], end)
     state["pending"][d] = VISIBLE[state["rotation"][d], end]
     state["pending_n"][d] = 2
-    state["farm"][d] = farm[die]
+    state["farm"][d] = farm
     state["phase"][d] = PLACE
-    # --- PLACE: one pending animal into an empty space of the farm (``empty`` is still right for these
-    # games: only the die-moving ones changed)
-    free = np.maximum(empty.sum(axis=1), 1)
-    which = k // free
-    animal = np.where(which == 0, state["pending"][:, 0], state["pending"][:, 1])
-    cell = state["farm"] * c.FARM_CELLS + _kth(empty, k % free)
+    # --- one pending animal into an empty space of the farm
     p = lanes[placing]
-    kind[placing], a[placing], b[placing] = K_PUT, animal[placing], cell[placing]
-    state["boards"][p, cur[placing], cell[placing]] = animal[placing]
-    first = state["pending"][p, 0] == animal[placing]
+    animal = a[placing]
+    state["boards"][p, cur[placing], b[placing]] = animal
+    first = state["pending"][p, 0] == animal
     state["pending"][p, 0] = np.where(first, state["pending"][p, 1], state["pending"][p, 0])
     state["pending_n"][p] -= 1
     _settle(state, die | placing)
-    return kind, a, b
 
 
 def _settle(state: dict[str, np.ndarray], moved: np.ndarray) -> None:
@@ -295,16 +341,18 @@ def take(state: dict[str, np.ndarray], lanes: np.ndarray) -> dict[str, np.ndarra
 
 
 class Layout:
-    """Where :func:`observe` writes, read from the RL schema of ``players`` (``rl/tiny_farms.py``), so the
-    batch observation is ``spec("tiny-farms", players).observe(state, to_act)`` entry for entry."""
+    """Where :func:`observe` writes, read from the RL schema of ``players`` and ``variants``
+    (``rl/tiny_farms.py``), so the batch observation is ``spec("tiny-farms", players,
+    variants).observe(state, to_act)`` entry for entry."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, variants: tuple[str, ...] = ()) -> None:
         from farmtable.rl import tiny_farms as rl
         from farmtable.rl.catalogue import spec
 
-        check_setup(players)
+        check_setup(players, variants)
         self.players = players
-        self.spec = spec("tiny-farms", players)
+        self.variants = tuple(sorted(variants))
+        self.spec = spec("tiny-farms", players, variants)
         self.at = {row.name: row.start for row in self.spec.rows()}
         self.size = self.spec.obs_size
         spaces = np.zeros((c.WHEEL_SPACES, c.WHEEL_SPACES, len(rl.ANIMAL_NAMES)), dtype=np.float32)
@@ -323,47 +371,152 @@ class Layout:
         for animal, i in animal_index.items():
             self.animal_index[animal] = i
         self.index = self.spec.index
+        self.cell_rows = np.eye(self.codes, dtype=np.float32)[self.cell_code]
+        """Board value -> its one-hot row (the schema's cell codes)."""
+        at = self.at
+        self.wheel_at = at["wheel.rotation"]
+        self.wheel_end = at["players[self].milk"]
+        wheel = np.zeros((c.WHEEL_SPACES,) * 3 + (self.wheel_end - self.wheel_at,), dtype=np.float32)
+        spaces_at = at["wheel.spaces[0]"] - self.wheel_at
+        for r in range(c.WHEEL_SPACES):
+            wheel[r, :, :, at["wheel.rotation"] - self.wheel_at + r] = 1.0
+            wheel[r, :, :, spaces_at:] = self.spaces[r]
+            for space in range(c.WHEEL_SPACES):
+                wheel[r, space, :, at["wheel.red"] - self.wheel_at + space] = 1.0
+                wheel[r, :, space, at["wheel.blue"] - self.wheel_at + space] = 1.0
+        self.wheel = wheel.reshape(c.WHEEL_SPACES**3, -1)
+        """``(rotation * 8 + red) * 8 + blue`` -> the wheel's whole block (rotation, farmers, spaces)."""
+        labels = ["self", *(f"+{k}" for k in range(1, players))]
+        self.seat_at = [at[f"players[{label}].milk"] for label in labels]
+        self.tail_at = at["collected"]
+        grid = c.FARM_CELLS * self.codes
+        seat_size = 1 + 2 * grid
+        contiguous = (
+            at["wheel.spaces[0]"] + c.WHEEL_SPACES * len(rl.ANIMAL_NAMES) == self.wheel_end
+            and all(at[f"players[{label}].red"] == self.seat_at[k] + 1 for k, label in enumerate(labels))
+            and all(at[f"players[{label}].blue"] == self.seat_at[k] + 1 + grid for k, label in enumerate(labels))
+            and self.seat_at == [self.wheel_end + k * seat_size for k in range(players)]
+            and self.tail_at == self.wheel_end + players * seat_size
+        )
+        if not contiguous:
+            raise RuntimeError("the Tiny Farms RL schema changed: rl/tiny_farms_vector.py Layout needs updating")
+
+
+def seat_blocks(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
+    """``(B, players, 1 + 32 * codes)`` float32: each seat's block of the observation (its milk, then its
+    two farms cell by cell, one-hot), by absolute seat. :class:`ViewerObs` keeps them up to date move
+    by move instead of building them again."""
+    n, players, cells = state["boards"].shape
+    out = np.empty((n, players, 1 + cells * layout.codes), dtype=np.float32)
+    out[:, :, 0] = state["milk"]
+    out[:, :, 1:] = layout.cell_rows[state["boards"]].reshape(n, players, -1)
+    return out
+
+
+class ViewerObs:
+    """Every game's whole observation as each seat sees it (``(B, players, obs_size)``), kept up to date
+    move by move, so :meth:`observe` is one row gather into a fresh array.
+
+    The seat blocks (milk and farms, in each viewer's seat order) change only where :func:`step` reports
+    a ``put`` (two entries) or ``milk`` (one), for every viewer at once; the small head (round, phase,
+    dice, wheel ...) and tail (collected animals) are written for the viewer to act just before the
+    gather. It equals :func:`observe` (the stateless reference) by test.
+    """
+
+    def __init__(self, state: dict[str, np.ndarray], layout: Layout) -> None:
+        self.layout = layout
+        n, players, _ = state["boards"].shape
+        self.full = np.zeros((n, players, layout.size), dtype=np.float32)
+        self._fill(state, np.arange(n))
+        self._empty_at = 1 + int(layout.cell_code[c.EMPTY])
+        self._code_at = 1 + layout.cell_code
+        """Board value -> its entry in a cell's one-hot, past the seat's milk entry."""
+        self._seat_size = 1 + c.BOARD_CELLS * layout.codes
+
+    def _fill(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
+        """The seat blocks of the games ``lanes`` from their state, for every viewer."""
+        layout = self.layout
+        players = layout.players
+        blocks = seat_blocks(take(state, lanes), layout)
+        for viewer in range(players):
+            order = (viewer + np.arange(players)) % players
+            self.full[lanes, viewer, layout.wheel_end : layout.tail_at] = blocks[:, order].reshape(len(lanes), -1)
+
+    def update(self, mover: np.ndarray, kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+        """Apply the decisions :func:`step` returned (``mover``: the seat that made each)."""
+        layout = self.layout
+        players = layout.players
+        put = np.flatnonzero(kind == K_PUT)
+        milk = np.flatnonzero(kind == K_MILK)
+        cell = b[put] * layout.codes
+        for viewer in range(players):
+            at = layout.wheel_end + (mover - viewer) % players * self._seat_size
+            self.full[put, viewer, at[put] + self._empty_at + cell] = 0.0
+            self.full[put, viewer, at[put] + self._code_at[a[put]] + cell] = 1.0
+            self.full[milk, viewer, at[milk]] -= 1.0
+
+    def restart(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
+        """The games ``lanes`` are new: their seat blocks again from their state."""
+        self._fill(state, lanes)
+
+    def observe(self, state: dict[str, np.ndarray]) -> np.ndarray:
+        """``(B, obs_size)`` float32, a fresh array: :func:`observe` of ``state``."""
+        layout = self.layout
+        n = len(state["phase"])
+        lanes = np.arange(n)
+        head, tail, viewer = _head_tail(state, layout)
+        self.full[lanes, viewer, : layout.wheel_end] = head
+        self.full[lanes, viewer, layout.tail_at :] = tail
+        out: np.ndarray = self.full[lanes, viewer]
+        return out
+
+
+def _head_tail(state: dict[str, np.ndarray], layout: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The observation before the seats (``[0, wheel_end)``: round ... the wheel) and after them
+    (``[tail_at, obs_size)``: collected animals, Emma's and the crop's zeros), and each game's viewer."""
+    at, players = layout.at, layout.players
+    n = len(state["phase"])
+    lanes = np.arange(n)
+    head = np.zeros((n, layout.wheel_end), dtype=np.float32)
+    phase = state["phase"]
+    over = phase == OVER
+    viewer = np.where(over, 0, state["current"])
+    head[:, at["round"]] = state["round"]
+    head[:, at["rounds"]] = c.ROUNDS
+    head[lanes, at["phase"] + np.where(over, 3, phase)] = 1.0  # PHASES: move, place, crop, over
+    live = lanes[~over]
+    head[live, at["to_act"] + (state["current"][live] - viewer[live]) % players] = 1.0
+    head[lanes, at["start_player"] + (state["start"] - viewer) % players] = 1.0
+    head[:, at["dice"] : at["dice"] + c.DIE_FACES] = state["dice"][:, 1:]
+    head[:, at["milk_change"]] = state["modifier"]
+    wheel = (state["rotation"] * c.WHEEL_SPACES + state["red"]) * c.WHEEL_SPACES + state["blue"]
+    head[:, layout.wheel_at :] = layout.wheel[wheel]
+    tail = np.zeros((n, layout.size - layout.tail_at), dtype=np.float32)
+    placing = lanes[phase == PLACE]
+    collected = at["collected"] - layout.tail_at
+    for j in range(2):  # each game once per j: no repeated index
+        has = placing[state["pending_n"][placing] > j]
+        tail[has, collected + layout.animal_index[state["pending"][has, j]]] += 1.0
+    tail[placing, at["collected_for"] - layout.tail_at + state["farm"][placing]] = 1.0
+    return head, tail, viewer
 
 
 def observe(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
     """``(B, obs_size)`` float32: each game's observation for the seat to act (seat 0 once it is over).
 
-    The same numbers as ``spec("tiny-farms", players).observe(engine_state, to_act)``.
+    The same numbers as ``spec("tiny-farms", players).observe(engine_state, to_act)``, built from the
+    state alone (:class:`ViewerObs` keeps them up to date move by move instead: the vector env's way).
     """
-    at, players = layout.at, layout.players
+    players = layout.players
     n = len(state["phase"])
     lanes = np.arange(n)
-    out = np.zeros((n, layout.size), dtype=np.float32)
-    phase = state["phase"]
-    over = phase == OVER
-    viewer = np.where(over, 0, state["current"])
-    out[:, at["round"]] = state["round"]
-    out[:, at["rounds"]] = c.ROUNDS
-    out[lanes, at["phase"] + np.where(over, 3, phase)] = 1.0  # PHASES: move, place, crop, over
-    live = lanes[~over]
-    out[live, at["to_act"] + (state["current"][live] - viewer[live]) % players] = 1.0
-    out[lanes, at["start_player"] + (state["start"] - viewer) % players] = 1.0
-    out[:, at["dice"] : at["dice"] + c.DIE_FACES] = state["dice"][:, 1:]
-    out[:, at["milk_change"]] = state["modifier"]
-    out[lanes, at["wheel.rotation"] + state["rotation"]] = 1.0
-    out[lanes, at["wheel.red"] + state["red"]] = 1.0
-    out[lanes, at["wheel.blue"] + state["blue"]] = 1.0
-    spaces_at = at["wheel.spaces[0]"]
-    out[:, spaces_at : spaces_at + layout.spaces.shape[1]] = layout.spaces[state["rotation"]]
-    cells = c.BOARD_CELLS
-    for k in range(players):
-        seat = (viewer + k) % players
-        label = "self" if k == 0 else f"+{k}"
-        out[:, at[f"players[{label}].milk"]] = state["milk"][lanes, seat]
-        grid_at = at[f"players[{label}].red"]
-        codes = layout.cell_code[state["boards"][lanes, seat]]  # (B, 32)
-        columns = grid_at + np.arange(cells) * layout.codes + codes
-        out[lanes[:, None], columns] = 1.0
-    placing = lanes[phase == PLACE]
-    for j in range(2):
-        has = placing[state["pending_n"][placing] > j]
-        np.add.at(out, (has, at["collected"] + layout.animal_index[state["pending"][has, j]]), 1.0)
-    out[placing, at["collected_for"] + state["farm"][placing]] = 1.0
+    out = np.empty((n, layout.size), dtype=np.float32)
+    head, tail, viewer = _head_tail(state, layout)
+    out[:, : layout.wheel_end] = head
+    blocks = seat_blocks(state, layout)
+    seats = (viewer[:, None] + np.arange(players)) % players
+    out[:, layout.wheel_end : layout.tail_at] = blocks[lanes[:, None], seats].reshape(n, -1)
+    out[:, layout.tail_at :] = tail
     return out
 
 
@@ -390,6 +543,105 @@ def action_mask(state: dict[str, np.ndarray], layout: Layout, found: Options | N
     return mask
 
 
+# --- Final scoring, batched (RULEBOOK "Game End"; ``scoring.score_players`` array by array) -----------
+
+FARM_BITS: Final = np.int64(1) << np.arange(c.FARM_CELLS, dtype=np.int64)
+"""Bit ``i`` of a farm's mask is its cell ``i`` (``scoring._mask``)."""
+_NEIGHBOURS: Final = np.array([list(ns) + [c.FARM_CELLS] * (4 - len(ns)) for ns in scoring.NEIGHBOURS], dtype=np.int64)
+"""``(16, 4)``: the orthogonal neighbours of each farm cell, padded with 16 (a cell outside the farm)."""
+
+
+@cache
+def set_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Pig and sheep points of every one-farm mask (``2**16`` each), from the engine's own
+    ``scoring.pig_points`` / ``sheep_points`` (about 0.2 s once; the best partition into sets)."""
+    masks = range(1 << c.FARM_CELLS)
+    pigs = np.array([scoring.pig_points(m) for m in masks], dtype=np.int64)
+    sheep = np.array([scoring.sheep_points(m) for m in masks], dtype=np.int64)
+    return pigs, sheep
+
+
+def cow_points(farms: np.ndarray) -> np.ndarray:
+    """``scoring.cow_points`` of every farm of ``farms`` (``(..., 16)`` cell codes).
+
+    Each adjacent group of cows and calves is found by spreading the smallest cell index through the
+    group (a fixed point after at most 15 rounds), then every cow scores 1 per calf of its group.
+    """
+    shape = farms.shape[:-1]
+    flat = farms.reshape(-1, c.FARM_CELLS)
+    n = len(flat)
+    cows = flat == c.COW
+    herd = cows | (flat == c.CALVES)
+    outside = c.FARM_CELLS
+    label = np.where(herd, np.arange(c.FARM_CELLS), outside)
+    for _ in range(c.FARM_CELLS - 1):
+        padded = np.concatenate([label, np.full((n, 1), outside)], axis=1)
+        spread = np.where(herd, np.minimum(label, padded[:, _NEIGHBOURS].min(axis=2)), outside)
+        if np.array_equal(spread, label):
+            break
+        label = spread
+    slot = np.arange(n)[:, None] * (c.FARM_CELLS + 1) + label
+    size = n * (c.FARM_CELLS + 1)
+    herd_cows = np.bincount(slot.ravel(), weights=cows.ravel(), minlength=size).reshape(n, -1)
+    calves = np.bincount(slot.ravel(), weights=(flat == c.CALVES).ravel() * c.CALVES_PER_SPACE, minlength=size)
+    points: np.ndarray = (herd_cows * calves.reshape(n, -1))[:, :outside].sum(axis=1).astype(np.int64)
+    return points.reshape(shape)
+
+
+def forest_points(counts: np.ndarray) -> np.ndarray:
+    """``scoring.forest_points`` of ``counts`` (``(..., 5)`` Forest Friends of each kind): the ``k``-th
+    set holds every kind with at least ``k`` friends."""
+    most = max(int(counts.max(initial=0)), 1)
+    kinds = (counts[..., None] >= np.arange(1, most + 1)).sum(axis=-2)  # (..., most): kinds in set k
+    table = np.array(c.FOREST_SET_POINTS, dtype=np.int64)
+    out: np.ndarray = table[np.minimum(kinds, len(table) - 1)].sum(axis=-1)
+    return out
+
+
+def horse_points(horses: np.ndarray, min_horses: int) -> np.ndarray:
+    """``scoring.horse_points`` of every game (``(B, players)`` horse counts)."""
+    players = horses.shape[1]
+    ranked = horses >= min_horses
+    first = np.where(ranked, horses, -1).max(axis=1, keepdims=True)
+    firsts = ranked & (horses == first)
+    alone = firsts.sum(axis=1, keepdims=True) == 1
+    second = np.where(ranked & (horses < first), horses, -1).max(axis=1, keepdims=True)
+    seconds = alone & (second >= 0) & ranked & (horses == second)
+    second_value = c.HORSE_SECOND_POINTS_TWO_PLAYERS if players == 2 else c.HORSE_SECOND_POINTS
+    out: np.ndarray = c.HORSE_FIRST_POINTS * firsts + second_value * seconds
+    return out
+
+
+def score(boards: np.ndarray, milk: np.ndarray, variants: tuple[str, ...] = ()) -> np.ndarray:
+    """``(B, players)`` final totals of the boards ``(B, players, 32)`` and milk ``(B, players)``:
+    ``scoring.score_players(boards, milk).totals`` of every game (``horses-zero-ranks``: 0 horses rank)."""
+    check_setup(boards.shape[1], variants)
+    least = 0 if rules.HORSES_ZERO_RANKS in variants else c.MIN_HORSES_TO_SCORE
+    pig_table, sheep_table = set_tables()
+    farms = boards.reshape(*boards.shape[:2], 2, c.FARM_CELLS)  # (B, P, 2 farms, 16)
+    total = pig_table[(farms == c.PIG) @ FARM_BITS] + sheep_table[(farms == c.SHEEP) @ FARM_BITS]
+    total += c.CHICKEN_POINTS * (farms == c.CHICKEN).sum(axis=-1) + cow_points(farms)
+    used = ((farms != c.EMPTY) & (farms != c.CROSSED)).sum(axis=-1)
+    friends = (boards[..., None] == np.array(c.FOREST_FRIENDS)).sum(axis=-2)  # (B, P, 5)
+    out: np.ndarray = (
+        total.sum(axis=-1)
+        + horse_points((boards == c.HORSE).sum(axis=-1), least)
+        + forest_points(friends)
+        + c.MILK_POINTS * milk
+        - c.BALANCE_PENALTY * np.abs(used[..., 0] - used[..., 1])
+    )
+    return out
+
+
+def places(totals: np.ndarray, milk: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For every seat: how many seats rank below it and how many above (most points, then most unused
+    milk; equal keys share a place: ``core.rank_by`` of ``(total, milk)``)."""
+    key = totals * (c.START_MILK + 1) + milk  # milk is 0..START_MILK: the same order as the tuple
+    below_me = (key[:, None, :] < key[:, :, None]).sum(axis=2)
+    above_me = (key[:, None, :] > key[:, :, None]).sum(axis=2)
+    return below_me, above_me
+
+
 def notation(kind: int, a: int, b: int) -> str:
     """The engine's notation of a decision :func:`step` reported."""
     if kind == K_MILK:
@@ -404,14 +656,24 @@ def notation(kind: int, a: int, b: int) -> str:
 __all__ = [
     "U64",
     "Layout",
+    "ViewerObs",
     "action_mask",
     "check_setup",
+    "cow_points",
+    "decode",
+    "forest_points",
+    "horse_points",
     "legal_count",
     "new_games",
     "notation",
     "observe",
     "options",
     "pick_random",
+    "places",
+    "play",
     "play_random",
+    "score",
+    "seat_blocks",
+    "set_tables",
     "step",
 ]

@@ -1,7 +1,7 @@
 """Vector environments on the batched simulators: many games per ``step``, ``gymnasium.vector`` style.
 
-    from farmtable.rl.vector import FarmersFinancesVectorEnv
-    envs = FarmersFinancesVectorEnv(num_envs=4096, players=2)
+    from farmtable.rl.vector import FarmersFinancesVectorEnv, TinyFarmsVectorEnv
+    envs = FarmersFinancesVectorEnv(num_envs=4096, players=2)   # or TinyFarmsVectorEnv(...)
     obs, infos = envs.reset(seed=0)
     actions = pick_from(infos["action_mask"])        # any masked policy
     obs, rewards, terminated, truncated, infos = envs.step(actions)
@@ -17,9 +17,11 @@ final reward reads ``infos["final_rewards"]`` (``(num_envs, players)``, filled w
 Finished games restart on the next ``step`` (Gymnasium's ``NEXT_STEP`` autoreset: the action sent
 for them then is ignored). An action the mask forbids raises ``ValueError`` naming the games.
 
-The simulator (``games/farmers_finances/vector.py``) plays the engine's rules; the deal of game
-``i`` after ``reset(seed=s)`` is ``new_game(players, seed=game_seeds[i])``, with ``game_seeds`` the
-attribute of the same name (so any game can be replayed in the engine).
+The simulators (``games/farmers_finances/vector.py``, ``rl/tiny_farms_vector.py``) play the engine's
+rules; the deal of game ``i`` after ``reset(seed=s)`` is ``new_game(players, seed=game_seeds[i])``,
+with ``game_seeds`` the attribute of the same name (so any game can be replayed in the engine).
+Tiny Farms' final scores come from the batched scorer ``tiny_farms_vector.score`` (equal to the
+engine's ``scoring.score_players`` by test), its variant ``horses-zero-ranks`` included.
 """
 
 from __future__ import annotations
@@ -34,47 +36,43 @@ from gymnasium.vector.utils import batch_space
 from farmtable.games.farmers_finances import components as c
 from farmtable.games.farmers_finances import vector as sim
 from farmtable.games.farmers_finances.scoring import cards_at_base_value
-from farmtable.rl.catalogue import REWARDS, spec
+from farmtable.games.tiny_farms import components as c_tf
+from farmtable.rl import tiny_farms_vector as tf
+from farmtable.rl.catalogue import REWARDS, Spec, spec
 
 _SEED_BOUND = 2**63
 
 
-class FarmersFinancesVectorEnv(VectorEnv):
-    """``num_envs`` games of Farmers Finances (2–4 players, standard rules) stepped together."""
+class BatchVectorEnv(VectorEnv):
+    """What the vector envs share: the Gymnasium API over a batched simulator's state arrays.
+
+    A subclass gives the simulator through :meth:`_new_games`, :meth:`_play`, :meth:`_over`,
+    :meth:`_scores`, :meth:`_observe` and :meth:`_legal_mask`.
+    """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012  (gymnasium reads the class attribute)
 
-    def __init__(self, num_envs: int, players: int = 2, reward: str = "score") -> None:
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a whole number >= 1, not {num_envs!r}")
-        sim.check_setup(players)
+    def __init__(self, num_envs: int, players: int, reward: str, rl_spec: Spec) -> None:
         self.num_envs = num_envs
         self.players = players
         self.reward_mode = reward
-        self.tables = sim.Tables(players)
-        self.rl_spec = spec("farmers-finances", players)
-        if list(self.rl_spec.actions) != self.tables.names:
-            raise RuntimeError("the simulator's catalogue differs from the RL catalogue")
-        self.single_observation_space = spaces.Box(low=self.rl_spec.low, high=self.rl_spec.high, dtype=np.float32)
-        self.single_action_space = spaces.Discrete(self.rl_spec.num_actions)
+        self.rl_spec = rl_spec
+        self.single_observation_space = spaces.Box(low=rl_spec.low, high=rl_spec.high, dtype=np.float32)
+        self.single_action_space = spaces.Discrete(rl_spec.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._layout()
         self._seeds = np.random.default_rng()
         self.game_seeds = np.zeros(num_envs, dtype=np.uint64)
         self.state: dict[str, np.ndarray] = {}
         self._restart = np.zeros(num_envs, dtype=bool)
-        self._mask = np.zeros((num_envs, self.rl_spec.num_actions), dtype=bool)
+        self._mask = np.zeros((num_envs, rl_spec.num_actions), dtype=bool)
 
-    def _layout(self) -> None:
-        at = {row.name: row.start for row in self.rl_spec.rows()}
-        self._at = at
-        prices = np.zeros((len(c.MARKET_ROWS) + 1, 5), dtype=np.float32)
-        prices[1:, 0:2] = sim.BUY_COST[1:]
-        prices[1:, 2:5] = sim.SELL_PRICE[1:]
-        self._prices = prices
+    @staticmethod
+    def _check_args(num_envs: int, reward: str) -> None:
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a whole number >= 1, not {num_envs!r}")
 
     # --- the Gymnasium API ---------------------------------------------------------------------
 
@@ -85,7 +83,7 @@ class FarmersFinancesVectorEnv(VectorEnv):
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
         self.game_seeds = self._seeds.integers(0, _SEED_BOUND, size=self.num_envs, dtype=np.uint64)
-        self.state = sim.new_games(self.players, self.game_seeds)
+        self.state = self._new_games(self.game_seeds)
         self._restart[:] = False
         return self._observe(), self._infos(np.zeros((self.num_envs, self.players)))
 
@@ -104,8 +102,8 @@ class FarmersFinancesVectorEnv(VectorEnv):
                 "see infos['action_mask']"
             )
         mover = self.state["current"].copy()
-        sim.step(self.state, self.tables, np.where(playing, chosen, 0))
-        ended = playing & (self.state["phase"] == sim.OVER)
+        self._play(np.where(playing, chosen, 0))
+        ended = playing & self._over()
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         final = np.zeros((self.num_envs, self.players), dtype=np.float64)
         if ended.any():
@@ -115,12 +113,101 @@ class FarmersFinancesVectorEnv(VectorEnv):
             lanes = np.flatnonzero(restart)
             fresh = self._seeds.integers(0, _SEED_BOUND, size=len(lanes), dtype=np.uint64)
             self.game_seeds[lanes] = fresh
-            new = sim.new_games(self.players, fresh)
+            new = self._new_games(fresh)
             for key, value in new.items():
                 self.state[key][lanes] = value
+            self._restarted(lanes)
         self._restart = ended
         obs = self._observe()
         return obs, rewards, ended.copy(), np.zeros(self.num_envs, dtype=bool), self._infos(final)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, ``(num_envs, actions)`` booleans (for masked policies)."""
+        return self._mask.copy()
+
+    # --- what a simulator gives ------------------------------------------------------------------
+
+    def _new_games(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
+        """New games from ``seeds`` (the engine's ``new_game(players, seed=...)``)."""
+        raise NotImplementedError
+
+    def _play(self, chosen: np.ndarray) -> None:
+        """Play catalogue action ``chosen[i]`` in every game not over (legal: checked by the caller)."""
+        raise NotImplementedError
+
+    def _over(self) -> np.ndarray:
+        """Which games are over."""
+        raise NotImplementedError
+
+    def _restarted(self, lanes: np.ndarray) -> None:
+        """The games ``lanes`` were just replaced by new ones (a simulator that keeps more state hears it here)."""
+
+    def _scores(self, lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Final totals and tie-break keys (greater is better) of the finished games ``lanes``."""
+        raise NotImplementedError
+
+    def _observe(self) -> np.ndarray:
+        """The batch of observations of each game's player to act (the spec's layout)."""
+        raise NotImplementedError
+
+    def _legal_mask(self) -> np.ndarray:
+        """``(num_envs, actions)``: the legal catalogue actions of each game's player to act."""
+        raise NotImplementedError
+
+    def _infos(self, final: np.ndarray) -> dict[str, Any]:
+        mask = self._legal_mask()
+        self._mask = mask.view(bool) if mask.dtype == np.int8 else mask.astype(bool)
+        return {
+            "action_mask": mask.astype(np.int8),  # a copy: changing it changes no check
+            "to_act": self.state["current"].copy(),
+            "final_rewards": final,
+        }
+
+    def _final_rewards(self, lanes: np.ndarray) -> np.ndarray:
+        """Per-seat rewards of the finished games ``lanes`` (``catalogue.final_rewards``, vectorised)."""
+        totals, tie = self._scores(lanes)
+        totals = totals.astype(np.float64)
+        p = self.players
+        if self.reward_mode == "score":
+            total = totals.sum(axis=1, keepdims=True)
+            out: np.ndarray = totals - (total - totals) / (p - 1)
+            return out
+        below = (tie[:, None, :] < tie[:, :, None]).sum(axis=2)
+        above = (tie[:, None, :] > tie[:, :, None]).sum(axis=2)
+        out = (below - above) / (p - 1)
+        return out
+
+
+class FarmersFinancesVectorEnv(BatchVectorEnv):
+    """``num_envs`` games of Farmers Finances (2–4 players, standard rules) stepped together."""
+
+    def __init__(self, num_envs: int, players: int = 2, reward: str = "score") -> None:
+        self._check_args(num_envs, reward)
+        sim.check_setup(players)
+        self.tables = sim.Tables(players)
+        rl_spec = spec("farmers-finances", players)
+        if list(rl_spec.actions) != self.tables.names:
+            raise RuntimeError("the simulator's catalogue differs from the RL catalogue")
+        super().__init__(num_envs, players, reward, rl_spec)
+        self._layout()
+
+    def _layout(self) -> None:
+        at = {row.name: row.start for row in self.rl_spec.rows()}
+        self._at = at
+        prices = np.zeros((len(c.MARKET_ROWS) + 1, 5), dtype=np.float32)
+        prices[1:, 0:2] = sim.BUY_COST[1:]
+        prices[1:, 2:5] = sim.SELL_PRICE[1:]
+        self._prices = prices
+
+    def _new_games(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
+        return sim.new_games(self.players, seeds)
+
+    def _play(self, chosen: np.ndarray) -> None:
+        sim.step(self.state, self.tables, chosen)
+
+    def _over(self) -> np.ndarray:
+        over: np.ndarray = self.state["phase"] == sim.OVER
+        return over
 
     # --- observations, masks, rewards ------------------------------------------------------------
 
@@ -146,31 +233,76 @@ class FarmersFinancesVectorEnv(VectorEnv):
         obs[:, at["must_reroll"]] = st["forced_reroll"]
         return obs
 
-    def _infos(self, final: np.ndarray) -> dict[str, Any]:
-        self._mask = sim.legal_mask(self.state, self.tables)
-        return {
-            "action_mask": self._mask.astype(np.int8),
-            "to_act": self.state["current"].copy(),
-            "final_rewards": final,
-        }
+    def _legal_mask(self) -> np.ndarray:
+        mask: np.ndarray = sim.legal_mask(self.state, self.tables)
+        return mask
 
-    def _final_rewards(self, lanes: np.ndarray) -> np.ndarray:
-        """Per-seat rewards of the finished games ``lanes`` (``catalogue.final_rewards``, vectorised)."""
+    def _scores(self, lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Money, and the tie rule: money, then the farm's cards at base value (scoring.score_sheet)."""
         money = self.state["money"][lanes].astype(np.float64)
-        p = self.players
-        if self.reward_mode == "score":
-            total = money.sum(axis=1, keepdims=True)
-            out: np.ndarray = money - (total - money) / (p - 1)
-            return out
-        # the tie rule: money, then the farm's cards at base value (scoring.score_sheet)
         base = np.array([cards_at_base_value(one) for one in ([1, 0, 0], [0, 1, 0], [0, 0, 1])], dtype=np.float64)
-        tie = self.state["hands"][lanes] @ base
-        key = money * 1e6 + tie
-        below = (key[:, None, :] < key[:, :, None]).sum(axis=2)
-        above = (key[:, None, :] > key[:, :, None]).sum(axis=2)
-        out = (below - above) / (p - 1)
-        return out
+        tie = money * 1e6 + self.state["hands"][lanes] @ base
+        return money, tie
 
-    def action_masks(self) -> np.ndarray:
-        """The legal actions now, ``(num_envs, actions)`` booleans (for masked policies)."""
-        return self._mask.copy()
+
+class TinyFarmsVectorEnv(BatchVectorEnv):
+    """``num_envs`` games of Tiny Farms (2–4 players, standard rules or ``horses-zero-ranks``) stepped together.
+
+    The simulator is ``rl/tiny_farms_vector.py`` (the engine's rules and dice, checked move by move);
+    final totals come from its batched scorer (``scoring.score_players``' totals; ties: most unused milk).
+    A game's final observation (the step it ends) is seat 0's, with nobody to act (``to_act`` −1, an
+    all-zero mask): everything in Tiny Farms is public.
+    """
+
+    def __init__(self, num_envs: int, players: int = 2, reward: str = "score", variants: tuple[str, ...] = ()) -> None:
+        self._check_args(num_envs, reward)
+        variants = tuple(sorted(variants))
+        tf.check_setup(players, variants)
+        self.variants = variants
+        self.layout = tf.Layout(players, variants)
+        super().__init__(num_envs, players, reward, self.layout.spec)
+        self._found: tf.Options | None = None
+        self._views: tf.ViewerObs | None = None
+        tf.set_tables()  # the scorer's pig and sheep tables: built once per process (~0.2 s), not mid-game
+
+    def _options(self) -> tf.Options:
+        if self._found is None:
+            self._found = tf.options(self.state)
+        return self._found
+
+    def _new_games(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
+        self._found = None
+        self._views = None
+        return tf.new_games(self.players, seeds)
+
+    def _restarted(self, lanes: np.ndarray) -> None:
+        self._viewer_obs().restart(self.state, lanes)
+
+    def _viewer_obs(self) -> tf.ViewerObs:
+        if self._views is None:
+            self._views = tf.ViewerObs(self.state, self.layout)
+        return self._views
+
+    def _play(self, chosen: np.ndarray) -> None:
+        views = self._viewer_obs()
+        mover = self.state["current"].copy()
+        kind, a, b = tf.decode(self.state, self.layout, chosen)  # legal: the base class checked the mask
+        tf.play(self.state, kind, a, b)
+        views.update(mover, kind, a, b)
+        self._found = None
+
+    def _over(self) -> np.ndarray:
+        over: np.ndarray = self.state["phase"] == tf.OVER
+        return over
+
+    def _observe(self) -> np.ndarray:
+        return self._viewer_obs().observe(self.state)
+
+    def _legal_mask(self) -> np.ndarray:
+        self._found = None  # games may have restarted since the last look
+        return tf.action_mask(self.state, self.layout, self._options())
+
+    def _scores(self, lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        milk = self.state["milk"][lanes]
+        totals = tf.score(self.state["boards"][lanes], milk, self.variants)
+        return totals, totals * (c_tf.START_MILK + 1) + milk

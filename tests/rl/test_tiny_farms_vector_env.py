@@ -1,0 +1,175 @@
+"""The Tiny Farms vector env plays the engine's games: observations, masks, rewards, autoreset.
+
+Also Gymnasium's environment checks that apply to a vector env (spaces, seeding, fresh arrays,
+a standard vector wrapper), and the batched final scoring against ``scoring.score_players`` /
+``result()`` on random finished games of every player count and variant the simulator plays.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("numpy", reason="the rl extra is not installed")
+pytest.importorskip("gymnasium", reason="the rl extra is not installed")
+
+import numpy as np
+
+import farmtable
+from farmtable.core import Rng
+from farmtable.games.tiny_farms import components as c
+from farmtable.games.tiny_farms import scoring
+from farmtable.rl import tiny_farms_vector as v
+from farmtable.rl.catalogue import final_rewards, rl_game, spec
+from farmtable.rl.vector import TinyFarmsVectorEnv
+
+ZERO = ("horses-zero-ranks",)
+SETUPS = [(players, variants) for players in (2, 3, 4) for variants in ((), ZERO)]
+POLICY = 0x5DEECE66D
+
+
+@pytest.mark.parametrize(("players", "variants"), SETUPS)
+def test_batched_scoring_is_the_engines_on_random_finished_games(players: int, variants: tuple[str, ...]) -> None:
+    """Totals and ranking of the batch = ``result()`` of the same games played in the engine."""
+    seeds = list(range(40 * players, 40 * players + 40))
+    out = v.play_random(players, seeds, [s ^ POLICY for s in seeds])
+    st = out["state"]
+    totals = v.score(st["boards"], st["milk"], variants)
+    below, above = v.places(totals, st["milk"])
+    game = farmtable.get_game("tiny-farms")
+    rl = rl_game("tiny-farms")
+    for i, seed in enumerate(seeds):
+        engine = game.new_game(players=players, seed=seed, variants=variants)
+        agent = Rng(seed ^ POLICY)
+        while not engine.is_over():
+            seat = engine.actors()[0]
+            legal = engine.legal_actions(seat)
+            engine.apply(seat, legal[agent.below(len(legal))])
+        result = engine.result()
+        assert totals[i].tolist() == result.totals, seed
+        assert ((below[i] - above[i]) / (players - 1)).tolist() == final_rewards(rl, result, players, "win"), seed
+    assert len({tuple(t) for t in totals.tolist()}) > 10  # varied games, not one answer
+
+
+@pytest.mark.parametrize("variants", [(), ZERO])
+def test_batched_scoring_on_random_boards(variants: tuple[str, ...]) -> None:
+    """Boards no game reaches (any animal anywhere, herds and flocks of every shape) score as in the engine."""
+    rng = np.random.default_rng(3)
+    least = 0 if variants else c.MIN_HORSES_TO_SCORE
+    kinds = np.array([c.EMPTY, *c.ANIMALS])
+    weights = np.array([2, 3, 4, 2, 4, 3, 1, 1, 1, 1, 1, 1], dtype=float)
+    for players in (2, 3, 4):
+        boards = rng.choice(kinds, p=weights / weights.sum(), size=(400, players, c.BOARD_CELLS))
+        milk = rng.integers(0, c.START_MILK + 1, size=(400, players))
+        totals = v.score(boards, milk, variants)
+        for i in range(len(boards)):
+            expected = scoring.score_players(boards[i].tolist(), milk[i].tolist(), least).totals
+            assert totals[i].tolist() == expected, (players, i)
+
+
+def test_scoring_parts_are_the_engines() -> None:
+    rng = np.random.default_rng(5)
+    farms = rng.choice([c.EMPTY, c.COW, c.CALVES, c.PIG], size=(500, c.FARM_CELLS))
+    assert v.cow_points(farms).tolist() == [scoring.cow_points(f.tolist()) for f in farms]
+    counts = rng.integers(0, 6, size=(300, 5))
+    assert v.forest_points(counts).tolist() == [scoring.forest_points(n.tolist()) for n in counts]
+    horses = rng.integers(0, 4, size=(300, 3))
+    for least in (0, 1):
+        expected = [scoring.horse_points(h.tolist(), False, least) for h in horses]
+        assert v.horse_points(horses, least).tolist() == expected
+
+
+@pytest.mark.parametrize(
+    ("players", "reward", "variants"), [(2, "score", ()), (3, "win", ()), (4, "score", ZERO), (2, "win", ZERO)]
+)
+def test_vector_env_matches_the_engine(players: int, reward: str, variants: tuple[str, ...]) -> None:
+    n = 8
+    envs = TinyFarmsVectorEnv(n, players=players, reward=reward, variants=variants)
+    sp = spec("tiny-farms", players, variants)
+    game = farmtable.get_game("tiny-farms")
+    obs, infos = envs.reset(seed=11)
+    engines = [game.new_game(players=players, seed=int(s), variants=variants) for s in envs.game_seeds]
+    rng = np.random.default_rng(11)
+    finished = restarted = 0
+    pending = np.zeros(n, dtype=bool)  # ended last step: restarts on this one (NEXT_STEP autoreset)
+    for _ in range(70 * players):  # two games and a bit (about 33 decisions per player and game)
+        for i, engine in enumerate(engines):
+            if pending[i]:
+                continue
+            seat = engine.actors()[0]
+            assert infos["to_act"][i] == seat
+            assert np.array_equal(obs[i], sp.observe(engine, seat)), f"game {i}"
+            assert np.array_equal(infos["action_mask"][i], sp.mask(engine, seat)), f"game {i}"
+        actions = np.array(
+            [0 if pending[i] else rng.choice(np.flatnonzero(m)) for i, m in enumerate(infos["action_mask"])]
+        )
+        movers = [-1 if pending[i] else e.actors()[0] for i, e in enumerate(engines)]
+        for i, engine in enumerate(engines):
+            if not pending[i]:
+                engine.apply(movers[i], sp.legal(engine, movers[i])[int(actions[i])])
+        obs, rewards, terminated, truncated, infos = envs.step(actions)
+        assert not truncated.any()
+        for i, engine in enumerate(engines):
+            if pending[i]:
+                engines[i] = game.new_game(players=players, seed=int(envs.game_seeds[i]), variants=variants)
+                assert rewards[i] == 0.0 and not terminated[i]
+                restarted += 1
+            elif engine.is_over():
+                assert terminated[i]
+                assert np.array_equal(obs[i], sp.observe(engine, 0)), f"game {i}: the final observation (seat 0)"
+                assert not infos["action_mask"][i].any() and infos["to_act"][i] == -1
+                expected = sp.rewards(engine, reward)
+                assert infos["final_rewards"][i].tolist() == pytest.approx(expected)
+                assert rewards[i] == pytest.approx(expected[movers[i]])
+                finished += 1
+            else:
+                assert not terminated[i] and rewards[i] == 0.0
+        pending = terminated.copy()
+    assert finished >= 2 * n and restarted >= n
+
+
+def test_env_checks_that_apply_to_a_vector_env() -> None:
+    """Gymnasium's env-checker items for a vector env: spaces, seeding, fresh arrays, a vector wrapper."""
+    from gymnasium.utils.passive_env_checker import check_obs
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    envs = TinyFarmsVectorEnv(16, players=3)
+    obs, infos = envs.reset(seed=5)
+    check_obs(obs, envs.observation_space, "reset")
+    again, infos_again = TinyFarmsVectorEnv(16, players=3).reset(seed=5)
+    assert np.array_equal(obs, again) and np.array_equal(infos["action_mask"], infos_again["action_mask"])
+    other, _ = envs.reset(seed=6)
+    assert not np.array_equal(obs, other)  # another seed, other games
+    rng = np.random.default_rng(0)
+    wrapped = RecordEpisodeStatistics(TinyFarmsVectorEnv(16, players=2))
+    obs, infos = wrapped.reset(seed=1)
+    episodes = 0
+    for _ in range(200):
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in infos["action_mask"]])
+        assert envs.action_space.contains(actions)
+        new_obs, *_, infos = wrapped.step(actions)
+        check_obs(new_obs, wrapped.observation_space, "step")
+        assert new_obs is not obs and not np.shares_memory(new_obs, obs)  # no reused data
+        obs = new_obs
+        if "episode" in infos:
+            episodes += int(infos["_episode"].sum())
+    assert episodes > 0
+
+
+def test_illegal_actions_and_bad_setups_are_refused_and_change_nothing() -> None:
+    envs = TinyFarmsVectorEnv(4, players=2)
+    _, infos = envs.reset(seed=1)
+    illegal = np.array([int(np.flatnonzero(m == 0)[0]) for m in infos["action_mask"]])
+    before = {k: val.copy() for k, val in envs.state.items()}
+    with pytest.raises(ValueError, match="illegal actions in games"):
+        envs.step(illegal)
+    with pytest.raises(ValueError, match="illegal actions in games"):
+        envs.step(np.full(4, envs.rl_spec.num_actions))
+    assert all(np.array_equal(before[k], envs.state[k]) for k in before)
+    with pytest.raises(ValueError, match="reward must be"):
+        TinyFarmsVectorEnv(2, reward="money")
+    with pytest.raises(ValueError, match="players"):
+        TinyFarmsVectorEnv(2, players=1)
+    with pytest.raises(ValueError, match="emma-easy"):
+        TinyFarmsVectorEnv(2, variants=("emma-easy",))
+    with pytest.raises(ValueError, match="num_envs"):
+        TinyFarmsVectorEnv(0)
