@@ -124,33 +124,37 @@ ACTION_WHEEL_EVEN = _with_water(ACTION_WHEEL_V1, ((4, 2), (3, 2), (4, 3), (5, 3)
 """Candidate (variant ``wheel-even``): Water shows the same eight pairs as Sow (and Harvest), placed
 where Sow and Harvest are low (alone 2-5, shared 1-3)."""
 ACTION_WHEEL_WATER_2 = _with_water(ACTION_WHEEL_V1, ((3, 2), (4, 3), (4, 2), (5, 3), (3, 2), (4, 3), (3, 2), (5, 3)))
-"""Candidate (variant ``wheel-water-2``): DA-FR1's Water one higher everywhere (alone 3-5, shared
-2-3): a shared Water is never worth less than the Seed Store's one water."""
+"""DA-FR1b, the default since issue 14 (also variant ``wheel-water-2``): DA-FR1's Water one higher
+everywhere (alone 3-5, shared 2-3), Sow and Harvest unchanged. Every Water pair is one the Sow and
+Harvest columns print too (3/2, 4/2, 4/3, 5/3), none exceeds the largest Sow (5/3: in the Profi
+game a water buys one Sow or Harvest), and a Water shared is never worth less than the Seed
+Store's one water. The derivation and the measurements are in ``docs/games/farmerama.md``."""
 ACTION_WHEEL_WATER_3 = _with_water(ACTION_WHEEL_V1, ((4, 3), (5, 3), (4, 3), (6, 4), (4, 3), (5, 3), (4, 3), (6, 4)))
 """Candidate (variant ``wheel-water-3``): Water alone 4-6, shared 3-4 (a Water turn in the solo
-game fetches about half of the 7 water in play)."""
+game fetches about half of the 7 water in play); its 6/4 is more than any Sow or Harvest shows."""
 
 WHEEL_VARIANT_PREFIX = "wheel-"
 """Every action-wheel variant is named ``wheel-...``; at most one may be chosen."""
 VARIANT_WHEEL_V1 = "wheel-v1"
 """The variant that plays with the first assumed action wheel, DA-FR1."""
 ACTION_WHEELS: dict[str, tuple[WheelValues, ...]] = {
-    "": ACTION_WHEEL_V1,
+    "": ACTION_WHEEL_WATER_2,
     VARIANT_WHEEL_V1: ACTION_WHEEL_V1,
     "wheel-even": ACTION_WHEEL_EVEN,
     "wheel-water-2": ACTION_WHEEL_WATER_2,
     "wheel-water-3": ACTION_WHEEL_WATER_3,
 }
-"""The action wheel by variant (``""`` is the default); the one place to correct the printed numbers."""
+"""The action wheel by variant (``""`` is the default, DA-FR1b = ``wheel-water-2``); the one place to
+correct the printed numbers. Every wheel has ``ACTION_WHEEL_SECTIONS`` sections."""
 ACTION_WHEEL_DESCRIPTIONS: dict[str, str] = {
     VARIANT_WHEEL_V1: "The first assumed action wheel (DA-FR1): Water 2-4 alone, 1-2 shared",
     "wheel-even": "Candidate action wheel: Water shows Sow's pairs (2-5 alone, 1-3 shared)",
-    "wheel-water-2": "Candidate action wheel: DA-FR1's Water one higher (3-5 alone, 2-3 shared)",
+    "wheel-water-2": "The default action wheel (DA-FR1b), by name: DA-FR1's Water one higher (3-5 alone, 2-3 shared)",
     "wheel-water-3": "Candidate action wheel: Water 4-6 alone, 3-4 shared",
 }
 """What each action-wheel variant is, as the variant list shows it."""
 ACTION_WHEEL = ACTION_WHEELS[""]
-"""The default action wheel."""
+"""The default action wheel (DA-FR1b)."""
 
 
 def action_wheel_variant(variants: tuple[str, ...] | list[str]) -> str:
