@@ -66,10 +66,6 @@ SHORT_TURN_COST: Final = 1.5
 """Solo turns a missing wheel turn costs (fetching water, harvesting the bar's way free)."""
 FEED_READY_SHARE: Final = 0.35
 """Share of its product's gain over its feed counted for a stabled animal whose feed is in the barn."""
-PARTIAL_FEED_SHARE: Final = 0.0
-"""Solo only: share of its product's gain over its feed counted, in proportion to the feed already
-in the barn, for a stabled animal whose feed is not all there yet (the barn's plants are handed out
-to the animals in order of their gain, each plant once)."""
 MISSING_COST: Final = 0.0
 """Share of a product lost per wheel turn the animal still needs beyond what the barn's water can
 turn now (each missing turn is water still to fetch: a later product, a slower pipeline)."""
@@ -162,42 +158,7 @@ def plan_value(state: FarmeramaState) -> float:
     board = state.boards[0]
     if state.is_over():
         return float(sum(score_sheet(board.score_input()).values()))
-    turns_left = max(0, SOLO_TURNS - state.turn)
-    value = board_value(board, turns_left, state.tokens)
-    if PARTIAL_FEED_SHARE:
-        value += PARTIAL_FEED_SHARE * feed_progress(board, turns_left)
-    return value
-
-
-def feed_progress(board: Board, turns_left: float) -> float:
-    """Stars of gain over feed of the stabled animals whose feed is partly in the barn, each in
-    proportion to the share of its feed there: the barn's plants go to the animals in order of
-    their gain, each plant once; an animal with all its feed there (counted by ``board_value``)
-    or too late to bring home counts 0."""
-    barn = board.barn
-    left = [barn[good] for good in range(WATER)]
-    gains = sorted(
-        (
-            (board.product_values[animal] - sum(FEED_COST[animal]), animal)
-            for animal, where in enumerate(board.pasture)
-            if where == IN_STABLE
-            and board.products[animal] < PRODUCT_TRACK_MAX
-            and turns_left > (PACIFIER_SECTOR - HEAD_SECTOR[animal]) // 2
-        ),
-        reverse=True,
-    )
-    total = 0.0
-    for gain, animal in gains:
-        need = FEED_COST[animal]
-        if all(barn[good] >= need[good] for good in range(WATER)):
-            continue
-        covered = 0
-        for good in range(WATER):
-            used = min(left[good], need[good])
-            left[good] -= used
-            covered += used
-        total += max(0, gain) * covered / sum(need)
-    return total
+    return board_value(board, max(0, SOLO_TURNS - state.turn), state.tokens)
 
 
 def board_value(board: Board, turns_left: float, tokens: int = 0) -> float:
