@@ -8,7 +8,7 @@ setting is the reference. Prints, per setting, the mean [95% CI], median, the sh
 (Wilson) and the paired difference to the reference with its 95% t interval.
 
     PYTHONPATH=src nice -n 10 python benchmarks/fit/farmerama_tune.py --deals 60 \\
-        --setting "" --setting "WATER_VALUE=0.8"
+        --setting "" --setting "WATER_VALUE=0.8" [--variant wheel-v1]
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--setting", action="append", default=[], help="NAME=VALUE,... (repeatable; first = reference)")
     ap.add_argument("--out", help="write the per-deal stars per setting as JSON here")
+    ap.add_argument("--variant", action="append", default=[], help="a game variant, e.g. wheel-v1 (repeatable)")
     args = ap.parse_args()
     settings = args.setting or [""]
     game = farmtable.get_game("farmerama")
@@ -67,7 +68,7 @@ def main() -> None:
         stars: list[int] = []
         start = time.process_time()
         for deal in range(args.deals):
-            state = game.new_game(players=1, seed=args.seed + deal)
+            state = game.new_game(players=1, seed=args.seed + deal, variants=tuple(args.variant))
             turn_greedy(state)
             stars.append(state.result().totals[0])
         cpu = time.process_time() - start

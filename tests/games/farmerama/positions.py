@@ -7,9 +7,10 @@ from farmtable.games.farmerama.components import BUILDING_INDEX, GOODS
 from farmtable.games.farmerama.rules import FarmeramaState
 
 
-def new(players: int = 2, seed: int = 1, profi: bool = False) -> FarmeramaState:
-    """A fresh game."""
-    state = farmtable.get_game("farmerama").new_game(players=players, seed=seed, variants=("profi",) if profi else ())
+def new(players: int = 2, seed: int = 1, profi: bool = False, variants: tuple[str, ...] = ()) -> FarmeramaState:
+    """A fresh game (``variants`` besides ``profi``, e.g. ``("wheel-v1",)`` for DA-FR1's numbers)."""
+    chosen = (*variants, "profi") if profi else variants
+    state = farmtable.get_game("farmerama").new_game(players=players, seed=seed, variants=chosen)
     assert isinstance(state, FarmeramaState)
     return state
 

@@ -16,6 +16,7 @@ from farmtable.games.farmerama.components import (
     PIG,
     PRODUCT_VALUE,
     SHEEP,
+    VARIANT_WHEEL_V1,
     WATER,
 )
 from farmtable.games.farmerama.rules import ACT, AWARD, CHOOSE, IN_STABLE, OVER
@@ -114,7 +115,7 @@ def test_three_players_boss_sheep_chooses_two_and_passes_clockwise() -> None:
 
 
 def _two_player_round(p0: tuple[str, str], p1: tuple[str, str]):  # type: ignore[no-untyped-def]
-    state = new(2)
+    state = new(2, variants=(VARIANT_WHEEL_V1,))  # DA-FR1's numbers, as the comments below quote them
     choose(state, p0, p1)
     return state
 
@@ -149,7 +150,7 @@ def test_water_alone_and_then_sow_alone_with_scarecrow_bed_last() -> None:
 
 
 def test_shared_card_gives_the_lower_number() -> None:
-    state = new(4)
+    state = new(4, variants=(VARIANT_WHEEL_V1,))
     choose(state, "sow", "sow", "water", "water")  # first round: all tie, no building awarded
     assert state.phase == ACT and state.display and len(state.display) == 2
     for _ in range(2):  # Sow 3/2 shared: 2
@@ -349,8 +350,8 @@ def test_undo_is_allowed_before_the_reveal_but_not_after() -> None:
 
 
 def test_rulebook_water_example_three_water_for_three_times_water() -> None:
-    state = new(2)
-    state.action_wheel = 1  # DA-FR1: Water 3/2 in section 1
+    state = new(2, variants=(VARIANT_WHEEL_V1,))
+    state.action_wheel = 1  # DA-FR1 (wheel-v1): Water 3/2 in section 1
     choose(state, ("water", "feed"), ("sow", "harvest"))
     state.apply(0, "start water")
     for _ in range(3):

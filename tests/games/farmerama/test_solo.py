@@ -7,7 +7,7 @@ import random
 import pytest
 
 from farmtable.core.errors import IllegalAction
-from farmtable.games.farmerama.components import HARVEST, SOW, WATER, WATER_CARD
+from farmtable.games.farmerama.components import HARVEST, SOW, VARIANT_WHEEL_V1, WATER, WATER_CARD
 from farmtable.games.farmerama.rules import ACT, SOLO_PICK
 from tests.games.farmerama.positions import new, tile_totals
 
@@ -30,7 +30,7 @@ def test_solo_setup() -> None:
 
 
 def test_revealed_action_gets_the_higher_number_others_the_lower() -> None:
-    state = new(1)
+    state = new(1, variants=(VARIANT_WHEEL_V1,))
     state.revealed, state.action_wheel = SOW, 0
     state._legal = {}
     probe = state.clone()
@@ -41,11 +41,11 @@ def test_revealed_action_gets_the_higher_number_others_the_lower() -> None:
     assert probe.boards[0].remaining == 2  # Harvest 3/2: the lower number
     probe = state.clone()
     probe.apply(0, "card water")
-    assert probe.boards[0].remaining == 1  # Water 2/1: the lower number
+    assert probe.boards[0].remaining == 1  # Water 2/1 (DA-FR1, wheel-v1): the lower number
 
 
 def test_water_is_limited_by_the_small_supply() -> None:
-    state = new(1)
+    state = new(1, variants=(VARIANT_WHEEL_V1,))
     state.revealed, state.action_wheel = WATER_CARD, 3  # water 4/2: 4 alone
     state.supply[WATER] -= 2
     state.box[WATER] += 2

@@ -94,7 +94,11 @@ class WheelValues(NamedTuple):
     water: tuple[int, int]
 
 
-ACTION_WHEEL: tuple[WheelValues, ...] = (
+ACTION_WHEEL_SECTIONS = 8
+"""DA-FR1: the action wheel has 8 sections, turned one section per round (solo: per Water card
+revealed); section 0 is the setup position, where Sow and Harvest show "3/2" (FOUND)."""
+
+ACTION_WHEEL_V1: tuple[WheelValues, ...] = (
     WheelValues((3, 2), (3, 2), (2, 1)),  # 0: setup position (FOUND: Sow and Harvest show 3/2)
     WheelValues((4, 2), (2, 1), (3, 2)),  # 1: (FOUND: a 4/2 exists, from the Profi example)
     WheelValues((2, 1), (4, 2), (3, 1)),  # 2
@@ -104,13 +108,71 @@ ACTION_WHEEL: tuple[WheelValues, ...] = (
     WheelValues((5, 3), (3, 1), (2, 1)),  # 6
     WheelValues((3, 2), (5, 3), (4, 2)),  # 7
 )
-"""DA-FR1: 8 sections, turned one section per round; section 0 is the setup position. The
-printed numbers are unknown; alone is always greater than shared."""
+"""DA-FR1 (the first assumption, variant ``wheel-v1``): the printed numbers are unknown; alone is
+always greater than shared. Its Water numbers (alone 2-4, shared 1-2) are lower than Sow's and
+Harvest's; in the solo game they cap the player wheel at 16-19 turns in 42 (issue 14)."""
 
 
-def wheel_count(section: int, card: int, alone: bool) -> int:
-    """How many Sow/Harvest/Water actions the action wheel allows in ``section``."""
-    values = ACTION_WHEEL[section % len(ACTION_WHEEL)]
+def _with_water(wheel: tuple[WheelValues, ...], water: tuple[tuple[int, int], ...]) -> tuple[WheelValues, ...]:
+    """``wheel`` with its Water column replaced by ``water`` (one alone/shared pair per section)."""
+    if len(water) != len(wheel):
+        raise ValueError(f"a Water column needs {len(wheel)} sections, got {len(water)}")
+    return tuple(WheelValues(v.sow, v.harvest, w) for v, w in zip(wheel, water, strict=True))
+
+
+ACTION_WHEEL_EVEN = _with_water(ACTION_WHEEL_V1, ((4, 2), (3, 2), (4, 3), (5, 3), (3, 1), (3, 2), (2, 1), (2, 1)))
+"""Candidate (variant ``wheel-even``): Water shows the same eight pairs as Sow (and Harvest), placed
+where Sow and Harvest are low (alone 2-5, shared 1-3)."""
+ACTION_WHEEL_WATER_2 = _with_water(ACTION_WHEEL_V1, ((3, 2), (4, 3), (4, 2), (5, 3), (3, 2), (4, 3), (3, 2), (5, 3)))
+"""DA-FR1b, the default since issue 14 (also variant ``wheel-water-2``): DA-FR1's Water one higher
+everywhere (alone 3-5, shared 2-3), Sow and Harvest unchanged. Every Water pair is one the Sow and
+Harvest columns print too (3/2, 4/2, 4/3, 5/3), none exceeds the largest Sow (5/3: in the Profi
+game a water buys one Sow or Harvest), and a Water shared is never worth less than the Seed
+Store's one water. The derivation and the measurements are in ``docs/games/farmerama.md``."""
+ACTION_WHEEL_WATER_3 = _with_water(ACTION_WHEEL_V1, ((4, 3), (5, 3), (4, 3), (6, 4), (4, 3), (5, 3), (4, 3), (6, 4)))
+"""Candidate (variant ``wheel-water-3``): Water alone 4-6, shared 3-4 (a Water turn in the solo
+game fetches about half of the 7 water in play); its 6/4 is more than any Sow or Harvest shows."""
+
+WHEEL_VARIANT_PREFIX = "wheel-"
+"""Every action-wheel variant is named ``wheel-...``; at most one may be chosen."""
+VARIANT_WHEEL_V1 = "wheel-v1"
+"""The variant that plays with the first assumed action wheel, DA-FR1."""
+ACTION_WHEELS: dict[str, tuple[WheelValues, ...]] = {
+    "": ACTION_WHEEL_WATER_2,
+    VARIANT_WHEEL_V1: ACTION_WHEEL_V1,
+    "wheel-even": ACTION_WHEEL_EVEN,
+    "wheel-water-2": ACTION_WHEEL_WATER_2,
+    "wheel-water-3": ACTION_WHEEL_WATER_3,
+}
+"""The action wheel by variant (``""`` is the default, DA-FR1b = ``wheel-water-2``); the one place to
+correct the printed numbers. Every wheel has ``ACTION_WHEEL_SECTIONS`` sections."""
+ACTION_WHEEL_DESCRIPTIONS: dict[str, str] = {
+    VARIANT_WHEEL_V1: "The first assumed action wheel (DA-FR1): Water 2-4 alone, 1-2 shared",
+    "wheel-even": "Candidate action wheel: Water shows Sow's pairs (2-5 alone, 1-3 shared)",
+    "wheel-water-2": "The default action wheel (DA-FR1b), by name: DA-FR1's Water one higher (3-5 alone, 2-3 shared)",
+    "wheel-water-3": "Candidate action wheel: Water 4-6 alone, 3-4 shared",
+}
+"""What each action-wheel variant is, as the variant list shows it."""
+ACTION_WHEEL = ACTION_WHEELS[""]
+"""The default action wheel (DA-FR1b)."""
+
+
+def action_wheel_variant(variants: tuple[str, ...] | list[str]) -> str:
+    """The action-wheel variant among ``variants`` (``""``: the default); ValueError for two."""
+    chosen = [v for v in variants if v in ACTION_WHEELS and v]
+    if len(chosen) > 1:
+        raise ValueError(f"choose at most one action wheel, not {' and '.join(chosen)}")
+    return chosen[0] if chosen else ""
+
+
+def action_wheel_of(variants: tuple[str, ...] | list[str]) -> tuple[WheelValues, ...]:
+    """The action wheel (8 sections of alone/shared numbers) a game with ``variants`` plays with."""
+    return ACTION_WHEELS[action_wheel_variant(variants)]
+
+
+def wheel_count(section: int, card: int, alone: bool, wheel: tuple[WheelValues, ...] = ACTION_WHEEL) -> int:
+    """How many Sow/Harvest/Water actions the action wheel ``wheel`` allows in ``section``."""
+    values = wheel[section % len(wheel)]
     pair = (values.sow, values.harvest, values.water)[card]
     return pair[0] if alone else pair[1]
 

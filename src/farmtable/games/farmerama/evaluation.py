@@ -320,6 +320,7 @@ def _multi_key(state: FarmeramaState, player: int) -> tuple[object, ...]:
     return (
         player,
         state.phase,
+        state.wheel_variant,
         state.action_wheel,
         tuple(state.card_count),
         tuple(state.supply),

@@ -91,6 +91,7 @@ def _key(state: FarmeramaState) -> tuple[object, ...]:
         state.turn,
         state.tokens,
         state.revealed,
+        state.wheel_variant,
         state.action_wheel,
         tuple(state.action_stack),
         tuple(state.supply),
@@ -273,11 +274,12 @@ def best_completion(state: FarmeramaState) -> float:
 def _completion_key(state: FarmeramaState) -> tuple[object, ...]:
     """What the best completion of a turn in phase 3 depends on: the board, the supply, the card
     in progress and the public counts (stack sizes, tokens, turn), never the hidden card order, so
-    every determinization of a position shares one entry; the product values and the wheel option
-    keep games of different variants apart."""
+    every determinization of a position shares one entry; the product values, the action wheel
+    and the wheel option keep games of different variants apart."""
     board = state.boards[0]
     return (
         board.product_values,
+        state.wheel_variant,
         state.animals_block_wheel,
         state.turn,
         state.tokens,

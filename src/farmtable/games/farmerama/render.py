@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from farmtable.games.farmerama.components import (
-    ACTION_WHEEL,
     ANIMALS,
     AREA_COUNT,
     AREA_NAMES,
@@ -110,11 +109,12 @@ def render_board(state: FarmeramaState, player: int) -> list[str]:
 def render_text(state: FarmeramaState, player: int | None = None) -> str:
     """The whole table as plain text, as ``player`` sees it (None: a spectator)."""
     view = state.view(player)
-    wheel = ACTION_WHEEL[state.action_wheel]
+    wheel = state.wheel_values[state.action_wheel]
     lines = [
         f"Farmerama ({view['variant']}), {f'solo turn {state.turn}' if state.solo else f'round {state.round}'}, "
         f"{view['phase']}; to act: " + (", ".join(f"P{p}" for p in state.actors()) or "nobody (game over)"),
-        f"Action wheel section {state.action_wheel}: sow {wheel.sow[0]}/{wheel.sow[1]}  "
+        f"Action wheel {state.wheel_variant or 'default'}, section {state.action_wheel}: "
+        f"sow {wheel.sow[0]}/{wheel.sow[1]}  "
         f"harvest {wheel.harvest[0]}/{wheel.harvest[1]}  water {wheel.water[0]}/{wheel.water[1]} (alone/shared)",
         "Supply: " + "  ".join(f"{name} {n}" for name, n in view["supply"].items()),
     ]

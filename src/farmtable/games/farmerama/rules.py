@@ -31,6 +31,9 @@ from farmtable.core.rng import MAX_STATE as MAX_RNG_STATE
 from farmtable.core.rng import Rng
 from farmtable.games.farmerama.components import (
     ACTION_WHEEL,
+    ACTION_WHEEL_DESCRIPTIONS,
+    ACTION_WHEEL_SECTIONS,
+    ACTION_WHEELS,
     ANIMALS,
     AREA_COUNT,
     AREA_NAMES,
@@ -67,10 +70,13 @@ from farmtable.games.farmerama.components import (
     STARTING_BARN,
     TILES_PER_GOOD,
     VARIANT_FIRST_VALUES,
+    VARIANT_WHEEL_V1,
     WATER,
     WATER_CARD,
     WHEEL_CARDS,
     WHEEL_TURN_COST,
+    WheelValues,
+    action_wheel_variant,
     wheel_count,
 )
 from farmtable.games.farmerama.helper import SCORING_HELPER_FORMAT, score_text
@@ -268,6 +274,10 @@ class FarmeramaState(State[str]):
         """Variant 'simultaneous': everyone carries out phase 3 at the same time."""
         self.first_values = False
         """Variant 'products-3-5-7-9': the first assumption of the product values (DA-FR5)."""
+        self.wheel_variant = ""
+        """The action-wheel variant played (``""``: the default wheel; ``wheel-v1``: DA-FR1)."""
+        self.wheel_values: tuple[WheelValues, ...] = ACTION_WHEEL
+        """The action wheel's numbers in this game (``ACTION_WHEELS[wheel_variant]``)."""
         self.animals_block_wheel = False
         self.max_rounds: int | None = DEFAULT_MAX_ROUNDS
         """Safety stop (not a rule): the game also ends after this many rounds; None for no limit."""
@@ -329,6 +339,14 @@ class FarmeramaState(State[str]):
         values = PRODUCT_VALUE_SETS[VARIANT_FIRST_VALUES if first_values else ""]
         for board in self.boards:
             board.product_values = values
+
+    def use_action_wheel(self, variant: str) -> None:
+        """Play with the action wheel of ``variant`` (``""``: the default); ValueError if unknown."""
+        if variant not in ACTION_WHEELS:
+            known = ", ".join(v for v in ACTION_WHEELS if v)
+            raise ValueError(f"unknown action wheel {variant!r}; the wheels: the default, {known}")
+        self.wheel_variant = variant
+        self.wheel_values = ACTION_WHEELS[variant]
 
     def setup(self) -> None:
         """Put out the supply, the buildings, the boards and (solo) the card stacks."""
@@ -835,7 +853,7 @@ class FarmeramaState(State[str]):
         if card in WHEEL_CARDS:
             # Solo: the lower number, except the higher for the revealed card's action.
             alone = card == self.revealed if self.solo else self.card_count[card] == 1
-            board.remaining = wheel_count(self.action_wheel, card, alone)
+            board.remaining = wheel_count(self.action_wheel, card, alone, self.wheel_values)
         elif card == SEED_STORE:
             # Seed Store: 1 of each good missing from the barn (water too), then one Sow.
             for good in range(len(GOODS)):
@@ -904,7 +922,7 @@ class FarmeramaState(State[str]):
         for board in self.boards:
             board.cards = []
         self.card_count = [0] * len(CARDS)
-        self.action_wheel = (self.action_wheel + 1) % len(ACTION_WHEEL)
+        self.action_wheel = (self.action_wheel + 1) % ACTION_WHEEL_SECTIONS
         if self.players == 3:
             self.boards[self.boss].boss_count += 1
             self.boss = (self.boss + 1) % self.players
@@ -977,7 +995,7 @@ class FarmeramaState(State[str]):
         self.epoch += 1
         if card == WATER_CARD:
             # A water card turns the action wheel one river further.
-            self.action_wheel = (self.action_wheel + 1) % len(ACTION_WHEEL)
+            self.action_wheel = (self.action_wheel + 1) % ACTION_WHEEL_SECTIONS
 
     def _solo_redraw(self) -> None:
         """Solo part 2: for a token, the card goes face down under the stack and a new one is revealed."""
@@ -1035,8 +1053,8 @@ class FarmeramaState(State[str]):
                 choices.append(f"P{q} {status} ({len(board.cards)} card(s) down)")
             else:
                 choices.append(f"P{q} chose {', '.join(CARDS[c] for c in board.cards)}")
-        wheel = ACTION_WHEEL[self.action_wheel]
-        following = ACTION_WHEEL[(self.action_wheel + 1) % len(ACTION_WHEEL)]
+        wheel = self.wheel_values[self.action_wheel]
+        following = self.wheel_values[(self.action_wheel + 1) % ACTION_WHEEL_SECTIONS]
         data: dict[str, Any] = {
             "game": "farmerama",
             "players": self.players,
@@ -1186,6 +1204,7 @@ class FarmeramaState(State[str]):
             "profi": self.profi,
             "simultaneous": self.simultaneous,
             "first_values": self.first_values,
+            "wheel_variant": self.wheel_variant,
             "animals_block_wheel": self.animals_block_wheel,
             "max_rounds": self.max_rounds,
             "rng": self.rng.state,
@@ -1311,7 +1330,7 @@ def state_from_dict(data: dict[str, Any]) -> FarmeramaState:
     goods = len(GOODS)
     state.supply = _ints(data, "supply", 0, TILES_PER_GOOD, goods)
     state.box = _ints(data, "box", 0, TILES_PER_GOOD, goods)
-    state.action_wheel = _int(data, "action_wheel", 0, len(ACTION_WHEEL) - 1)
+    state.action_wheel = _int(data, "action_wheel", 0, ACTION_WHEEL_SECTIONS - 1)
     last_building = len(BUILDINGS) - 1
     state.stack = _ints(data, "stack", 0, last_building)
     state.display = _ints(data, "display", 0, last_building)
@@ -1395,6 +1414,13 @@ def state_from_dict(data: dict[str, Any]) -> FarmeramaState:
         raise ValueError("'first_values' must be true or false")
     # A save from before issue 14 has no 'first_values': it was played with the first values (DA-FR5).
     state.use_product_values(first_values)
+    # A save from before the action wheel became a variant has no 'wheel_variant': it was played
+    # with the first wheel (DA-FR1).
+    wheel = data.get("wheel_variant", VARIANT_WHEEL_V1)
+    if not isinstance(wheel, str) or wheel not in ACTION_WHEELS:
+        known = ", ".join(repr(v) for v in ACTION_WHEELS)
+        raise ValueError(f"'wheel_variant' must be one of {known}, got {wheel!r}")
+    state.use_action_wheel(wheel)
     _check_phase_consistency(state)
     return state
 
@@ -1455,6 +1481,7 @@ class FarmeramaGame(Game[FarmeramaState]):
         "advises for learning)",
         VARIANT_FIRST_VALUES: "The first assumed product values, wool 3, truffles 5, milk 7, riding lessons 9 "
         "(the default is 9/10/14/18, see docs/games/farmerama.md)",
+        **ACTION_WHEEL_DESCRIPTIONS,
     }
 
     scoring_helper_format: ClassVar[str | None] = SCORING_HELPER_FORMAT
@@ -1469,6 +1496,7 @@ class FarmeramaGame(Game[FarmeramaState]):
             raise ValueError("the Profi Farmer variant needs 2-4 players: the solo game has no ornamental buildings")
         if VARIANT_SIMULTANEOUS in variants and players == 1:
             raise ValueError("the simultaneous variant needs 2-4 players: a solo game has nobody to act alongside")
+        action_wheel_variant(variants)  # at most one action wheel
 
     def _new(self, players: int, seed: int, variants: tuple[str, ...], options: dict[str, Any]) -> FarmeramaState:
         unknown = sorted(set(options) - {OPTION_ANIMALS_BLOCK, OPTION_MAX_ROUNDS})
@@ -1488,6 +1516,7 @@ class FarmeramaGame(Game[FarmeramaState]):
         state = FarmeramaState(players, VARIANT_PROFI in variants, Rng(seed))
         state.simultaneous = VARIANT_SIMULTANEOUS in variants
         state.use_product_values(VARIANT_FIRST_VALUES in variants)
+        state.use_action_wheel(action_wheel_variant(variants))
         state.animals_block_wheel = animals_block
         state.max_rounds = max_rounds
         state.setup()
