@@ -37,7 +37,7 @@ PHASES = ("choose", "award", "act", "solo-pick", "over")
 """The phases a view names (``rules.PHASES``)."""
 PLANTS = tuple(c.GOODS[f] for f in c.FEEDS)
 BUILDING_IDS = tuple(b.id for b in c.BUILDINGS)
-SECTIONS = tuple(range(len(c.ACTION_WHEEL)))
+SECTIONS = tuple(range(c.ACTION_WHEEL_SECTIONS))
 MAX_GOODS = 200.0
 """A generous bound on goods counts (the supply holds 32 tiles of each)."""
 
@@ -241,11 +241,10 @@ def fast_encoder(sp: Spec) -> FastEncode:
     def pair_block(values: c.WheelValues) -> bytes:
         return floats([*values.sow, *values.harvest, *values.water])
 
+    wheel = c.action_wheel_of(sp.variants)  # the wheel this spec's games play with
     sections = [
-        f.one_hot(len(SECTIONS), i)
-        + pair_block(c.ACTION_WHEEL[i])
-        + pair_block(c.ACTION_WHEEL[(i + 1) % len(c.ACTION_WHEEL)])
-        for i in range(len(c.ACTION_WHEEL))
+        f.one_hot(len(SECTIONS), i) + pair_block(wheel[i]) + pair_block(wheel[(i + 1) % len(wheel)])
+        for i in range(len(wheel))
     ]
     building_of = {i: f.one_hot(len(BUILDING_IDS), BUILDING_IDS.index(b.id)) for i, b in enumerate(c.BUILDINGS)}
     no_building = f.zeros(len(BUILDING_IDS))
