@@ -140,6 +140,78 @@ def one_run(side: str, src: Path, args: argparse.Namespace, seed: int) -> dict[s
     }
 
 
+WORKLOAD = """
+import asyncio, json, random, sys, tempfile, time
+from farmtable.server.hub import HUMAN, Hub
+from farmtable.server.store import Store
+
+async def main(games, decisions, tables, seed):
+    with tempfile.TemporaryDirectory() as tmp:
+        hub = Hub(Store(f"sqlite:///{tmp}/w.db"), ai_delay=0.0)
+        cpu = {"decide": 0.0, "push": 0.0}
+        count = 0
+        # first a warm-up table per game (t = -1: imports, caches; 3 decisions, not counted)
+        for g, t in [(g, -1) for g in games] + [(g, t) for g in games for t in range(tables)]:
+            tid, _ = await hub.create(g, 2, [], [(HUMAN, None), (HUMAN, None)], seed=seed * 1000 + t)
+            table = await hub.get(tid)
+            rng = random.Random(f"{seed}:{g}:{t}")
+            for _ in range(3 if t < 0 else decisions):
+                state = table.state
+                if state.is_over():
+                    break
+                seat = state.actors()[0]
+                legal = state.legal_actions(seat)
+                action = str(legal[rng.randrange(len(legal))])
+                c0 = time.process_time()
+                await hub.act(table, seat, action, table.version)
+                c1 = time.process_time()
+                for who in (0, 1, None):  # one socket per seat and a spectator: what each is sent
+                    json.dumps(hub.payload(table, who), separators=(",", ":"), ensure_ascii=False)
+                c2 = time.process_time()
+                if t >= 0:
+                    cpu["decide"] += c1 - c0
+                    cpu["push"] += c2 - c1
+                    count += 1
+        await hub.close()
+        print(json.dumps({"decisions": count, "decide_us": cpu["decide"] / count * 1e6,
+                          "push_us": cpu["push"] / count * 1e6}))
+
+asyncio.run(main(sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])))
+"""
+"""The in-process workload (``--in-process``): the same decisions on both servers' ``Hub`` (a fresh SQLite
+file, the server's own decision write), and after each one the update of seat 0, seat 1 and a spectator,
+built and JSON-encoded as the push does; CPU time only (``time.process_time``), so a busy machine barely
+moves it and no AI pacing or update coalescing enters. Written against the Hub API both commits share."""
+
+GAMES = ["tiny-farms", "farmini", "farmerama", "tiny-towns", "farmers-finances"]
+
+
+def in_process_run(side: str, src: Path, args: argparse.Namespace, seed: int) -> dict[str, Any]:
+    """One in-process run of :data:`WORKLOAD` with the sources in ``src`` (a child process)."""
+    load_before = os.getloadavg()[0]
+    games = ",".join(args.games or GAMES)
+    out = subprocess.run(
+        [sys.executable, "-c", WORKLOAD, games, str(args.decisions), str(args.tables), str(seed)],
+        cwd=src.parent,
+        env=dict(os.environ, PYTHONPATH=str(src)),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"the workload failed with {src}:\n{out.stderr[-2000:]}")
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    return {
+        "side": side,
+        "seed": seed,
+        "decisions": got["decisions"],
+        "decide_us": round(got["decide_us"], 1),
+        "push_us": round(got["push_us"], 1),
+        "total_us": round(got["decide_us"] + got["push_us"], 1),
+        "load_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+    }
+
+
 def ratio_interval(pairs: list[tuple[float, float]]) -> dict[str, float]:
     """Geometric mean of ``a/b`` over the pairs, with a 95% t interval on the log ratios."""
     logs = [math.log(a / b) for a, b in pairs]
@@ -171,7 +243,16 @@ def main() -> None:
     parser.add_argument("--games", nargs="*", help="game ids (default: every game of the server)")
     parser.add_argument("--seed", type=int, default=1, help="client seed of round 1 (round r uses seed + r)")
     parser.add_argument("--json", action="store_true", help="print JSON only")
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="the in-process workload (CPU per decision and push) instead of live servers",
+    )
+    parser.add_argument("--decisions", type=int, default=60, help="--in-process: decisions per table")
+    parser.add_argument("--tables", type=int, default=2, help="--in-process: tables per game")
     args = parser.parse_args()
+    if not (1 <= args.decisions <= 400 and 1 <= args.tables <= 10):
+        raise SystemExit("--decisions is 1 to 400 and --tables 1 to 10 (bounded on purpose)")
     if not 1 <= args.rounds <= MAX_ROUNDS:
         raise SystemExit(f"--rounds is 1 to {MAX_ROUNDS} (bounded on purpose)")
     if args.ai_tables + args.human_tables > load_server.MAX_TABLES or args.seconds + args.warmup > 600:
@@ -189,13 +270,19 @@ def main() -> None:
         for r in range(args.rounds):
             order = ["before", "after"] if r % 2 == 0 else ["after", "before"]
             for side in order:
-                run = one_run(side, sides[side], args, args.seed + r)
+                if args.in_process:
+                    run = in_process_run(side, sides[side], args, args.seed + r)
+                else:
+                    run = one_run(side, sides[side], args, args.seed + r)
                 run["round"] = r + 1
                 runs.append(run)
                 if not args.json:
                     print(json.dumps(run), flush=True)
     by_round = {(x["round"], x["side"]): x for x in runs}
     pairs = [(by_round[(r, "before")], by_round[(r, "after")]) for r in range(1, args.rounds + 1)]
+    if args.in_process:
+        report_in_process(args, old_sha, new_name, runs, pairs)
+        return
     summary = {
         "before_commit": old_sha,
         "after": new_name,
@@ -238,6 +325,37 @@ def main() -> None:
         print(f"{name}: {ci['ratio']:.3f} (95% CI {ci['low']:.3f} .. {ci['high']:.3f}, {ci['n']} paired rounds)")
     ci = summary["p99_ratio_after_over_before"]
     print(f"p99 after/before: {ci['ratio']:.3f} (95% CI {ci['low']:.3f} .. {ci['high']:.3f})")
+
+
+def report_in_process(
+    args: argparse.Namespace,
+    old_sha: str,
+    new_name: str,
+    runs: list[dict[str, Any]],
+    pairs: list[tuple[dict[str, Any], dict[str, Any]]],
+) -> None:
+    """Print the in-process runs and the before/after ratios of CPU per decision (paired per round)."""
+    summary = {
+        "before_commit": old_sha,
+        "after": new_name,
+        "games": args.games or GAMES,
+        "ratio_before_over_after": {
+            key: ratio_interval([(b[key], a[key]) for b, a in pairs]) for key in ("decide_us", "push_us", "total_us")
+        },
+        "runs": runs,
+    }
+    if args.json:
+        print(json.dumps(summary))
+        return
+    print(f"\nbefore = {old_sha[:10]}, after = {new_name[:13]}; in-process, {args.tables} tables x 5 games x")
+    print(f"{args.decisions} decisions, updates for seat 0, seat 1 and a spectator; CPU us per decision\n")
+    print(f"{'round':>5} {'side':>7} {'decide':>8} {'push':>8} {'total':>8} {'load 1m':>12}")
+    for x in runs:
+        load = f"{x['load_1min'][0]:.1f}->{x['load_1min'][1]:.1f}"
+        cells = f"{x['decide_us']:>8.0f} {x['push_us']:>8.0f} {x['total_us']:>8.0f}"
+        print(f"{x['round']:>5} {x['side']:>7} {cells} {load:>12}")
+    for key, ci in summary["ratio_before_over_after"].items():
+        print(f"before/after {key}: {ci['ratio']:.3f} (95% CI {ci['low']:.3f} .. {ci['high']:.3f}, {ci['n']} rounds)")
 
 
 if __name__ == "__main__":
