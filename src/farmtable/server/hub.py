@@ -373,6 +373,9 @@ class Table:
     catching: asyncio.Task[None] | None = None
     public: tuple[int, dict[str, Any]] | None = None
     """The spectators' view and the version it is of (shared by the spectators' update and the events)."""
+    drawn: dict[int | None, tuple[dict[str, Any], list[str], str]] = field(default_factory=dict)
+    """Per seat, the last board picture drawn and the view and legal moves it was drawn from: a new version
+    that leaves them as they were (another seat's hidden choice, a notice) reuses the picture."""
 
     @property
     def state(self) -> State[Any]:
@@ -886,7 +889,7 @@ class Hub:
             "actors": actors,
             "legal": legal,
             "view": view,
-            "svg": render(table.game, view, legal, seat),
+            "svg": self._board(table, seat, view, legal),
             "log": self.log_lines(table, seat, LOG_TAIL),
             "log_total": len(table.lines),
             "over": over,
@@ -903,6 +906,17 @@ class Hub:
         }
         table.cache[seat] = payload
         return payload
+
+    @staticmethod
+    def _board(table: Table, seat: int | None, view: dict[str, Any], legal: list[str]) -> str:
+        """The board picture for ``seat``: drawn again only when its view or legal moves changed (a render
+        is a pure function of them, and the most expensive part of an update)."""
+        last = table.drawn.get(seat)
+        if last is not None and last[1] == legal and last[0] == view:
+            return last[2]
+        svg = render(table.game, view, legal, seat)
+        table.drawn[seat] = (view, legal, svg)
+        return svg
 
     def log_lines(self, table: Table, seat: int | None, last: int | None = None) -> list[dict[str, Any]]:
         """The game log as ``seat`` may read it (only the ``last`` lines if given); a line whose automatic
