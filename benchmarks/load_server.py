@@ -138,7 +138,9 @@ class Bench:
         while not self.stop.is_set():
             where = self.pick()
             tid, _ = await self.open_table(human=False, where=where)
-            async with websockets.connect(f"{self.ws_bases[where]}/ws/tables/{tid}", max_size=None) as ws:
+            async with websockets.connect(
+                f"{self.ws_bases[where]}/ws/tables/{tid}", max_size=None, open_timeout=60
+            ) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": None}))
                 while not self.stop.is_set():
                     try:
@@ -165,7 +167,7 @@ class Bench:
 
     async def spectate(self, url: str, seen: dict[int, float]) -> None:
         """Watch a table as a spectator, noting when each version arrived."""
-        async with websockets.connect(url, max_size=None) as ws:
+        async with websockets.connect(url, max_size=None, open_timeout=60) as ws:
             await ws.send(json.dumps({"type": "hello", "token": None}))
             while True:
                 msg = json.loads(await ws.recv())
@@ -174,7 +176,7 @@ class Bench:
 
     async def play(self, url: str, token: str | None, seen: dict[int, float]) -> None:
         """Play seat 0 of one table until it ends or the run stops."""
-        async with websockets.connect(url, max_size=None) as ws:
+        async with websockets.connect(url, max_size=None, open_timeout=60) as ws:
             await ws.send(json.dumps({"type": "hello", "token": token}))  # the token never in the URL
             latest: dict[str, Any] | None = None
             while not self.stop.is_set():
@@ -237,7 +239,7 @@ class Bench:
         """The servers' counters, summed."""
         total: dict[str, Any] = {}
         for client in self.clients:
-            r = await client.get("/api/stats")
+            r = await client.get("/api/stats", timeout=180)  # a saturated server on a busy machine is slow
             for key, value in r.json().items():
                 total[key] = total.get(key, 0) + value
         return total

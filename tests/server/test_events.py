@@ -9,7 +9,7 @@ from typing import Any
 
 import farmtable
 from farmtable.server.narrate import events
-from tests.server.conftest import TestClient, move, new_table, token
+from tests.server.conftest import TestClient, move, new_table, token, undo, ws_open
 
 
 def _buyer(legal: list[str], rng: random.Random) -> str:
@@ -71,6 +71,34 @@ def test_public_views_only_and_an_undone_decision_has_no_events(client: TestClie
     assert first == client.get(f"/api/tables/{tid}/events", headers={"X-Seat-Token": me}).json()
     assert client.post(f"/api/tables/{tid}/undo", json={"token": me, "version": 1}).status_code == 200
     assert client.get(f"/api/tables/{tid}/events").json()["events"] == []
+
+
+def test_the_update_carries_each_lines_events_as_the_endpoint_tells_them(client: TestClient) -> None:
+    """Issue 16 item 3: the events come with the pushed log lines (the page needs no extra request), the
+    same as ``GET /events`` says for every line, for a seat and a spectator alike; an undo line has none."""
+    table = new_table(client, game="farmers-finances")
+    tid, tokens = table["id"], [token(table, 0), token(table, 1)]
+    local = farmtable.get_game("farmers-finances").new_game(players=2, seed=3)
+    rng = random.Random(7)
+    for _ in range(12):
+        player = local.actors()[0]
+        action = _buyer([str(a) for a in local.legal_actions(player)], rng)
+        assert move(client, tid, tokens[player], action).status_code == 200
+        local.apply(player, action)
+    assert undo(client, tid, tokens[player]).status_code == 200
+    told = {e["seq"]: e["lines"] for e in client.get(f"/api/tables/{tid}/events").json()["events"]}
+    assert any(told.values()), "no decision had an automatic event: the comparison would prove nothing"
+    for who in (tokens[0], None):
+        with ws_open(client, tid, who) as ws:
+            update = ws.receive_json()
+        assert update["type"] == "update"
+        lines = update["log"]
+        assert [line["seq"] for line in lines] == list(range(1, 14))
+        undo_line, moves = lines[-1], lines[:-2]  # the last move was taken back: the endpoint leaves it out
+        assert undo_line["events"] == []
+        assert all("events" in line for line in lines)
+        for line in moves:
+            assert line["events"] == told.get(line["seq"], []), line
 
 
 def test_events_of_every_game_are_sentences() -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
+
+import pytest
 
 from farmtable.server.hub import HUMAN, Hub, Subscriber, Wire
 from farmtable.server.store import Store
@@ -57,3 +60,44 @@ def test_the_board_comes_again_when_the_legal_moves_change_under_the_same_pictur
     assert "svg" in json.loads(sub.text_of(Wire(base)))
     assert "svg" not in json.loads(sub.text_of(Wire(dict(base))))
     assert json.loads(sub.text_of(Wire({**base, "legal": ["a", "b"]})))["svg"] == "<svg/>"
+
+
+def test_a_board_is_drawn_again_only_when_its_view_or_legal_moves_changed(
+    race: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An update rebuilt for the same view and legal moves (a notice; another seat's hidden choice) reuses
+    the picture; a decision that changes the seat's view draws it again."""
+    import farmtable.server.hub as hub_module
+
+    drawn: list[int | None] = []
+    real = hub_module.render
+
+    def counting(game: Any, view: dict[str, Any], legal: list[str], seat: int | None) -> str:
+        drawn.append(seat)
+        return real(game, view, legal, seat)
+
+    monkeypatch.setattr(hub_module, "render", counting)
+
+    async def scenario() -> None:
+        hub = Hub(Store("sqlite://"))
+        try:
+            tid, _tokens = await hub.create("race", 2, [], [(HUMAN, None), (HUMAN, None)])
+            table = await hub.get(tid)
+            first = hub.payload(table, 0)
+            assert drawn == [0]
+            table.notice = "a notice"  # the update is rebuilt, the board is not
+            table.cache.clear()
+            again = hub.payload(table, 0)
+            assert again is not first and again["notice"] == "a notice" and again["svg"] is first["svg"]
+            assert drawn == [0]
+            hub.payload(table, None)  # another seat: its own picture
+            assert drawn == [0, None]
+            seat = table.state.actors()[0]
+            await hub.act(table, seat, str(table.state.legal_actions(seat)[0]), table.version)
+            moved = hub.payload(table, 0)
+            assert drawn == [0, None, 0] and moved["view"] != first["view"]
+            assert moved["svg"] == real(table.game, moved["view"], moved["legal"], 0)
+        finally:
+            await hub.close()
+
+    asyncio.run(scenario())

@@ -40,6 +40,7 @@ from farmtable.core.history import Decision
 from farmtable.core.rng import unpredictable_seed
 from farmtable.server.limits import Limits, agent_spec_to_run
 from farmtable.server.metrics import Metrics
+from farmtable.server.narrate import events as narrate_events
 from farmtable.server.narrate import log_text, table_extras
 from farmtable.server.render import render, result_with_sheet
 from farmtable.server.store import DecisionRecord, Seat, Store, TableRecord, VersionConflict, hash_token
@@ -165,6 +166,10 @@ class LogLine:
     """Its step closed and the game shows this choice to everyone: the line reads like any other."""
     closed: bool = False
     """Its step closed (revealed or not: a choice the game never shows stays secret for good)."""
+    events: list[str] | None = None
+    """What happened by itself right after it (``narrate.events`` of the public views around it), when
+    this process stored it: pushed with the update's log lines. None: not known here (a line read
+    from storage or another process's); the page then asks ``GET /api/tables/{id}/events``."""
 
     @property
     def hidden(self) -> bool:
@@ -366,6 +371,11 @@ class Table:
     reseat: bool = False
     """Seats or the rematch link changed elsewhere (or notifications were missed): read the record again."""
     catching: asyncio.Task[None] | None = None
+    public: tuple[int, dict[str, Any]] | None = None
+    """The spectators' view and the version it is of (shared by the spectators' update and the events)."""
+    drawn: dict[int | None, tuple[dict[str, Any], list[str], str]] = field(default_factory=dict)
+    """Per seat, the last board picture drawn and the view and legal moves it was drawn from: a new version
+    that leaves them as they were (another seat's hidden choice, a notice) reuses the picture."""
 
     @property
     def state(self) -> State[Any]:
@@ -852,7 +862,7 @@ class Hub:
         over = state.is_over()
         actors = state.actors()
         legal = [str(a) for a in state.legal_actions(seat)] if seat is not None and seat in actors else []
-        view = state.view(seat)
+        view = state.view(seat) if seat is not None else self.public_view(table)
         undo: str | None = None
         if seat is not None:
             undo = "the game is over" if over else table.history.why_no_undo(seat)
@@ -879,7 +889,7 @@ class Hub:
             "actors": actors,
             "legal": legal,
             "view": view,
-            "svg": render(table.game, view, legal, seat),
+            "svg": self._board(table, seat, view, legal),
             "log": self.log_lines(table, seat, LOG_TAIL),
             "log_total": len(table.lines),
             "over": over,
@@ -897,10 +907,36 @@ class Hub:
         table.cache[seat] = payload
         return payload
 
+    @staticmethod
+    def _board(table: Table, seat: int | None, view: dict[str, Any], legal: list[str]) -> str:
+        """The board picture for ``seat``: drawn again only when its view or legal moves changed (a render
+        is a pure function of them, and the most expensive part of an update)."""
+        last = table.drawn.get(seat)
+        if last is not None and last[1] == legal and last[0] == view:
+            return last[2]
+        svg = render(table.game, view, legal, seat)
+        table.drawn[seat] = (view, legal, svg)
+        return svg
+
     def log_lines(self, table: Table, seat: int | None, last: int | None = None) -> list[dict[str, Any]]:
-        """The game log as ``seat`` may read it (only the ``last`` lines if given)."""
+        """The game log as ``seat`` may read it (only the ``last`` lines if given); a line whose automatic
+        events this process knows carries them (``events``: public, so the same for every seat)."""
         lines = table.lines if last is None else table.lines[-last:]
-        return [{"seq": line.seq, "player": line.player, "text": line.text_for(seat)} for line in lines]
+        out: list[dict[str, Any]] = []
+        for line in lines:
+            item: dict[str, Any] = {"seq": line.seq, "player": line.player, "text": line.text_for(seat)}
+            if line.events is not None:
+                item["events"] = line.events
+            out.append(item)
+        return out
+
+    @staticmethod
+    def public_view(table: Table) -> dict[str, Any]:
+        """The spectators' view of the table as it stands, remembered per version (the same lock rule as
+        :meth:`payload`; never between a decision applied in memory and stored)."""
+        if table.public is None or table.public[0] != table.version:
+            table.public = (table.version, table.state.view(None))
+        return table.public[1]
 
     async def snapshot(self, table: Table, seat: int | None) -> dict[str, Any]:
         """The update for ``seat``, taken between decisions: never a position not yet stored."""
@@ -981,6 +1017,7 @@ class Hub:
         state = table.state
         actors = state.actors()
         epoch = state.info_epoch()
+        before_public = self.public_view(table)  # taken before the decision changes the state in place
         try:
             notation = table.history.apply(seat, action)
         except IllegalAction as exc:
@@ -1005,7 +1042,7 @@ class Hub:
             except CorruptSave:
                 table.history.state = replay(table.game, table.record, _effective(table.lines))[-1]
 
-        await self._store_locked(table, row, restore)
+        await self._store_locked(table, row, restore, before_public)
         return table.version
 
     @staticmethod
@@ -1074,8 +1111,17 @@ class Hub:
         await self._store_locked(table, row, restore)
         return table.version
 
-    async def _store_locked(self, table: Table, row: DecisionRecord, restore: Callable[[], None]) -> None:
-        """Write the row and the new state; on a storage failure put the game back as it was."""
+    async def _store_locked(
+        self,
+        table: Table,
+        row: DecisionRecord,
+        restore: Callable[[], None],
+        before_public: dict[str, Any] | None = None,
+    ) -> None:
+        """Write the row and the new state; on a storage failure put the game back as it was.
+
+        ``before_public``: the spectators' view before a move, to tell its automatic events (an undo
+        has none)."""
         state = table.state
         try:
             await self.db(
@@ -1101,12 +1147,26 @@ class Hub:
         table.record.version = row.seq
         table.last_used = time.monotonic()
         table.record.over = state.is_over()
-        table.lines.append(LogLine(row.seq, row.kind, row.player, row.notation, row.secret))
+        line = LogLine(row.seq, row.kind, row.player, row.notation, row.secret)
+        line.events = self._events(table, row, before_public)
+        table.lines.append(line)
         mark_revealed(table.lines, [row])
         table.cache.clear()
         self.decisions += 1
         self.metrics.decisions.inc()
         self.push(table)
+
+    def _events(self, table: Table, row: DecisionRecord, before: dict[str, Any] | None) -> list[str] | None:
+        """The automatic events of a decision just stored, as ``GET /events`` tells them (None: not known)."""
+        if row.kind != "move":
+            return []  # an undo line: nothing happened by itself
+        if before is None:
+            return None
+        try:
+            return narrate_events(table.game.id, before, self.public_view(table), row.player, row.notation)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):  # a view shaped otherwise
+            log.warning("no events for decision %s of table %s", row.seq, table.record.id, exc_info=True)
+            return None
 
     # --- AI seats ----------------------------------------------------------------------------
 

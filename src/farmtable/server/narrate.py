@@ -9,8 +9,9 @@ not seen, and requires them to be identical.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from farmtable.core import Game, State
@@ -83,8 +84,12 @@ RULES: list[_Rule] = [
 """Notation → words, tried in order (the verbs of the five games; an unknown move keeps its notation)."""
 
 
+@functools.lru_cache(maxsize=16_384)
 def words(notation: str) -> str:
-    """A decision in words ("placed wood on B3"); its notation if it has no words yet."""
+    """A decision in words ("placed wood on B3"); its notation if it has no words yet.
+
+    Remembered (a pure function of the notation): every update carries the last lines of the log,
+    so the same notations are put into words again and again."""
     text = " ".join(notation.split())
     for pattern, say in RULES:
         match = pattern.match(text)
@@ -93,8 +98,10 @@ def words(notation: str) -> str:
     return text
 
 
+@functools.lru_cache(maxsize=16_384)
 def log_text(kind: str, player: int, notation: str, hidden: bool) -> str:
-    """One log line as a seat may read it; ``hidden`` when the notation is still secret to that seat."""
+    """One log line as a seat may read it; ``hidden`` when the notation is still secret to that seat
+    (remembered, like :func:`words`)."""
     if kind == "undo":
         return f"Player {player} took back a decision" + ("" if hidden else f" ({words(notation)})")
     if hidden:
@@ -235,8 +242,6 @@ def _farmini(view: dict[str, Any], seats: int) -> tuple[list[int], str] | None:
 
 
 def _tiny_towns(view: dict[str, Any], seats: int) -> tuple[list[int], str] | None:
-    from farmtable.games.tiny_towns.scoring import TownFacts, score_towns
-
     towns = view.get("towns")
     if not isinstance(towns, list) or not towns:
         return None
@@ -245,28 +250,51 @@ def _tiny_towns(view: dict[str, Any], seats: int) -> tuple[list[int], str] | Non
     for t in towns:
         mine = t["completed_round"] if t.get("complete") else view.get("round", 0)
         facts.append(
-            TownFacts(
-                grid=list(t["grid"]),
-                monument=t.get("monument_built"),
-                warehouse_cubes=sum(len(v) for v in t.get("warehouses", {}).values()),
-                shrine_vp=int(t.get("shrine_vp", 0)),
-                starloom_place=1 + sum(1 for r in done_rounds if r < mine),
-                mb_turns=int(t.get("master_builder_turns", 0)),
+            (
+                tuple(t["grid"]),
+                t.get("monument_built"),
+                sum(len(v) for v in t.get("warehouses", {}).values()),
+                int(t.get("shrine_vp", 0)),
+                1 + sum(1 for r in done_rounds if r < mine),
+                int(t.get("master_builder_turns", 0)),
             )
         )
-    result = score_towns(facts, list(view.get("buildings", {})), frozenset(view.get("variants", [])))
-    return list(result.totals)[:seats], "points"
+    try:
+        totals = _town_totals(tuple(facts), tuple(view.get("buildings", {})), frozenset(view.get("variants", [])))
+    except TypeError:  # something unhashable in a view shaped otherwise: score it without remembering
+        totals = _town_totals.__wrapped__(
+            tuple(facts), tuple(view.get("buildings", {})), frozenset(view.get("variants", []))
+        )
+    return list(totals)[:seats], "points"
 
 
-def _tiny_farms(view: dict[str, Any], seats: int, state: State[Any]) -> tuple[list[int], str] | None:
+@functools.lru_cache(maxsize=1024)
+def _town_totals(
+    facts: tuple[tuple[tuple[str, ...], str | None, int, int, int, int], ...],
+    buildings: tuple[str, ...],
+    variants: frozenset[str],
+) -> tuple[int, ...]:
+    """The Tiny Towns totals of these towns (remembered: each seat's update and the spectators' read
+    the same public towns, so one version is scored once, not once per seat)."""
+    from farmtable.games.tiny_towns.scoring import TownFacts, score_towns
+
+    towns = [
+        TownFacts(grid=list(g), monument=m, warehouse_cubes=c, shrine_vp=v, starloom_place=p, mb_turns=t)
+        for g, m, c, v, p, t in facts
+    ]
+    return tuple(score_towns(towns, list(buildings), variants).totals)
+
+
+def _tiny_farms(totals: Sequence[int], seats: int) -> tuple[list[int], str] | None:
     # Tiny Farms hides nothing (its determinize redraws only the future dice), so the score as it
     # stands is the rules' own mid-game result.
-    return list(state.result().totals)[:seats], "points"
+    return list(totals)[:seats], "points"
 
 
 def live_score(game: Game[Any], state: State[Any], view: dict[str, Any]) -> dict[str, Any] | None:
     """Each player's score as it stands, from what the seat may see: ``{"totals", "unit", "note"}``."""
-    players = len(state.result().totals) if game.id == "tiny-farms" else int(view.get("players", 0) or 0)
+    farms_totals = state.result().totals if game.id == "tiny-farms" else ()
+    players = len(farms_totals) if game.id == "tiny-farms" else int(view.get("players", 0) or 0)
     if not players:
         boards = view.get("boards") or view.get("towns") or view.get("farms") or []
         players = len(boards)
@@ -280,7 +308,7 @@ def live_score(game: Game[Any], state: State[Any], view: dict[str, Any]) -> dict
     elif game.id == "tiny-towns":
         found = _tiny_towns(view, players)
     elif game.id == "tiny-farms":
-        found = _tiny_farms(view, players, state)
+        found = _tiny_farms(farms_totals, players)
     else:
         found = None
     if found is None:

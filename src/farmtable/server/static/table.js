@@ -321,7 +321,15 @@
     $("to-replay").hidden = !p.over;
     // seats
     // log (newest last): updates carry the latest lines; older ones are fetched once
-    for (const line of p.log) { logLines.set(line.seq, line.text); logPlayers.set(line.seq, line.player); }
+    for (const line of p.log) {
+      logLines.set(line.seq, line.text); logPlayers.set(line.seq, line.player);
+      if (line.events) eventLines.set(line.seq, line.events); // pushed with the line when the server knows them
+    }
+    // every line since the events last read came with its events: nothing to ask the server
+    const unread = p.log.filter((line) => line.seq > eventsSince);
+    if (unread.length && p.log[0].seq <= eventsSince + 1 && unread.every((line) => Array.isArray(line.events))) {
+      eventsSince = unread[unread.length - 1].seq;
+    }
     $("seats").replaceChildren(...p.seats.map((s) => {
       const last = lastLineOf(s.seat);
       return el("li", { class: [p.actors.includes(s.seat) ? "acting" : "", s.seat === me ? "me" : ""].join(" ").trim() || null, "data-seat": s.seat },
@@ -386,7 +394,8 @@
   });
   drawAlerts();
 
-  // automatic events (rolls, an empty market's sale, wheel turns…), read from the server once per new line
+  // automatic events (rolls, an empty market's sale, wheel turns…): pushed with the log lines; read from
+  // the server only for lines that came without them (older lines, another server process's decisions)
   const eventLines = new Map(); // seq of a decision -> what happened by itself after it
   let eventsSince = 0, fetchingEvents = false, eventsAgain = false;
   function fetchEvents() {
