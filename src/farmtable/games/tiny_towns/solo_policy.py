@@ -390,17 +390,19 @@ def _layout(board: list[str]) -> tuple[str, ...]:
     return tuple(v if v in C.ALL_CARDS else "" for v in board)
 
 
-def _entry(policy: SoloPolicy, setting: planner.Setting, board: list[str]) -> tuple[planner.Plan, float] | None:
+def _entry(
+    policy: SoloPolicy, setting: planner.Setting, board: list[str], fresh: bool = False
+) -> tuple[planner.Plan, float] | None:
     """The committed plan of the town's buildings (and its worth when planned); None for a town
-    reached by a build the script did not plan."""
+    reached by a build the script did not plan. ``fresh``: plan this town afresh (it really stands so)."""
     layout = _layout(board)
     key = (setting, layout)
-    if key in _LAYOUTS:
+    if key in _LAYOUTS and not fresh:
         return _LAYOUTS[key]
     entry: tuple[planner.Plan, float] | None = None
     found_parent = False
     for sq, v in enumerate(layout):
-        if not v:
+        if not v or fresh:
             continue
         parent_key = (setting, (*layout[:sq], "", *layout[sq + 1 :]))
         if parent_key not in _LAYOUTS:
@@ -439,8 +441,7 @@ def script_estimate(state: TinyTownsState, board: list[str]) -> float:
     if entry is None:
         if not (REPLAN_IN_EVAL and state.phase == NAME_PHASE):
             return -OFF_PLAN * C.SQUARES + BUILT * buildings
-        _LAYOUTS.pop((setting, _layout(board)))  # the town really stands so: plan for it afresh
-        entry = _entry(policy, setting, board)
+        entry = _entry(policy, setting, board, fresh=True)  # it really stands so: plan afresh
         assert entry is not None
     plan, planned = entry
     steps = script_for(plan, board, setting)
