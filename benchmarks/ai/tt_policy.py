@@ -64,7 +64,7 @@ def main() -> None:
         print(
             f"{agent}: mean {statistics.mean(scores):.2f} >=25 {sum(s >= 25 for s in scores)} "
             f">=38 {sum(s >= 38 for s in scores)} max {max(scores)} "
-            f"diff {mean:+.2f} [{mean - half:+.2f},{mean + half:+.2f}] cpu/game {cpu / args.deals:.2f}",
+            f"diff {mean:+.2f} [{mean - half:+.2f},{mean + half:+.2f}] cpu/game {cpu / args.deals:.2f} scores {scores}",
             flush=True,
         )
 

@@ -45,15 +45,18 @@ RESOURCES = C.RESOURCES
 SHIFT = planner.SHIFT
 LOW = (1 << SHIFT) - 1
 PLAN_WEIGHT = 10.0
-CLOG = 0.3
+CLOG = 1.0
 """Cost of each face-up card left that no step can use next."""
 REPLAN_PASSES = 2
 DUMP = 1.5
 """Plan search: points for each square no step needs (up to :data:`DUMP_SQUARES`): a cube no step
 can use goes there without spoiling the script."""
 DUMP_SQUARES = 2
-RESCUE = 6
-BALANCE = 0.0
+RESCUE = 20
+FALLBACK = 20.0
+"""Give the script up for the greedy agent (linear evaluation) once its planned worth is less than
+the linear estimate of the town plus this many points (0: never)."""
+BALANCE = 1.0
 """Plan search: points per cube a resource is used below an equal share of the script's cubes."""
 OPEN_STEPS = 3
 """Cubes go to the first this many steps of the script; a cube elsewhere waits and costs :data:`EARLY`."""
@@ -149,6 +152,8 @@ class SoloPolicy:
         self.plan: planner.Plan | None = None
         self.setting: planner.Setting | None = None
         self.steps: list[Step] = []
+        self.fallen = False
+        """True once the script is given up for the rest of the game (see :data:`FALLBACK`)."""
         self.planned = 0.0
         """The worth of the script when it was last planned (a loss since then calls for a re-plan)."""
         self._scores: dict[tuple[str, ...], float] = {}
@@ -326,6 +331,15 @@ class SoloPolicy:
         board = list(town.grid)
         if state.phase == KEEP_PHASE:
             return self._keep(state, legal)
+        if state.phase == NAME_PHASE and not self.fallen and self.plan is not None and FALLBACK:
+            from farmtable.games.tiny_towns.evaluation import estimate
+
+            assert self.setting is not None
+            steps = script_for(self.plan, board, self.setting)
+            self.fallen = self.worth(board, steps) < estimate(state, 0) + FALLBACK
+        if self.fallen:
+            world = state.determinize(0, random.Random(self.rng.getrandbits(64)))
+            return legal[greedy_choice(world, 0, self.rng)]
         if state.phase in (NAME_PHASE, PLACE_PHASE):
             if self.plan is not None:
                 assert self.setting is not None
