@@ -56,8 +56,10 @@ RESCUE = 20
 FALLBACK = 20.0
 """Give the script up for the greedy agent (linear evaluation) once its planned worth is less than
 the linear estimate of the town plus this many points (0: never)."""
-BALANCE = 1.0
+BALANCE = 6.0
 """Plan search: points per cube a resource is used below an equal share of the script's cubes."""
+BALANCE_BOTH = 1
+"""1: :data:`BALANCE` also counts a resource used above its share (half the absolute deviation)."""
 OPEN_STEPS = 3
 """Cubes go to the first this many steps of the script; a cube elsewhere waits and costs :data:`EARLY`."""
 EARLY = 0.5
@@ -223,7 +225,10 @@ class SoloPolicy:
                     if board[sq] != r:
                         uses[r] += 1
             fair = sum(uses.values()) / len(RESOURCES)
-            value -= PLAN_WEIGHT * BALANCE * sum(max(0.0, fair - n) for n in uses.values())
+            if BALANCE_BOTH:  # a resource used above its share is waited for while the others pile up
+                value -= PLAN_WEIGHT * BALANCE * sum(abs(fair - n) for n in uses.values()) / 2
+            else:
+                value -= PLAN_WEIGHT * BALANCE * sum(max(0.0, fair - n) for n in uses.values())
         return value, plan, steps
 
     def worth(self, board: list[str], steps: list[Step]) -> float:
