@@ -86,6 +86,9 @@ above 0 has been shown better yet (``docs/games/tiny-towns-ai.md``)."""
 SOLO_PLAN_BONUS = 0.0
 """Solo: add this times the worth of the best town plan for the buildings standing (``planner.plan_for``,
 cube-free) to the estimate, so a build that spoils the town's best reachable plan costs. 0: off."""
+SOLO_SCRIPT = False
+"""Solo: judge a town by the committed build script of ``solo_policy.py`` (the greedy agent then
+follows the script). Experimental (fourth session): see ``docs/games/tiny-towns-ai.md``."""
 CACHE_LIMIT = 200_000
 """Per-town feature rows kept before the cache is emptied (memory stays bounded in long runs)."""
 
@@ -437,6 +440,10 @@ def _setting(buildings: tuple[str, ...], monument: str, variants: tuple[str, ...
 
 def estimate(state: TinyTownsState, player: int, grid: Sequence[str] | None = None) -> float:
     """``player``'s estimated final score, the town standing as ``grid`` (default: as it is)."""
+    if SOLO_SCRIPT and state.players == 1:
+        from farmtable.games.tiny_towns.solo_policy import script_estimate
+
+        return script_estimate(state, list(town_grid(state.towns[player]) if grid is None else grid))
     row = town_features(state, player, grid)
     linear = float(row @ weights_for(state))
     if SOLO_PLAN_BONUS and state.players == 1:
@@ -464,7 +471,7 @@ def evaluate(state: TinyTownsState) -> list[float]:
             return [best_placement_estimate(state, 0)]
         if SOLO_LOOKAHEAD >= 2 and state.phase == NAME_PHASE:
             return [max(best_placement_estimate(state, 0, r) for r in state.nameable(0))]
-    if state.players == 1 and (SOLO_PLAN_WEIGHT or SOLO_PLAN_BONUS):
+    if state.players == 1 and (SOLO_PLAN_WEIGHT or SOLO_PLAN_BONUS or SOLO_SCRIPT):
         return [estimate(state, 0)]
     weights = weights_for(state)
     values = [float(town_features(state, p) @ weights) for p in range(state.players)]
