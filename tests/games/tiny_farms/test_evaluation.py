@@ -203,3 +203,13 @@ def test_two_players_the_animals_in_hand_are_judged_where_they_fit_best(seed: in
         children.append(child.evaluate())
     assert state.evaluate()[player] == pytest.approx(max(v[player] for v in children))
     assert state.evaluate()[1 - player] == pytest.approx(children[0][1 - player])
+
+
+def test_picks_to_come_count_every_die_pick_left_in_the_game() -> None:
+    state = new(2, seed=9)
+    assert evaluation.picks_to_come(state) == 2 * c.ROUNDS
+    (player,) = state.actors()
+    state.apply(player, next(a for a in state.legal_actions(player) if a.startswith("die")))
+    assert evaluation.picks_to_come(state) == 2 * c.ROUNDS - 1
+    finished = play_to_end(new(2, seed=9), seed=9)
+    assert evaluation.picks_to_come(finished) == 0
