@@ -37,8 +37,9 @@ from scipy.stats import t as student_t
 import farmtable
 import farmtable.agents
 from farmtable.agents.greedy import greedy_choice
-from farmtable.games.tiny_farms import evaluation
-from farmtable.games.tiny_farms.rules import TinyFarmsState
+from farmtable.games.tiny_farms import components as c
+from farmtable.games.tiny_farms import evaluation, scoring
+from farmtable.games.tiny_farms.rules import PLACE, TinyFarmsState
 
 DIFFICULTIES = ("emma-easy", "emma-medium", "emma-hard", "emma-epic")
 RIDGE = 1e-3
@@ -90,10 +91,15 @@ def play(
             base, solo_feats = evaluation.solo_parts(state)
             seen.append((0, [solo_feats[n] for n in names], base))
         else:
-            for p, (feats, now) in enumerate(
-                zip(evaluation.features(state), evaluation.objective_now(state), strict=True)
-            ):
-                seen.append((p, [feats[n] for n in names], now))
+            # Two players: the total once the animals in hand are written, without the horse race
+            # (added back in expectation by ``fit`` for each spread tried), and the horse counts.
+            parts = evaluation.player_parts(state)
+            horses, picks = _horse_race(state)
+            least = evaluation.least_horses(state)
+            race = evaluation.expected_horse_points(horses, picks, least, evaluation.horse_sd())
+            for p, (now, feats) in enumerate(parts):
+                race_inputs = [float(horses[p]), float(horses[1 - p]), float(picks)]
+                seen.append((p, [feats[n] for n in names] + race_inputs, now - race[p]))
         legal = state.legal_actions(player)
         if rng.random() < epsilon:
             action = rng.choice(legal)
@@ -104,6 +110,39 @@ def play(
         state.apply(player, action)
     final = evaluation.objective_now(state)
     return [(x, now, final[p]) for p, x, now in seen]
+
+
+def _horse_race(state: TinyFarmsState) -> tuple[list[int], int]:
+    """(Horse counts once the animals in hand are written, die picks still to come): what the race needs."""
+    boards = [list(b) for b in state.boards]
+    if state.phase == PLACE and state.pending:
+        boards[state.current] += [a for a in state.pending if a == c.HORSE]
+    return [scoring.horse_count(b) for b in boards], evaluation.picks_to_come(state)
+
+
+HORSE_SDS = (0.3, 0.45, 0.6, 0.8, 1.0, 1.3)
+"""Spreads of the horse difference per die pick tried by the two-player fit (the best held-out R² is kept)."""
+
+
+def fit_players(rows: list[Row]) -> tuple[dict[str, float], dict[str, Any]]:
+    """The two-player fit: for each spread in :data:`HORSE_SDS` add the horse race in expectation to
+    the base and fit the weights; keep the spread with the best held-out R² (stored as ``horse_sd``)."""
+    names = evaluation.PLAYER_FEATURES
+    k = len(names)
+    best: tuple[dict[str, float], dict[str, Any]] | None = None
+    for sd in HORSE_SDS:
+        shifted: list[Row] = []
+        for game, x, now, final in rows:
+            mine, theirs, picks = int(x[k]), int(x[k + 1]), int(x[k + 2])
+            race = evaluation.expected_horse_points([mine, theirs], picks, 1, sd)[0]
+            shifted.append((game, x[:k], now + race, final))
+        w, stats = fit(shifted, names)
+        stats[evaluation.HORSE_SD] = sd
+        print(f"  horse_sd {sd}: held-out R² {stats['heldout_r2_final']}, RMSE {stats['heldout_rmse']}")
+        if best is None or stats["heldout_r2_final"] > best[1]["heldout_r2_final"]:
+            best = (w, stats)
+    assert best is not None
+    return best
 
 
 Row = tuple[int, list[float], float, float]
@@ -118,7 +157,7 @@ def fit(rows: list[Row], names: tuple[str, ...]) -> tuple[dict[str, float], dict
     y = np.array([r[3] - r[2] for r in train])
     # Ridge as extra rows, and bounds that keep set potential below the set itself (see BOUNDS).
     ridge = np.sqrt(RIDGE * len(x)) * np.eye(x.shape[1])
-    bounds = {**BOUNDS, **SOLO_SIGNS} if names == evaluation.SOLO_FEATURES else BOUNDS
+    bounds = {**BOUNDS, **SOLO_SIGNS}
     low = [bounds.get(n, (-np.inf, np.inf))[0] for n in names]
     high = [bounds.get(n, (-np.inf, np.inf))[1] for n in names]
     w = lsq_linear(np.vstack([x, ridge]), np.concatenate([y, np.zeros(x.shape[1])]), bounds=(low, high)).x
@@ -139,15 +178,26 @@ def fit(rows: list[Row], names: tuple[str, ...]) -> tuple[dict[str, float], dict
 
 def write(models: dict[str, tuple[dict[str, float], dict[str, Any]]], args: argparse.Namespace) -> None:
     """Write weights.json (weights and how they were made)."""
-    data: dict[str, Any] = {
-        "made_by": "benchmarks/fit/tiny_farms.py "
+    command = (
+        "benchmarks/fit/tiny_farms.py "
         f"--games {args.games} --rounds {args.rounds} --seed {args.seed} --epsilon {args.epsilon}"
         + (f" --only {args.only}" if args.only else "")
-        + (f" --agent {args.agent}" if args.agent != "greedy" else ""),
+        + (f" --agent {args.agent}" if args.agent != "greedy" else "")
+    )
+    kept = json.loads(evaluation.WEIGHTS_FILE.read_text(encoding="utf-8"))
+    data: dict[str, Any] = {
         "meaning": "final objective ~ objective now + sum(weight * feature); see games/tiny_farms/evaluation.py",
     }
     for name, (w, stats) in models.items():
-        data[name] = {"weights": w, "fit": stats}
+        refitted = args.only in (None, name)
+        data[name] = {
+            "made_by": command if refitted else kept.get(name, {}).get("made_by", kept.get("made_by", "")),
+            "weights": w,
+            "fit": stats,
+        }
+        if evaluation.HORSE_SD in stats:
+            data[name][evaluation.HORSE_SD] = stats[evaluation.HORSE_SD]
+    evaluation.horse_sd.cache_clear()
     evaluation.WEIGHTS_FILE.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     evaluation.weights.cache_clear()
 
@@ -232,7 +282,9 @@ def main() -> None:
         if args.fresh or set(old) != set(names):
             start_models[name] = (dict.fromkeys(names, 0.0), {})
         else:
-            start_models[name] = (old, kept[name].get("fit", {}))
+            start_models[name] = (old, dict(kept[name].get("fit", {})))
+            if evaluation.HORSE_SD in kept[name]:
+                start_models[name][1][evaluation.HORSE_SD] = kept[name][evaluation.HORSE_SD]
     write(start_models, args)
     todo = [(n, p) for n, p in (("players", 2), ("solo", 1)) if args.only in (None, n)]
     for fitting_round in range(args.rounds):
@@ -245,8 +297,7 @@ def main() -> None:
                 variants = (DIFFICULTIES[g % len(DIFFICULTIES)],) if players == 1 else ()
                 played = play(seed, players, variants, args.epsilon, args.agent)
                 rows += [(g, x, now, final) for x, now, final in played]
-            names = evaluation.SOLO_FEATURES if players == 1 else evaluation.PLAYER_FEATURES
-            models[name] = fit(rows, names)
+            models[name] = fit(rows, evaluation.SOLO_FEATURES) if players == 1 else fit_players(rows)
         write(models, args)
         start_models = models
         print(f"round {fitting_round + 1}: {time.process_time() - start:.0f} CPU s")

@@ -171,3 +171,45 @@ def test_a_weights_file_missing_a_feature_is_refused(tmp_path: Path, monkeypatch
     finally:
         monkeypatch.undo()
         evaluation.weights.cache_clear()
+
+
+def test_the_horse_race_counts_in_expectation_and_exactly_at_the_end() -> None:
+    exact = evaluation.expected_horse_points([3, 2], 0, 1, 0.6)
+    assert exact == [10.0, 0.0]
+    assert evaluation.expected_horse_points([2, 2], 0, 1, 0.6) == [10.0, 10.0]
+    assert evaluation.expected_horse_points([0, 0], 0, 1, 0.6) == [0.0, 0.0]
+    early = evaluation.expected_horse_points([3, 2], 12, 1, 0.6)
+    assert 5.0 < early[0] < 10.0 and 0.0 < early[1] < 5.0
+    later = evaluation.expected_horse_points([3, 2], 2, 1, 0.6)
+    assert later[0] > early[0] and later[1] < early[1]  # a lead is surer with fewer picks to come
+    level = evaluation.expected_horse_points([2, 2], 12, 1, 0.6)
+    assert level[0] == level[1] > 5.0  # a tie pays both players
+
+
+@pytest.mark.parametrize("seed", [31, 32, 33, 34])
+def test_two_players_the_animals_in_hand_are_judged_where_they_fit_best(seed: int) -> None:
+    """With one animal left to write (first player of a round), the estimate is its best child's."""
+    state = new(2, seed=seed)
+    rng = random.Random(seed)
+    while True:
+        (player,) = state.actors()
+        if state.phase == PLACE and len(state.pending) == 1 and state.turn_index == 0 and state.round < 10:
+            break
+        state.apply(player, state.legal_actions(player)[greedy_choice(state, player, rng)])
+    children = []
+    for action in state.legal_actions(player):
+        child = state.clone()
+        child.apply(player, action)
+        children.append(child.evaluate())
+    assert state.evaluate()[player] == pytest.approx(max(v[player] for v in children))
+    assert state.evaluate()[1 - player] == pytest.approx(children[0][1 - player])
+
+
+def test_picks_to_come_count_every_die_pick_left_in_the_game() -> None:
+    state = new(2, seed=9)
+    assert evaluation.picks_to_come(state) == 2 * c.ROUNDS
+    (player,) = state.actors()
+    state.apply(player, next(a for a in state.legal_actions(player) if a.startswith("die")))
+    assert evaluation.picks_to_come(state) == 2 * c.ROUNDS - 1
+    finished = play_to_end(new(2, seed=9), seed=9)
+    assert evaluation.picks_to_come(finished) == 0

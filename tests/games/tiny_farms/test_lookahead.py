@@ -134,3 +134,12 @@ def test_option_indices_decode() -> None:
     assert decode(lookahead.option_index(1, 7, 8, 1)) == (1, 7, 8, 1)
     assert decode(lookahead.option_index(0, 0, 0, 0)) == (0, 0, 0, 0)
     assert lookahead.option_index(1, 7, 8, 1) + 1 == lookahead.OPTION_COUNT
+
+
+def test_warm_up_builds_every_table_of_a_rotation_and_refuses_a_bad_one() -> None:
+    assert lookahead.warm_up((3,)) == lookahead.SPACES * (lookahead.SPACES - 1) * 2
+    before = lookahead.round_table.cache_info()
+    lookahead.round_table(3, 0, 1, True)
+    assert lookahead.round_table.cache_info().hits == before.hits + 1
+    with pytest.raises(ValueError, match="wheel rotation"):
+        lookahead.warm_up((8,))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final
@@ -51,40 +52,20 @@ SCALED_FEATURES: Final = (
     "empty_min",
     "pig_open",
     "sheep_open",
-    "cow_open",
-    "calves_open",
-    "cows",
-    "calves",
+    "sheep_pair_open",
+    "cow_gain",
+    "calf_gain",
     "ff_next",
     "horse_lead",
-    "horse_tied",
     "imbalance",
     "milk",
 )
 """Features multiplied by the share of the game still to play (``left`` is that share itself)."""
-NOW_FEATURES: Final = (
-    "to_move",
-    "pending_pig",
-    "pending_sheep",
-    "pending_chicken",
-    "pending_cow",
-    "pending_calves",
-    "pending_horse",
-    "pending_forest",
-)
-"""Features of this round only: a move still to make, animals collected but not yet written."""
+NOW_FEATURES: Final = ("to_move",)
+"""Features of this round only: the player still takes a die this round (two more animals)."""
 PLAYER_FEATURES: Final = SCALED_FEATURES + NOW_FEATURES
 """The features of the two-to-four-player model (each player's own vector)."""
 
-PENDING_FEATURE: Final[dict[int, str]] = {
-    c.PIG: "pending_pig",
-    c.SHEEP: "pending_sheep",
-    c.CHICKEN: "pending_chicken",
-    c.COW: "pending_cow",
-    c.CALVES: "pending_calves",
-    c.HORSE: "pending_horse",
-    **{friend: "pending_forest" for friend in c.FOREST_FRIENDS},
-}
 HORSE_LEAD_CAP: Final = 3
 """The horse lead (own horses minus the best rival's) counts up to this many either way."""
 
@@ -116,87 +97,11 @@ def _moves_left(state: TinyFarmsState, who: int) -> int:
     return int(who in state.order[state.turn_index + 1 :])
 
 
-def board_features(state: TinyFarmsState, player: int, rival_horses: int) -> dict[str, float]:
-    """The features of one player's position (see :data:`PLAYER_FEATURES`), before weighting."""
-    board = state.boards[player]
-    left = share_left(state)
-    empties = [0, 0]
-    used = [0, 0]
-    pig_open = sheep_open = cow_open = calves_open = cows = calves = 0
-    horses = 0
-    kinds = 0
-    for farm in (c.RED, c.BLUE):
-        base = farm * c.FARM_CELLS
-        cells = board[base : base + c.FARM_CELLS]
-        pigs = sheep = 0
-        open_pigs = open_sheep = 0
-        for local, value in enumerate(cells):
-            if value == c.EMPTY:
-                empties[farm] += 1
-                continue
-            if value != c.CROSSED:
-                used[farm] += 1
-            if value == c.HORSE:
-                horses += 1
-            if value not in (c.PIG, c.SHEEP, c.COW, c.CALVES):
-                continue
-            has_room = any(cells[n] == c.EMPTY for n in scoring.NEIGHBOURS[local])
-            if value == c.PIG:
-                pigs += 1
-                open_pigs += has_room
-            elif value == c.SHEEP:
-                sheep += 1
-                open_sheep += has_room
-            elif value == c.COW:
-                cows += 1
-                cow_open += has_room
-            else:
-                calves += c.CALVES_PER_SPACE
-                calves_open += has_room
-        pig_mask = sum(1 << i for i, v in enumerate(cells) if v == c.PIG)
-        sheep_mask = sum(1 << i for i, v in enumerate(cells) if v == c.SHEEP)
-        paired_pigs = (scoring.pig_points(pig_mask) - pigs) // (c.PIG_PAIR_POINTS - 2 * c.PIG_SINGLE_POINTS) * 2
-        loose_sheep = sheep - scoring.sheep_points(sheep_mask) // c.SHEEP_TRIPLE_POINTS * c.SHEEP_SET_SIZE
-        pig_open += min(pigs - paired_pigs, open_pigs)
-        sheep_open += min(max(loose_sheep, 0), open_sheep)
-    for friend in c.FOREST_FRIENDS:
-        kinds += friend in board
-    points = c.FOREST_SET_POINTS
-    ff_next = points[min(kinds + 1, len(points) - 1)] - points[kinds]
-    lead = max(-HORSE_LEAD_CAP, min(HORSE_LEAD_CAP, horses - rival_horses))
-    features = {
-        "left": 1.0,
-        "empty": float(empties[0] + empties[1]),
-        "empty_min": float(min(empties)),
-        "pig_open": float(pig_open),
-        "sheep_open": float(sheep_open),
-        "cow_open": float(cow_open),
-        "calves_open": float(calves_open),
-        "cows": float(cows),
-        "calves": float(calves),
-        "ff_next": float(ff_next),
-        "horse_lead": float(lead),
-        "horse_tied": float(horses == rival_horses),
-        "imbalance": float(abs(used[0] - used[1])),
-        "milk": float(state.milk[player]),
-    }
-    for name in SCALED_FEATURES:
-        features[name] *= left
-    for name in NOW_FEATURES:
-        features[name] = 0.0
-    features["to_move"] = float(_moves_left(state, player))
-    if state.phase == PLACE and state.current == player:
-        for animal in state.pending:
-            features[PENDING_FEATURE[animal]] += 1.0
-    return features
-
-
 def features(state: TinyFarmsState) -> list[dict[str, float]]:
     """Every player's feature vector (solo: one vector with Emma's features added)."""
     if state.solo:
         return [solo_parts(state)[1]]
-    counts = [scoring.horse_count(b) for b in state.boards]
-    return [board_features(state, p, max(h for q, h in enumerate(counts) if q != p)) for p in range(state.players)]
+    return [feats for _, feats in player_parts(state)]
 
 
 def objective_now(state: TinyFarmsState) -> list[float]:
@@ -209,16 +114,12 @@ def objective_now(state: TinyFarmsState) -> list[float]:
 
 def evaluate(state: TinyFarmsState) -> list[float]:
     """Each player's expected final objective (solo: the margin over Emma); exact once the game is over."""
-    now = objective_now(state)
     if state.phase == OVER:
-        return now
+        return objective_now(state)
     if state.solo:
         return [solo_estimate(state)]
-    model = weights()["players"]
-    return [
-        value + sum(model[name] * x for name, x in feats.items())
-        for value, feats in zip(now, features(state), strict=True)
-    ]
+    w = _players_model()
+    return [base + sum(a * b for a, b in zip(w, _vector(feats), strict=True)) for base, feats in player_parts(state)]
 
 
 def heuristic(state: TinyFarmsState, player: int) -> float:
@@ -477,13 +378,19 @@ def _estimate(s: _Solo, least: int, w: tuple[float, ...]) -> float:
     return margin + sum(a * b for a, b in zip(w, feats, strict=True))
 
 
-def _farm_score(farm: tuple[int, ...], left: float) -> float:
-    """A farm's own points plus its weighted potential: what a placement in this farm changes."""
-    return farm_info(farm)[0] + left * _farm_potential(farm)
+def _farm_score(farm: tuple[int, ...], left: float, potential: Callable[[tuple[int, ...]], float]) -> float:
+    """A farm's own points plus its weighted ``potential``: what a placement in this farm changes."""
+    return farm_info(farm)[0] + left * potential(farm)
 
 
-def _place_in_farm(farm: tuple[int, ...], animals: list[int], left: float) -> tuple[int, ...]:
+def _place_in_farm(
+    farm: tuple[int, ...],
+    animals: list[int],
+    left: float,
+    potential: Callable[[tuple[int, ...]], float] | None = None,
+) -> tuple[int, ...]:
     """One farm after writing ``animals`` where it scores best (greedy per animal, both orders)."""
+    potential = potential or _farm_potential
     best_farm = farm
     best = -math.inf
     orders = [animals] if len(animals) < 2 or animals[0] == animals[1] else [animals, animals[::-1]]
@@ -498,13 +405,13 @@ def _place_in_farm(farm: tuple[int, ...], animals: list[int], left: float) -> tu
                 cells[i] = animal
                 trial = tuple(cells)
                 cells[i] = c.EMPTY
-                value = _farm_score(trial, left)
+                value = _farm_score(trial, left, potential)
                 if value > choice_value:
                     choice, choice_value = trial, value
             if choice is None:  # the farm is full: the animal is lost
                 break
             cells = list(choice)
-        value = _farm_score(tuple(cells), left)
+        value = _farm_score(tuple(cells), left, potential)
         if value > best:
             best, best_farm = value, tuple(cells)
     return best_farm
@@ -637,7 +544,7 @@ def _board_part(board: list[int], milk: int, left: float, w: tuple[float, ...]) 
     blue_farm = tuple(board[c.FARM_CELLS :])
     red = farm_info(red_farm)
     blue = farm_info(blue_farm)
-    value = _farm_score(red_farm, left) + _farm_score(blue_farm, left)
+    value = _farm_score(red_farm, left, _farm_potential) + _farm_score(blue_farm, left, _farm_potential)
     imbalance = abs(red[1] - blue[1])
     value += left * w[_EMPTY_MIN] * min(red[2][0], blue[2][0])
     value += imbalance * (left * w[_IMBALANCE] - c.BALANCE_PENALTY)
@@ -684,7 +591,7 @@ def resolve(state: TinyFarmsState) -> _Solo:
     """
     rounds_after = state.rounds - state.round if state.phase != OVER else 0
     s = _Solo(list(state.boards[0]), state.milk[0], list(state.emma_filled), rounds_after / state.rounds)
-    least = _least(state)
+    least = least_horses(state)
     w = _solo_model()
     next_round = state.round < state.rounds
     emma_first_next = (state.round + 1) % 2 == 0
@@ -745,17 +652,144 @@ def _best_die(state: TinyFarmsState, least: int, w: tuple[float, ...]) -> _Solo:
     return best
 
 
-def _least(state: TinyFarmsState) -> int:
+def least_horses(state: TinyFarmsState) -> int:
     """The fewest horses that rank in the horse race (variant ``horses-zero-ranks``: 0)."""
     return 0 if HORSES_ZERO_RANKS in state.variants else c.MIN_HORSES_TO_SCORE
 
 
 def solo_parts(state: TinyFarmsState) -> tuple[float, dict[str, float]]:
     """Solo, for fitting: (the margin once this round's known rest is played, the features after it)."""
-    margin, feats = _features(resolve(state), _least(state))
+    margin, feats = _features(resolve(state), least_horses(state))
     return margin, dict(zip(SOLO_FEATURES, feats, strict=True))
 
 
 def solo_estimate(state: TinyFarmsState) -> float:
     """Solo: the expected final margin over Emma (exact once the last round's die and crop are known)."""
-    return _estimate(resolve(state), _least(state), _solo_model())
+    return _estimate(resolve(state), least_horses(state), _solo_model())
+
+
+# --- Two to four players: the animals in hand written, the horse race in expectation, then a fitted estimate ---
+
+HORSE_SD: Final = "horse_sd"
+"""The key in ``weights.json``'s ``players`` model of the horse difference's spread per die pick to come."""
+DEFAULT_HORSE_SD: Final = 0.6
+
+
+@cache
+def horse_sd() -> float:
+    """The spread (standard deviation) of the horse difference per die pick still to come (``weights.json``)."""
+    data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+    value = float(data["players"].get(HORSE_SD, DEFAULT_HORSE_SD))
+    if not value > 0:
+        raise ValueError(f"{WEIGHTS_FILE.name}: players.{HORSE_SD} must be positive, got {value!r}")
+    return value
+
+
+_PVECTOR: list[tuple[dict[str, float], tuple[float, ...]]] = []
+"""The players' weights last turned into a vector, kept with the dict they came from."""
+_PLAYER_FARM_INDEX: Final = tuple(PLAYER_FEATURES.index(n) for n in _FARM_NAMES_NO_MIN)
+
+
+def _players_model() -> tuple[float, ...]:
+    """The two-to-four-player weights in :data:`PLAYER_FEATURES` order (rebuilt when reloaded)."""
+    model = weights()["players"]
+    if not _PVECTOR or _PVECTOR[0][0] is not model:
+        _PVECTOR[:] = [(model, tuple(model[n] for n in PLAYER_FEATURES))]
+        _players_farm_potential.cache_clear()
+    return _PVECTOR[0][1]
+
+
+def _vector(feats: dict[str, float]) -> tuple[float, ...]:
+    """A players' feature dict in :data:`PLAYER_FEATURES` order."""
+    return tuple(feats[n] for n in PLAYER_FEATURES)
+
+
+@lru_cache(maxsize=1 << 17)
+def _players_farm_potential(farm: tuple[int, ...]) -> float:
+    """The weighted per-farm features of one farm under the players' model (cached)."""
+    w = _PVECTOR[0][1]
+    return sum(w[k] * x for k, x in zip(_PLAYER_FARM_INDEX, farm_info(farm)[2], strict=True))
+
+
+def picks_to_come(state: TinyFarmsState) -> int:
+    """Die picks still to be made in the game by anyone (this round's included; the current one too)."""
+    if state.phase == OVER:
+        return 0
+    this_round = len(state.order) - state.turn_index - (0 if state.phase == MOVE else 1)
+    return this_round + (state.rounds - state.round) * state.players
+
+
+def _phi(x: float) -> float:
+    """The standard normal distribution function."""
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def expected_horse_points(horses: list[int], picks: int, least: int, sd: float) -> list[float]:
+    """Each player's horse points in expectation when ``picks`` die picks are still to come.
+
+    Two players (10 for most horses or a tie, 0 otherwise): ``10 * Φ((d + 0.5) / (sd * √picks))`` of
+    the horse difference ``d``, a random walk's chance of ending level or ahead; exact with no pick
+    left, and with three or more players (the score as it stands).
+    """
+    if picks <= 0 or len(horses) != 2:
+        return [float(x) for x in scoring.horse_points(horses, two_player_rules=len(horses) == 2, min_horses=least)]
+    spread = sd * math.sqrt(picks)
+    d = horses[0] - horses[1]
+    first = float(c.HORSE_FIRST_POINTS)
+    return [first * _phi((d + 0.5) / spread), first * _phi((-d + 0.5) / spread)]
+
+
+def player_parts(state: TinyFarmsState) -> list[tuple[float, dict[str, float]]]:
+    """Two to four players: (the expected total as far as it is known, the features) per player.
+
+    The animals the current player has collected and not yet written are written where they score
+    best under this model; the horse race counts in expectation (:func:`expected_horse_points`);
+    the rest is the score as it stands. Features are what the fitted weights multiply.
+    """
+    least = least_horses(state)
+    boards = [tuple(b) for b in state.boards]
+    left = share_left(state)
+    _players_model()  # the per-farm potential below reads the current weights
+    if state.phase == PLACE and state.pending:
+        p = state.current
+        base = state.pending_farm * c.FARM_CELLS
+        farm = _place_in_farm(boards[p][base : base + c.FARM_CELLS], list(state.pending), left, _players_farm_potential)
+        boards[p] = boards[p][:base] + farm + boards[p][base + c.FARM_CELLS :]
+    horses = [scoring.horse_count(b) for b in boards]
+    horse_pts = expected_horse_points(horses, picks_to_come(state), least, horse_sd())
+    out = []
+    ffp = c.FOREST_SET_POINTS
+    for p, board in enumerate(boards):
+        red = farm_info(board[: c.FARM_CELLS])
+        blue = farm_info(board[c.FARM_CELLS :])
+        counts = [0] * len(c.FOREST_FRIENDS)
+        for v in board:
+            if c.RACCOON <= v <= c.BUNNY:
+                counts[v - c.RACCOON] += 1
+        imbalance = abs(red[1] - blue[1])
+        milk = state.milk[p]
+        total = (
+            red[0]
+            + blue[0]
+            + horse_pts[p]
+            + scoring.forest_points(counts)
+            + milk * c.MILK_POINTS
+            - imbalance * c.BALANCE_PENALTY
+        )
+        kinds = sum(1 for n in counts if n)
+        rival = max(h for q, h in enumerate(horses) if q != p)
+        feats = {
+            "left": left,
+            "empty": left * (red[2][0] + blue[2][0]),
+            "empty_min": left * min(red[2][0], blue[2][0]),
+            **{
+                name: left * (x + y) for name, x, y in zip(_FARM_NAMES_NO_MIN[1:], red[2][1:], blue[2][1:], strict=True)
+            },
+            "ff_next": left * (ffp[min(kinds + 1, len(ffp) - 1)] - ffp[kinds]),
+            "horse_lead": left * max(-HORSE_LEAD_CAP, min(HORSE_LEAD_CAP, horses[p] - rival)),
+            "imbalance": left * imbalance,
+            "milk": left * milk,
+            "to_move": float(_moves_left(state, p)),
+        }
+        out.append((float(total), feats))
+    return out
