@@ -147,9 +147,9 @@ ACTION_WHEELS: dict[str, tuple[WheelValues, ...]] = {
 """The action wheel by variant (``""`` is the default, DA-FR1b = ``wheel-water-2``); the one place to
 correct the printed numbers. Every wheel has ``ACTION_WHEEL_SECTIONS`` sections."""
 ACTION_WHEEL_DESCRIPTIONS: dict[str, str] = {
-    VARIANT_WHEEL_V1: "The first assumed action wheel (DA-FR1): Water 2-4 alone, 1-2 shared",
+    VARIANT_WHEEL_V1: "The first assumed action wheel: Water 2-4 alone, 1-2 shared",
     "wheel-even": "Candidate action wheel: Water shows Sow's pairs (2-5 alone, 1-3 shared)",
-    "wheel-water-2": "The default action wheel (DA-FR1b), by name: DA-FR1's Water one higher (3-5 alone, 2-3 shared)",
+    "wheel-water-2": "The default action wheel, by name: the first wheel's Water one higher (3-5 alone, 2-3 shared)",
     "wheel-water-3": "Candidate action wheel: Water 4-6 alone, 3-4 shared",
 }
 """What each action-wheel variant is, as the variant list shows it."""
