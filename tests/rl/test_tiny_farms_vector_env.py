@@ -19,8 +19,9 @@ from farmtable.core import Rng
 from farmtable.games.tiny_farms import components as c
 from farmtable.games.tiny_farms import scoring
 from farmtable.rl import tiny_farms_vector as v
-from farmtable.rl.catalogue import final_rewards, rl_game, spec
+from farmtable.rl.catalogue import final_rewards, rl_game
 from farmtable.rl.vector import TinyFarmsVectorEnv
+from tests.rl.vector_check import play_beside_the_engine
 
 ZERO = ("horses-zero-ranks",)
 SETUPS = [(players, variants) for players in (2, 3, 4) for variants in ((), ZERO)]
@@ -84,46 +85,10 @@ def test_scoring_parts_are_the_engines() -> None:
 def test_vector_env_matches_the_engine(players: int, reward: str, variants: tuple[str, ...]) -> None:
     n = 8
     envs = TinyFarmsVectorEnv(n, players=players, reward=reward, variants=variants)
-    sp = spec("tiny-farms", players, variants)
-    game = farmtable.get_game("tiny-farms")
-    obs, infos = envs.reset(seed=11)
-    engines = [game.new_game(players=players, seed=int(s), variants=variants) for s in envs.game_seeds]
-    rng = np.random.default_rng(11)
-    finished = restarted = 0
-    pending = np.zeros(n, dtype=bool)  # ended last step: restarts on this one (NEXT_STEP autoreset)
-    for _ in range(70 * players):  # two games and a bit (about 33 decisions per player and game)
-        for i, engine in enumerate(engines):
-            if pending[i]:
-                continue
-            seat = engine.actors()[0]
-            assert infos["to_act"][i] == seat
-            assert np.array_equal(obs[i], sp.observe(engine, seat)), f"game {i}"
-            assert np.array_equal(infos["action_mask"][i], sp.mask(engine, seat)), f"game {i}"
-        actions = np.array(
-            [0 if pending[i] else rng.choice(np.flatnonzero(m)) for i, m in enumerate(infos["action_mask"])]
-        )
-        movers = [-1 if pending[i] else e.actors()[0] for i, e in enumerate(engines)]
-        for i, engine in enumerate(engines):
-            if not pending[i]:
-                engine.apply(movers[i], sp.legal(engine, movers[i])[int(actions[i])])
-        obs, rewards, terminated, truncated, infos = envs.step(actions)
-        assert not truncated.any()
-        for i, engine in enumerate(engines):
-            if pending[i]:
-                engines[i] = game.new_game(players=players, seed=int(envs.game_seeds[i]), variants=variants)
-                assert rewards[i] == 0.0 and not terminated[i]
-                restarted += 1
-            elif engine.is_over():
-                assert terminated[i]
-                assert np.array_equal(obs[i], sp.observe(engine, 0)), f"game {i}: the final observation (seat 0)"
-                assert not infos["action_mask"][i].any() and infos["to_act"][i] == -1
-                expected = sp.rewards(engine, reward)
-                assert infos["final_rewards"][i].tolist() == pytest.approx(expected)
-                assert rewards[i] == pytest.approx(expected[movers[i]])
-                finished += 1
-            else:
-                assert not terminated[i] and rewards[i] == 0.0
-        pending = terminated.copy()
+    # two games and a bit (about 33 decisions per player and game)
+    finished, restarted = play_beside_the_engine(
+        envs, "tiny-farms", players, reward, variants, seed=11, steps=70 * players, final_view_is_seat_0=True
+    )
     assert finished >= 2 * n and restarted >= n
 
 
