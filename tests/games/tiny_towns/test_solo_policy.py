@@ -17,15 +17,7 @@ from farmtable.games.tiny_towns import evaluation as E
 from farmtable.games.tiny_towns import planner as P
 from farmtable.games.tiny_towns import solo_policy as S
 from farmtable.games.tiny_towns.rules import TinyTownsState
-
-SETTING = P.Setting(
-    C.FIRST_GAME_SET,
-    "",
-    0,
-    frozenset(),
-    tuple(C.BUILDINGS[k].pattern for k in C.FIRST_GAME_SET),
-)
-NOTHING = ("",) * C.SQUARES
+from tests.games.tiny_towns.test_planner import NOTHING, SETTING
 
 
 @pytest.fixture(autouse=True)
