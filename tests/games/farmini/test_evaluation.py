@@ -184,7 +184,7 @@ def test_the_quick_placement_values_match_laying_the_card(variants: tuple[str, .
     compared = 0
     while not state.is_over():
         if state.pending is not None and isinstance(ALL_CARDS[state.pending], FenceCard):
-            for quick, pos, rot in evaluation._rank_placements(state, 0, state.pending, model):
+            for quick, pos, rot, _ in evaluation._rank_placements(state, 0, state.pending, model):
                 trial = state.farms[0].copy()
                 trial.put_card(state.pending, pos, rot)
                 exact = evaluation._value(state, 0, trial, model)

@@ -313,10 +313,10 @@ def _new_regions(cards: dict[Pos, Oriented], pos: Pos, card: Oriented) -> list[t
     return out
 
 
-_LAYOUTS: dict[tuple[bool, str, frozenset[tuple[Pos, str, int]]], tuple[tuple[Region, ...], tuple[Region, ...]]] = {}
+_LAYOUTS: dict[tuple[bool, str, frozenset[tuple[Pos, str, int]]], list[tuple[Region, ...] | None]] = {}
 """Per card layout (gap reading, faces, cards laid): its regions under the game's reading and
-under the first gap reading. A search lays the same cards in many sampled worlds; each farm
-object would flood them again. Bounded: emptied when it grows too large."""
+under the first gap reading (each flooded when first asked). A search lays the same cards in
+many sampled worlds; each farm object would flood them again. Bounded: emptied when too large."""
 _LAYOUTS_MAX: Final = 4_096
 
 
@@ -324,6 +324,7 @@ def clear_caches() -> None:
     """Forget every cached layout and value (tests; a long-running process may call it too)."""
     _LAYOUTS.clear()
     _CELL_REGIONS.clear()
+    _PLACEMENTS.clear()
     _SHAPES.clear()
 
 
@@ -331,25 +332,32 @@ def _layout_key(farm: Farm) -> tuple[bool, str, frozenset[tuple[Pos, str, int]]]
     return (farm.gaps_enclose, farm.faces.name, frozenset((pos, o.card_id, o.rot) for pos, o in farm.cards.items()))
 
 
-def warm(farm: Farm) -> Farm:
+def warm(farm: Farm, first_reading: bool = True) -> Farm:
     """Give ``farm`` the regions of its card layout from the cache (flooding them once if new).
 
     A farm's regions depend only on its cards, so every farm with the same layout shares one
     computed tuple of regions (and, through them, the per-region counts of :func:`_shape`).
-    Returns ``farm``.
+    ``first_reading``: the regions under the first gap reading too. Returns ``farm``.
     """
-    if farm._regions is not None and (farm._open_regions is not None or not farm.gaps_enclose):
+    open_too = first_reading and farm.gaps_enclose
+    if farm._regions is not None and (not open_too or farm._open_regions is not None):
         return farm
     key = _layout_key(farm)
     hit = _LAYOUTS.get(key)
     if hit is None:
-        hit = (farm.regions(), farm.regions_without_gaps())
         if len(_LAYOUTS) >= _LAYOUTS_MAX:
             _LAYOUTS.clear()
-        _LAYOUTS[key] = hit
-    else:
-        farm._regions = hit[0]
-        farm._open_regions = hit[1] if farm.gaps_enclose else None
+        hit = _LAYOUTS[key] = [None, None]
+    if farm._regions is None:
+        if hit[0] is None:
+            hit[0] = farm.regions()
+        else:
+            farm._regions = hit[0]
+    if open_too and farm._open_regions is None:
+        if hit[1] is None:
+            hit[1] = farm.regions_without_gaps()
+        else:
+            farm._open_regions = hit[1]
     return farm
 
 
@@ -363,42 +371,78 @@ def _value(state: FarminiState, player: int, farm: Farm, model: tuple[float, ...
     return score + sum(w * f for w, f in zip(model, features(state, player, farm, hand=False), strict=True))
 
 
+_Placement = tuple[Pos, int, tuple[int, ...], tuple[tuple[bool, int, tuple[Cell, ...], int], ...], int]
+"""A placement's effect on the regions: position, rotation, the open regions (indices into
+``farm.regions_without_gaps()``) it merges, the regions holding the new card, the frontier after."""
+
+_PLACEMENTS: dict[tuple[object, ...], tuple[tuple[Region, ...], list[_Placement]]] = {}
+"""Per card layout and fence card: every placement's effect on the regions (it does not depend
+on the animals or the cards still to come, so a search that meets the layout again in another
+sampled world does not flood again). Bounded."""
+
+
+def _placement_shapes(farm: Farm, cid: str) -> list[_Placement]:
+    """Every legal placement of fence card ``cid`` on ``farm`` with its effect on the regions (cached)."""
+    open_regions = farm.regions_without_gaps()
+    key = (_layout_key(farm), cid)
+    hit = _PLACEMENTS.get(key)
+    if hit is not None and hit[0] is open_regions:
+        return hit[1]
+    cards = farm.cards
+    facing: dict[Pos, list[int]] = {}
+    for index, region in enumerate(open_regions):
+        if not region.closed:
+            for pos in _shape(region, cards)[2]:
+                facing.setdefault(pos, []).append(index)
+    frontier = farm.slots()
+    known = {slot[0] for slot in frontier}
+    oriented = farm.faces.oriented
+    out: list[_Placement] = []
+    for pos, rot in farm.placements(cid):
+        x, y = pos
+        grown = sum(1 for dx, dy in DELTA if (x + dx, y + dy) not in cards and (x + dx, y + dy) not in known)
+        merged = tuple(facing.get(pos, ()))
+        out.append((pos, rot, merged, tuple(_new_regions(cards, pos, oriented[cid, rot])), len(frontier) - 1 + grown))
+    if len(_PLACEMENTS) >= _LAYOUTS_MAX:
+        _PLACEMENTS.clear()
+    _PLACEMENTS[key] = (open_regions, out)
+    return out
+
+
 def _rank_placements(
     state: FarminiState, player: int, cid: str, model: tuple[float, ...]
-) -> list[tuple[float, Pos, int]]:
+) -> list[tuple[float, Pos, int, float]]:
     """Every placement of fence card ``cid`` on ``player``'s farm with a quick value, best first.
 
     The quick value is :func:`_value` computed without laying the card: only the regions that
-    touch the new card are flooded again; the score is the normal rules' under the first gap
-    reading (equal to :func:`_value` for such games; a test checks it).
+    touch the new card are flooded again (once per layout and card, see :func:`_placement_shapes`);
+    the score is the normal rules' under the first gap reading (equal to :func:`_value` for such
+    games; a test checks it). Each entry is (quick value, position, rotation, the score part of
+    the quick value).
     """
     farm = warm(state.farms[player])
     cards = farm.cards
     animals = farm.animals
     wolves_left, animals_left_share, cards_left = _public(state)
     base = [0.0] * _TERMS
-    open_shapes: list[tuple[frozenset[Pos], int, tuple[Cell, ...]]] = []
+    shapes: list[tuple[int, tuple[Cell, ...], int]] = []
     for region in farm.regions_without_gaps():
         corn, cells, faced = _shape(region, cards)
         _add_region(base, 1.0, region.closed, corn, cells, len(faced), animals, wolves_left)
-        if not region.closed:
-            open_shapes.append((faced, corn, cells))
-    frontier = set(farm.frontier())
+        shapes.append((corn, cells, len(faced)))
     animal_points = float(len(animals))
-    oriented = state.faces.oriented
-    ranked: list[tuple[float, Pos, int]] = []
-    for pos, rot in farm.placements(cid):
+    ranked: list[tuple[float, Pos, int, float]] = []
+    for pos, rot, merged, new, frontier in _placement_shapes(farm, cid):
         terms = base.copy()
-        for faced, corn, cells in open_shapes:
-            if pos in faced:
-                _add_region(terms, -1.0, False, corn, cells, len(faced), animals, wolves_left)
-        for closed, corn, cells, faced_count in _new_regions(cards, pos, oriented[cid, rot]):
+        for index in merged:
+            corn, cells, faced_count = shapes[index]
+            _add_region(terms, -1.0, False, corn, cells, faced_count, animals, wolves_left)
+        for closed, corn, cells, faced_count in new:
             _add_region(terms, 1.0, closed, corn, cells, faced_count, animals, wolves_left)
-        x, y = pos
-        grown = sum(1 for dx, dy in DELTA if (x + dx, y + dy) not in cards and (x + dx, y + dy) not in frontier)
-        vector = _vector(terms, cards_left, animals_left_share, len(frontier) - 1 + grown, _NO_HAND)
-        value = animal_points + terms[_SCORE] + sum(w * f for w, f in zip(model, vector, strict=True))
-        ranked.append((value, pos, rot))
+        vector = _vector(terms, cards_left, animals_left_share, frontier, _NO_HAND)
+        points = animal_points + terms[_SCORE]
+        value = points + sum(w * f for w, f in zip(model, vector, strict=True))
+        ranked.append((value, pos, rot, points))
     ranked.sort(key=lambda item: -item[0])
     return ranked
 
@@ -417,11 +461,15 @@ def _best_completion(state: FarminiState, player: int, model: tuple[float, ...])
     card = state.faces.cards.get(cid) or ALL_CARDS[cid]
     if isinstance(card, FenceCard):
         ranked = _rank_placements(state, player, cid, model)
+        if not state.rules.gaps_enclose:
+            return ranked[0][0] if ranked else None  # the quick values are the exact ones
         best: float | None = None
-        for _, pos, rot in ranked[:EXACT_PLACEMENTS]:
+        for quick, pos, rot, points in ranked[:EXACT_PLACEMENTS]:
+            # the features read the first gap reading, so the exact value differs from the quick
+            # one only by the score sheet (the game's reading) against the quick score part
             trial = farm.copy()
             trial.put_card(cid, pos, rot)
-            value = _value(state, player, trial, model)
+            value = quick - points + float(sum(score_sheet(warm(trial, False), state.rules).values()))
             if best is None or value > best:
                 best = value
         return best
