@@ -278,3 +278,27 @@ def test_the_cached_evaluation_repeats_the_uncached_one() -> None:
         cold = state.evaluate()
         warm_again = state.clone().evaluate()
         assert warm_again == cold
+
+
+@pytest.mark.parametrize("variants", [(), ("cards-v1",), ("second-variant",)])
+def test_the_fence_lookahead_equals_laying_its_best_quick_placements(variants: tuple[str, ...]) -> None:
+    # the gap reading: the best EXACT_PLACEMENTS placements by the quick value, each laid on a
+    # fresh copy of the farm and valued whole (score sheet and features), as the first lookahead did
+    model = evaluation.weights()[evaluation.SOLO_MODEL]
+    state = farmtable.get_game("farmini").new_game(players=1, seed=11, variants=variants)
+    assert isinstance(state, FarminiState)
+    rng = random.Random(11)
+    compared = 0
+    while not state.is_over():
+        if state.pending is not None and isinstance(ALL_CARDS[state.pending], FenceCard):
+            ranked = evaluation._rank_placements(state, 0, state.pending, model)
+            laid = []
+            for _, pos, rot, _ in ranked[: evaluation.EXACT_PLACEMENTS]:
+                trial = state.farms[0].copy()
+                trial.put_card(state.pending, pos, rot)
+                trial._changed()
+                laid.append(evaluation._value(state, 0, trial, model))
+            assert evaluation._best_completion(state, 0, model) == pytest.approx(max(laid))
+            compared += 1
+        state.apply(0, rng.choice(state.legal_actions(0)))
+    assert compared > 5
