@@ -184,7 +184,7 @@ def test_the_quick_placement_values_match_laying_the_card(variants: tuple[str, .
     compared = 0
     while not state.is_over():
         if state.pending is not None and isinstance(ALL_CARDS[state.pending], FenceCard):
-            for quick, pos, rot in evaluation._rank_placements(state, 0, state.pending, model):
+            for quick, pos, rot, _ in evaluation._rank_placements(state, 0, state.pending, model):
                 trial = state.farms[0].copy()
                 trial.put_card(state.pending, pos, rot)
                 exact = evaluation._value(state, 0, trial, model)
@@ -208,3 +208,97 @@ def test_the_lookahead_switch_falls_back_to_the_hand_features(monkeypatch: pytes
     model = evaluation.weights()[evaluation.SOLO_MODEL]
     assert without == pytest.approx(sum(w * f for w, f in zip(model, feats, strict=True)))  # score now: 0
     assert with_lookahead > without
+
+
+# --- the cheap evaluation: caches and incremental work give the same values ----------------
+
+
+def _by_copies(state: FarminiState, kind: str, tokens: int, model: tuple[float, ...]) -> float | None:
+    """The first lookahead for an animal card: each token laid on a copy of the farm, re-valued whole."""
+    current = state.farms[0]
+    value: float | None = None
+    for _ in range(tokens):
+        step: tuple[float, object] | None = None
+        for cell in current.free_cells():
+            trial = current.copy()
+            trial._changed()  # flood it afresh: no region shared with the cache
+            trial.animals[cell] = kind
+            trial_value = evaluation._value(state, 0, trial, model)
+            if step is None or trial_value > step[0]:
+                step = (trial_value, trial)
+        if step is None:
+            break
+        value, current = step  # type: ignore[assignment]
+    return value
+
+
+@pytest.mark.parametrize(
+    "variants",
+    [(), ("gaps-not-enclosed",), ("second-variant",), ("penalty-per-empty-cell",), ("cards-v1",)],
+)
+def test_the_incremental_animal_lookahead_equals_laying_each_token_on_a_copy(variants: tuple[str, ...]) -> None:
+    model = evaluation.weights()[evaluation.SOLO_MODEL]
+    compared = 0
+    for seed in (3, 4):
+        state = farmtable.get_game("farmini").new_game(players=1, seed=seed, variants=variants)
+        assert isinstance(state, FarminiState)
+        rng = random.Random(seed)
+        while not state.is_over():
+            if state.pending is None and state.farms[0].free_cells():
+                for kind in ("pig", "goat"):
+                    for tokens in (1, 3):
+                        expected = _by_copies(state, kind, tokens, model)
+                        got = evaluation._animal_completion(state, 0, kind, tokens, model)
+                        assert got == pytest.approx(expected)
+                        compared += 1
+            state.apply(0, rng.choice(state.legal_actions(0)))
+    assert compared > 20
+
+
+def test_farms_of_one_layout_share_their_regions_and_they_are_the_flooded_ones() -> None:
+    evaluation.clear_caches()
+    state = _random_play(1, seed=9, stop_after=30)
+    first = state.farms[0].copy()
+    first._changed()
+    evaluation.warm(first)
+    second = state.farms[0].copy()
+    second._changed()
+    evaluation.warm(second)
+    assert second.regions() is first.regions()
+    fresh = state.farms[0].copy()
+    fresh._changed()
+    assert fresh.regions() == first.regions()
+    assert fresh.regions_without_gaps() == first.regions_without_gaps()
+
+
+def test_the_cached_evaluation_repeats_the_uncached_one() -> None:
+    for players in (1, 2):
+        state = _random_play(players, seed=21, stop_after=40)
+        evaluation.clear_caches()
+        cold = state.evaluate()
+        warm_again = state.clone().evaluate()
+        assert warm_again == cold
+
+
+@pytest.mark.parametrize("variants", [(), ("cards-v1",), ("second-variant",)])
+def test_the_fence_lookahead_equals_laying_its_best_quick_placements(variants: tuple[str, ...]) -> None:
+    # the gap reading: the best EXACT_PLACEMENTS placements by the quick value, each laid on a
+    # fresh copy of the farm and valued whole (score sheet and features), as the first lookahead did
+    model = evaluation.weights()[evaluation.SOLO_MODEL]
+    state = farmtable.get_game("farmini").new_game(players=1, seed=11, variants=variants)
+    assert isinstance(state, FarminiState)
+    rng = random.Random(11)
+    compared = 0
+    while not state.is_over():
+        if state.pending is not None and isinstance(ALL_CARDS[state.pending], FenceCard):
+            ranked = evaluation._rank_placements(state, 0, state.pending, model)
+            laid = []
+            for _, pos, rot, _ in ranked[: evaluation.EXACT_PLACEMENTS]:
+                trial = state.farms[0].copy()
+                trial.put_card(state.pending, pos, rot)
+                trial._changed()
+                laid.append(evaluation._value(state, 0, trial, model))
+            assert evaluation._best_completion(state, 0, model) == pytest.approx(max(laid))
+            compared += 1
+        state.apply(0, rng.choice(state.legal_actions(0)))
+    assert compared > 5

@@ -111,7 +111,7 @@ _SIDE_STEPS: Final = tuple((DELTA[q], DELTA[(q + 1) % _SIDES]) for q in range(_S
 _SHAPES: dict[int, tuple[Region, int, tuple[Cell, ...], frozenset[Pos]]] = {}
 """Per region object (regions are immutable and shared by copies of a farm): its cornfields, its
 animal cells and the empty places it faces. Bounded: emptied when it grows too large."""
-_SHAPES_MAX: Final = 50_000
+_SHAPES_MAX: Final = 8_192
 
 
 def _shape(region: Region, cards: dict[Pos, Oriented]) -> tuple[int, tuple[Cell, ...], frozenset[Pos]]:
@@ -241,6 +241,7 @@ def features(state: FarminiState, player: int, farm: Farm | None = None, hand: b
     """
     if farm is None:
         farm = state.farms[player]
+    warm(farm)
     animals = farm.animals
     cards = farm.cards
     wolves_left, animals_left_share, cards_left = _public(state)
@@ -312,52 +313,136 @@ def _new_regions(cards: dict[Pos, Oriented], pos: Pos, card: Oriented) -> list[t
     return out
 
 
+_LAYOUTS: dict[tuple[bool, str, frozenset[tuple[Pos, str, int]]], list[tuple[Region, ...] | None]] = {}
+"""Per card layout (gap reading, faces, cards laid): its regions under the game's reading and
+under the first gap reading (each flooded when first asked). A search lays the same cards in
+many sampled worlds; each farm object would flood them again. Bounded: emptied when too large."""
+_LAYOUTS_MAX: Final = 4_096
+
+
+def clear_caches() -> None:
+    """Forget every cached layout and value (tests; a long-running process may call it too)."""
+    _LAYOUTS.clear()
+    _CELL_REGIONS.clear()
+    _PLACEMENTS.clear()
+    _SHAPES.clear()
+
+
+def _layout_key(farm: Farm) -> tuple[bool, str, frozenset[tuple[Pos, str, int]]]:
+    return (farm.gaps_enclose, farm.faces.name, frozenset((pos, o.card_id, o.rot) for pos, o in farm.cards.items()))
+
+
+def warm(farm: Farm, first_reading: bool = True) -> Farm:
+    """Give ``farm`` the regions of its card layout from the cache (flooding them once if new).
+
+    A farm's regions depend only on its cards, so every farm with the same layout shares one
+    computed tuple of regions (and, through them, the per-region counts of :func:`_shape`).
+    ``first_reading``: the regions under the first gap reading too. Returns ``farm``.
+    """
+    open_too = first_reading and farm.gaps_enclose
+    if farm._regions is not None and (not open_too or farm._open_regions is not None):
+        return farm
+    key = _layout_key(farm)
+    hit = _LAYOUTS.get(key)
+    if hit is None:
+        if len(_LAYOUTS) >= _LAYOUTS_MAX:
+            _LAYOUTS.clear()
+        hit = _LAYOUTS[key] = [None, None]
+    if farm._regions is None:
+        if hit[0] is None:
+            hit[0] = farm.regions()
+        else:
+            farm._regions = hit[0]
+    if open_too and farm._open_regions is None:
+        if hit[1] is None:
+            hit[1] = farm.regions_without_gaps()
+        else:
+            farm._open_regions = hit[1]
+    return farm
+
+
 def _score_now(state: FarminiState, player: int) -> float:
-    return float(sum(score_sheet(state.farms[player], state.rules).values()))
+    return float(sum(score_sheet(warm(state.farms[player]), state.rules).values()))
 
 
 def _value(state: FarminiState, player: int, farm: Farm, model: tuple[float, ...]) -> float:
     """Score of ``farm`` now plus the fitted value of its features, the taken card left out."""
-    score = float(sum(score_sheet(farm, state.rules).values()))
+    score = float(sum(score_sheet(warm(farm), state.rules).values()))
     return score + sum(w * f for w, f in zip(model, features(state, player, farm, hand=False), strict=True))
+
+
+_Placement = tuple[Pos, int, tuple[int, ...], tuple[tuple[bool, int, tuple[Cell, ...], int], ...], int]
+"""A placement's effect on the regions: position, rotation, the open regions (indices into
+``farm.regions_without_gaps()``) it merges, the regions holding the new card, the frontier after."""
+
+_PLACEMENTS: dict[tuple[object, ...], tuple[tuple[Region, ...], list[_Placement]]] = {}
+"""Per card layout and fence card: every placement's effect on the regions (it does not depend
+on the animals or the cards still to come, so a search that meets the layout again in another
+sampled world does not flood again). Bounded."""
+
+
+def _placement_shapes(farm: Farm, cid: str) -> list[_Placement]:
+    """Every legal placement of fence card ``cid`` on ``farm`` with its effect on the regions (cached)."""
+    open_regions = farm.regions_without_gaps()
+    key = (_layout_key(farm), cid)
+    hit = _PLACEMENTS.get(key)
+    if hit is not None and hit[0] is open_regions:
+        return hit[1]
+    cards = farm.cards
+    facing: dict[Pos, list[int]] = {}
+    for index, region in enumerate(open_regions):
+        if not region.closed:
+            for pos in _shape(region, cards)[2]:
+                facing.setdefault(pos, []).append(index)
+    frontier = farm.slots()
+    known = {slot[0] for slot in frontier}
+    oriented = farm.faces.oriented
+    out: list[_Placement] = []
+    for pos, rot in farm.placements(cid):
+        x, y = pos
+        grown = sum(1 for dx, dy in DELTA if (x + dx, y + dy) not in cards and (x + dx, y + dy) not in known)
+        merged = tuple(facing.get(pos, ()))
+        out.append((pos, rot, merged, tuple(_new_regions(cards, pos, oriented[cid, rot])), len(frontier) - 1 + grown))
+    if len(_PLACEMENTS) >= _LAYOUTS_MAX:
+        _PLACEMENTS.clear()
+    _PLACEMENTS[key] = (open_regions, out)
+    return out
 
 
 def _rank_placements(
     state: FarminiState, player: int, cid: str, model: tuple[float, ...]
-) -> list[tuple[float, Pos, int]]:
+) -> list[tuple[float, Pos, int, float]]:
     """Every placement of fence card ``cid`` on ``player``'s farm with a quick value, best first.
 
     The quick value is :func:`_value` computed without laying the card: only the regions that
-    touch the new card are flooded again; the score is the normal rules' under the first gap
-    reading (equal to :func:`_value` for such games; a test checks it).
+    touch the new card are flooded again (once per layout and card, see :func:`_placement_shapes`);
+    the score is the normal rules' under the first gap reading (equal to :func:`_value` for such
+    games; a test checks it). Each entry is (quick value, position, rotation, the score part of
+    the quick value).
     """
-    farm = state.farms[player]
+    farm = warm(state.farms[player])
     cards = farm.cards
     animals = farm.animals
     wolves_left, animals_left_share, cards_left = _public(state)
     base = [0.0] * _TERMS
-    open_shapes: list[tuple[frozenset[Pos], int, tuple[Cell, ...]]] = []
+    shapes: list[tuple[int, tuple[Cell, ...], int]] = []
     for region in farm.regions_without_gaps():
         corn, cells, faced = _shape(region, cards)
         _add_region(base, 1.0, region.closed, corn, cells, len(faced), animals, wolves_left)
-        if not region.closed:
-            open_shapes.append((faced, corn, cells))
-    frontier = set(farm.frontier())
+        shapes.append((corn, cells, len(faced)))
     animal_points = float(len(animals))
-    oriented = state.faces.oriented
-    ranked: list[tuple[float, Pos, int]] = []
-    for pos, rot in farm.placements(cid):
+    ranked: list[tuple[float, Pos, int, float]] = []
+    for pos, rot, merged, new, frontier in _placement_shapes(farm, cid):
         terms = base.copy()
-        for faced, corn, cells in open_shapes:
-            if pos in faced:
-                _add_region(terms, -1.0, False, corn, cells, len(faced), animals, wolves_left)
-        for closed, corn, cells, faced_count in _new_regions(cards, pos, oriented[cid, rot]):
+        for index in merged:
+            corn, cells, faced_count = shapes[index]
+            _add_region(terms, -1.0, False, corn, cells, faced_count, animals, wolves_left)
+        for closed, corn, cells, faced_count in new:
             _add_region(terms, 1.0, closed, corn, cells, faced_count, animals, wolves_left)
-        x, y = pos
-        grown = sum(1 for dx, dy in DELTA if (x + dx, y + dy) not in cards and (x + dx, y + dy) not in frontier)
-        vector = _vector(terms, cards_left, animals_left_share, len(frontier) - 1 + grown, _NO_HAND)
-        value = animal_points + terms[_SCORE] + sum(w * f for w, f in zip(model, vector, strict=True))
-        ranked.append((value, pos, rot))
+        vector = _vector(terms, cards_left, animals_left_share, frontier, _NO_HAND)
+        points = animal_points + terms[_SCORE]
+        value = points + sum(w * f for w, f in zip(model, vector, strict=True))
+        ranked.append((value, pos, rot, points))
     ranked.sort(key=lambda item: -item[0])
     return ranked
 
@@ -376,30 +461,138 @@ def _best_completion(state: FarminiState, player: int, model: tuple[float, ...])
     card = state.faces.cards.get(cid) or ALL_CARDS[cid]
     if isinstance(card, FenceCard):
         ranked = _rank_placements(state, player, cid, model)
+        if not state.rules.gaps_enclose:
+            return ranked[0][0] if ranked else None  # the quick values are the exact ones
         best: float | None = None
-        for _, pos, rot in ranked[:EXACT_PLACEMENTS]:
+        for quick, pos, rot, points in ranked[:EXACT_PLACEMENTS]:
+            # the features read the first gap reading, so the exact value differs from the quick
+            # one only by the score sheet (the game's reading) against the quick score part
             trial = farm.copy()
             trial.put_card(cid, pos, rot)
-            value = _value(state, player, trial, model)
+            value = quick - points + float(sum(score_sheet(warm(trial, False), state.rules).values()))
             if best is None or value > best:
                 best = value
         return best
     if isinstance(card, AnimalCard):
-        current = farm
-        value_now: float | None = None
-        for _ in range(state.pending_left):
-            step: tuple[float, Farm] | None = None
-            for cell in current.free_cells():
-                trial = current.copy()
-                trial.animals[cell] = card.kind
-                value = _value(state, player, trial, model)
-                if step is None or value > step[0]:
-                    step = (value, trial)
-            if step is None:
-                break
-            value_now, current = step
-        return value_now
+        return _animal_completion(state, player, card.kind, state.pending_left, model)
     return None
+
+
+_CELL_REGIONS: dict[int, tuple[tuple[Region, ...], tuple[Region, ...], dict[Cell, Region], dict[Cell, Region]]] = {}
+"""Per pair of region tuples (shared by every farm of one layout, see :func:`warm`): each animal
+cell's region under the first gap reading and its enclosed pen under the game's reading. Bounded."""
+
+
+def _cell_regions(farm: Farm) -> tuple[dict[Cell, Region], dict[Cell, Region]]:
+    """Each animal cell's region (first gap reading) and enclosed pen (game's reading, if any)."""
+    regions = farm.regions()
+    open_regions = farm.regions_without_gaps()
+    hit = _CELL_REGIONS.get(id(open_regions))
+    if hit is not None and hit[0] is regions and hit[1] is open_regions:
+        return hit[2], hit[3]
+    cells = set(farm.animal_cells())
+    region_of = {cell: r for r in open_regions for cell in r.cells if cell in cells}
+    pen_of = {cell: r for r in regions if r.closed for cell in r.cells if cell in cells}
+    if len(_CELL_REGIONS) >= _LAYOUTS_MAX:
+        _CELL_REGIONS.clear()
+    _CELL_REGIONS[id(open_regions)] = (regions, open_regions, region_of, pen_of)
+    return region_of, pen_of
+
+
+def _pen_points(farm: Farm, pen: Region, animals: dict[Cell, str], state: FarminiState) -> int:
+    """One enclosed pen's share of ``scoring.score_sheet`` with these animals (gaps left out).
+
+    Corn when no animal is in the pen, the second variant's single-kind bonus, and -1 for a pen
+    with an empty animal cell (not under the per-cell penalty, which counts every free cell).
+    A test checks that the change of this share is the change of the score sheet.
+    """
+    rules = state.rules
+    kinds: set[str] = set()
+    corn = empty = held = 0
+    cards = farm.cards
+    for x, y, q in pen.cells:
+        here = cards.get((x, y))
+        if here is None:
+            continue
+        content = here.quarters[q]
+        if content == CORN:
+            corn += 1
+        elif content == ANIMAL_CELL:
+            kind = animals.get((x, y, q))
+            if kind is None:
+                empty += 1
+            else:
+                kinds.add(kind)
+                held += 1
+    points = 0
+    if not kinds:
+        points += corn
+    elif rules.second_variant and len(kinds) == 1:
+        points += held
+    if empty and not rules.penalty_per_empty_cell:
+        points -= 1
+    return points
+
+
+def _animal_completion(state: FarminiState, player: int, kind: str, tokens: int, model: tuple[float, ...]) -> float:
+    """The value of putting ``tokens`` animals of ``kind`` one by one on the best free cell.
+
+    Incremental: a token changes only the region of its cell (and the pen around it), so each
+    candidate is valued by taking that region's share of the features and of the score off and
+    adding it back with the token; cells of one region are alike, so one cell per region is
+    tried. The same values as laying each token on a copy of the farm (a test checks it).
+    """
+    farm = warm(state.farms[player])
+    cards = farm.cards
+    animals = dict(farm.animals)
+    wolves_left, animals_left_share, cards_left = _public(state)
+    terms = [0.0] * _TERMS
+    shapes: dict[int, tuple[Region, int, tuple[Cell, ...], int]] = {}
+    for region in farm.regions_without_gaps():
+        corn, cells, faced = _shape(region, cards)
+        _add_region(terms, 1.0, region.closed, corn, cells, len(faced), animals, wolves_left)
+        shapes[id(region)] = (region, corn, cells, len(faced))
+    frontier = len(farm.slots())
+    score = float(sum(score_sheet(farm, state.rules).values()))
+    region_of, pen_of = _cell_regions(farm)
+    per_cell = 1.0 if state.rules.penalty_per_empty_cell else 0.0
+
+    def total(acc: list[float], points: float) -> float:
+        vector = _vector(acc, cards_left, animals_left_share, frontier, _NO_HAND)
+        return points + sum(w * f for w, f in zip(model, vector, strict=True))
+
+    value = total(terms, score)
+    for _ in range(tokens):
+        step: tuple[float, Cell, list[float], float] | None = None
+        tried: set[int] = set()
+        for cell in farm.animal_cells():
+            if cell in animals:
+                continue
+            region = region_of[cell]
+            if id(region) in tried:
+                continue
+            tried.add(id(region))
+            _, corn, cells, faced_count = shapes[id(region)]
+            trial_terms = terms.copy()
+            _add_region(trial_terms, -1.0, region.closed, corn, cells, faced_count, animals, wolves_left)
+            animals[cell] = kind
+            _add_region(trial_terms, 1.0, region.closed, corn, cells, faced_count, animals, wolves_left)
+            points = score + 1.0 + per_cell
+            pen = pen_of.get(cell)
+            if pen is not None:
+                points += _pen_points(farm, pen, animals, state)
+                del animals[cell]
+                points -= _pen_points(farm, pen, animals, state)
+            else:
+                del animals[cell]
+            trial = total(trial_terms, points)
+            if step is None or trial > step[0]:
+                step = (trial, cell, trial_terms, points)
+        if step is None:
+            break
+        value, cell, terms, score = step
+        animals[cell] = kind
+    return value
 
 
 def estimate(state: FarminiState, player: int) -> float:
@@ -411,6 +604,11 @@ def estimate(state: FarminiState, player: int) -> float:
     if state.is_over():
         return _score_now(state, player)
     model = weights()[SOLO_MODEL if state.players == SOLO_PLAYERS else MULTI_MODEL]
+    return _estimate(state, player, model)
+
+
+def _estimate(state: FarminiState, player: int, model: tuple[float, ...]) -> float:
+    """:func:`estimate` without the cache."""
     if LOOKAHEAD and state.pending is not None and player == state.current:
         completed = _best_completion(state, player, model)
         if completed is not None:
