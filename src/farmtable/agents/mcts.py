@@ -29,7 +29,9 @@ new, following the issue "Computer players worth playing":
   chance exactly (Farmers Finances' solver does).
 - **A CPU-time budget.** ``time=S`` is CPU seconds of this process (``time.process_time``); the
   search stops before an iteration that could overrun it (one as slow as the slowest so far), and a
-  node that rates its moves stops rating at the deadline (the first iteration included).
+  node that rates its moves stops rating at the deadline (the first iteration included). The
+  game's one-off start-up (the first ``evaluate()`` of a process: imports, tables) is paid by
+  :func:`farmtable.agents.base.warm_up` before the clock starts, once per process and game.
 
 Parameters (spec ``mcts:time=1``, ``mcts:iters=400,depth=3,rollout=random``): ``iters``,
 ``time``, ``c`` (UCB exploration, default 0.35), ``bias`` (1.0), ``widen`` (2.0), ``alpha`` (0.5),
@@ -49,7 +51,7 @@ import random
 import time as _time
 from typing import Any
 
-from farmtable.agents.base import Agent, register_agent
+from farmtable.agents.base import Agent, register_agent, warm_up
 from farmtable.agents.ismcts import MoveStat
 from farmtable.core import Result, State
 
@@ -256,6 +258,8 @@ class MctsAgent(Agent):
         self.last_iterations = 0
         self.last_cpu = 0.0
         self.last_reused = 0
+        self.last_warm = 0.0
+        """CPU seconds the last search spent warming the game up (outside its clock; 0 when warm)."""
         self._kept: tuple[int, set[str], Node, RewardScale] | None = None
         self._scale_in_use = RewardScale(1, 0.0, MIN_WIDTH)
 
@@ -312,6 +316,10 @@ class MctsAgent(Agent):
     def _search(self, state: State[Any], player: int) -> tuple[Node, State[Any]]:
         start = _time.process_time()
         first = self._world(state, player)
+        # the game's one-off start-up (its evaluation's imports and tables) is not this decision's
+        # thinking: paid once per process, outside the clock (see base.warm_up)
+        self.last_warm = warm_up(first)
+        start += self.last_warm
         root, scale = self._reused_root(first, player)
         self.last_reused = root.visits
         self._scale_in_use = scale
