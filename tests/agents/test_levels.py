@@ -92,6 +92,8 @@ def test_a_bad_override_is_named() -> None:
         levels.Override("expert", "g", "greedy", "another agent"),
         levels.Override("master", "g", "greedy", "no such level"),
         levels.Override("hard", "g", "mcts:iters=200,time=0.5", " "),
+        levels.Override("normal", "g", "mcts:iters=50,time=0.3", "a longer cap"),
+        levels.Override("hard", "g2", "mcts:iters=100,time=0.5,depth=3", "fewer, deeper iterations: allowed"),
     )
     problems = levels.check_overrides(bad)
     assert any("iters=4000" in p for p in problems)
@@ -99,6 +101,8 @@ def test_a_bad_override_is_named() -> None:
     assert any("agent 'greedy'" in p for p in problems)
     assert any("no level 'master'" in p for p in problems)
     assert any("no evidence" in p for p in problems)
+    assert any("time=0.3" in p for p in problems)
+    assert not any("hard/g2" in p for p in problems)
 
 
 # --- warming a game up outside a decision's clock ----------------------------------------------

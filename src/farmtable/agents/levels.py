@@ -62,8 +62,8 @@ class Override:
 
 
 OVERRIDES: Final[tuple[Override, ...]] = ()
-"""Per-game level specs. Each keeps its level's budget (the same ``iters=`` and ``time=`` cap) and
-changes only how the search spends it; ``evidence`` names the paired run that earned it
+"""Per-game level specs. Each keeps its level's CPU cap (``time=``) and at most its iterations, and
+changes only how the search spends them; ``evidence`` names the paired run that earned it
 (benchmarks/ai/ladder.md). A game's engineer adds a row here, not a branch in the code."""
 
 DEFAULT_LEVEL: Final = "normal"
@@ -107,8 +107,10 @@ def is_level(name: str) -> bool:
 
 
 def check_overrides(overrides: tuple[Override, ...] = OVERRIDES) -> list[str]:
-    """Problems with the override table: an unknown level, a spec that changes the level's budget,
-    or two rows for the same level, game and player count (empty when the table is sound)."""
+    """Problems with the override table (empty when it is sound): an unknown level, another agent
+    than the level's, a CPU cap (``time=``) other than the level's, more iterations than the
+    level's (fewer are allowed: a deeper search of fewer iterations can be the stronger use of the
+    same cap), no evidence, or two rows for the same level, game and player count."""
     from farmtable.agents.base import parse_spec
 
     problems: list[str] = []
@@ -125,9 +127,11 @@ def check_overrides(overrides: tuple[Override, ...] = OVERRIDES) -> list[str]:
         base_name, base = parse_spec(LEVELS[row.level].spec)
         if name != base_name:
             problems.append(f"{where}: agent '{name}', the level plays '{base_name}'")
-        for budget in ("iters", "time"):
-            if params.get(budget) != base.get(budget):
-                problems.append(f"{where}: {budget}={params.get(budget)} differs from the level's {base.get(budget)}")
+        if params.get("time") != base.get("time"):
+            problems.append(f"{where}: time={params.get('time')} differs from the level's cap {base.get('time')}")
+        iters, most = params.get("iters"), base.get("iters")
+        if most is not None and (not isinstance(iters, int) or iters > most):
+            problems.append(f"{where}: iters={iters} is over the level's {most}")
         if not row.evidence.strip():
             problems.append(f"{where}: no evidence")
     return problems
