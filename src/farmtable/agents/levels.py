@@ -66,8 +66,8 @@ OVERRIDES: Final[tuple[Override, ...]] = (
         "expert",
         "farmers-finances",
         "mcts:iters=800,time=1.0,c=0.15",
-        "2 players, against Hard (mcts:iters=200,time=0.5), game seeds 1000-1024 from both seats: "
-        "68.0% [54.2, 79.2] of 50 games, margin +5.62 [+2.01, +9.23]; the general Expert was level "
+        "2 players, against Hard (mcts:iters=200,time=0.5), game seeds 1000-1049 from both seats: "
+        "64.0% [54.2, 72.7] of 100 games, margin +4.40 [+1.71, +7.09]; the general Expert was level "
         "with Hard (49.2% [42.4, 56.1] of 200). benchmarks/ai/ladder.md, session 5",
         players=2,
     ),
