@@ -58,7 +58,10 @@ def play(game_id: str, specs: list[str], variants: tuple[str, ...], seed: int, d
     """Play deal ``deal`` (game seed ``seed + deal``) with one agent per seat; agents seeded per deal and seat."""
     game = farmtable.get_game(game_id)
     state = game.new_game(players=len(specs), seed=seed + deal, variants=variants)
-    agents = [farmtable.agents.make(s, seed=(seed + deal) * 7919 + i) for i, s in enumerate(specs)]
+    agents = [
+        farmtable.agents.make(s, seed=(seed + deal) * 7919 + i, game=game_id, players=len(specs))
+        for i, s in enumerate(specs)
+    ]
     warm_up(state)
     cpu: list[list[float]] = [[] for _ in specs]
     steps = 0
@@ -75,18 +78,21 @@ def play(game_id: str, specs: list[str], variants: tuple[str, ...], seed: int, d
     return Played(seed + deal, list(specs), list(r.totals), r.winners, r.solo_score, dict(r.details), r.ranking, cpu)
 
 
-_WARM: set[tuple[str, int, tuple[str, ...]]] = set()
+def warm_up(state: Any) -> float:
+    """Warm the game up once per process, untimed (``farmtable.agents.base.warm_up``): the one-off
+    imports and tables of a game's evaluation (Farmers Finances' solver: 0.25-2.7 CPU s) are the
+    process's start-up, not a decision's thinking; a server pays them once per worker process."""
+    from farmtable.agents.base import warm_up as warm
+
+    return warm(state)
 
 
-def warm_up(state: Any) -> None:
-    """Evaluate the first position once per process, untimed: the one-off imports and tables of a
-    game's evaluation (Farmers Finances' solver: about 0.6 CPU s of imports in 2-player games and a
-    2.7 CPU s table solo) are the process's start-up, not a decision's thinking. They are reported
-    separately in benchmarks/ai/ladder.md; a server pays them once, on its first game."""
-    key = (state.game.id, state.players, tuple(sorted(getattr(state, "variants", ()) or ())))
-    if key not in _WARM:
-        _WARM.add(key)
-        state.clone().evaluate()
+def _written(raw: Any, game: Played) -> Played:
+    """Append one finished game to the ``--raw`` file at once (a run cut short keeps its games)."""
+    if raw is not None:
+        raw.write(json.dumps(game.__dict__) + "\n")
+        raw.flush()
+    return game
 
 
 def _task(args: tuple[str, list[str], tuple[str, ...], int, int]) -> Played:
@@ -305,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
         _setup(item, call=True)
     from farmtable.agents.levels import is_level, level_spec
 
-    specs = [level_spec(s) if is_level(s) else s for s in args.agents]
+    specs = [level_spec(s, args.game, args.players) if is_level(s) else s for s in args.agents]
     for s in specs:
         farmtable.agents.make(s)  # a bad spec fails before any game
     variants = tuple(args.variant)
@@ -313,6 +319,11 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--players 2 compares exactly two agents")
     if args.from_raw:
         played = load_raw(args.from_raw, args.game, specs)
+        if args.players == 2:  # seat balance: only deals played from both seats (a cut-short chunk may end on one)
+            seats: dict[int, int] = {}
+            for g in played:
+                seats[g.deal] = seats.get(g.deal, 0) + 1
+            played = [g for g in played if seats[g.deal] == 2]
         print(f"$ python benchmarks/ai/compare.py {' '.join(sys.argv[1:] if argv is None else argv)}\n")
         print(report(args.game, args.players, variants, specs, played))
         return 0
@@ -324,15 +335,18 @@ def main(argv: list[str] | None = None) -> int:
             tasks += [(args.game, [specs[0], specs[1]], variants, args.seed, deal)]
             tasks += [(args.game, [specs[1], specs[0]], variants, args.seed, deal)]
     start = time.process_time()
-    if args.workers > 1:
-        with ProcessPoolExecutor(args.workers) as pool:
-            played = list(pool.map(_task, tasks, chunksize=1))
-    else:
-        played = [_task(t) for t in tasks]
-    if args.raw:
-        with open(args.raw, "w") as fh:
-            for g in played:
-                fh.write(json.dumps(g.__dict__) + "\n")
+    raw = open(args.raw, "w") if args.raw else None  # noqa: SIM115  (closed below; written game by game)
+    played = []
+    try:
+        if args.workers > 1:
+            with ProcessPoolExecutor(args.workers) as pool:
+                for g in pool.map(_task, tasks, chunksize=1):
+                    played.append(_written(raw, g))
+        else:
+            played = [_written(raw, _task(t)) for t in tasks]
+    finally:
+        if raw is not None:
+            raw.close()
     cmd = "python benchmarks/ai/compare.py " + " ".join(
         f'"{a}"' if any(ch in a for ch in ",: ") else a for a in (argv if argv is not None else sys.argv[1:])
     )

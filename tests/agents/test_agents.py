@@ -60,16 +60,21 @@ def test_bad_specs_are_refused(spec: str) -> None:
 
 
 def test_time_budget_is_respected(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The search reads the CPU clock and stops at its budget: on a clock that moves 10 ms per
-    reading, a 50 ms budget ends the search after a handful of iterations (no timing of the machine)."""
-    import time
+    """A fake CPU clock that moves 10 ms per reading (no wall-clock timing: a busy machine must not
+    fail it): the search stops at its 0.05 s budget, after more than one iteration."""
+    import itertools
 
-    readings = iter(range(10**6))
-    monkeypatch.setattr(time, "process_time", lambda: next(readings) * 0.01)
+    from farmtable.agents import ismcts as ismcts_module
+
+    ticks = itertools.count()
+    monkeypatch.setattr(ismcts_module._time, "process_time", lambda: next(ticks) * 0.01)
     state = mid_game(toy.GAME_ID, 2, seed=1, steps=1)
     agent = IsmctsAgent(seed=1, time=0.05)
     agent.act(state, state.actors()[0])
-    assert 1 < agent.last_iterations <= 6
+    assert 1 < agent.last_iterations <= 5  # one clock reading per iteration: 0.05 s = 5 readings
+    unbounded = IsmctsAgent(seed=1, iters=agent.last_iterations + 5)
+    unbounded.act(state, state.actors()[0])
+    assert unbounded.last_iterations > agent.last_iterations  # the clock, not the count, stopped it
 
 
 def test_analyze_lists_every_root_move_with_values_in_range() -> None:

@@ -247,3 +247,20 @@ def test_virtual_visits_hold_a_small_search_to_the_prior() -> None:
     assert farmtable.agents.make("mcts:virtual=5").spec == "mcts:virtual=5"
     with pytest.raises(ValueError, match="virtual"):
         farmtable.agents.make("mcts:virtual=-1")
+
+
+def test_closed_loop_chance_keys_the_subtree_by_what_the_searcher_sees() -> None:
+    """``chance=1``: below a move, one subtree per view the searching player has after it; the
+    moves' own statistics stay one per move, and the agent still plays a legal move."""
+    state = mid_game(toy.GAME_ID, 2, seed=3, steps=1)
+    p = state.actors()[0]
+    agent = farmtable.agents.make("mcts:iters=60,chance=1", seed=2)
+    assert isinstance(agent, MctsAgent) and agent.spec == "mcts:chance=1,iters=60"
+    root, _ = agent._search(state, p)
+    split = [child for child in root.children.values() if child.outcomes]
+    assert split, "no move of the root was followed into a subtree"
+    assert all(not child.children for child in split)  # the subtrees hang below the outcomes
+    assert sum(len(child.outcomes or {}) for child in split) >= len(split)
+    assert agent.act(state, p) in state.legal_actions(p)
+    with pytest.raises(ValueError, match="chance"):
+        farmtable.agents.make("mcts:chance=2")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
@@ -25,6 +26,14 @@ class Agent(ABC):
     @abstractmethod
     def act(self, state: State[Any], player: int) -> Any:
         """Choose an action for ``player`` (who must be an actor of ``state``)."""
+
+    def warm_up(self, state: State[Any]) -> float:
+        """Pay the game's one-off start-up (imports, tables) now, outside any decision's clock.
+
+        A server or harness calls it once per game before the first decision; a search agent also
+        calls it itself before its clock starts. Returns the CPU seconds it cost (0 when warm).
+        """
+        return warm_up(state)
 
     @property
     def spec(self) -> str:
@@ -72,15 +81,17 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, params
 
 
-def make(spec: str, seed: int | None = None) -> Agent:
+def make(spec: str, seed: int | None = None, game: str | None = None, players: int | None = None) -> Agent:
     """Build an agent from its spec string or level name: ``make("random", seed=1)``, ``make("expert")``.
 
+    A level name becomes that level's spec in ``game`` with ``players`` players (its per-game
+    override, see :func:`farmtable.agents.levels.level_spec`); without a game, its general spec.
     Raises ``ValueError`` naming the known agents for an unknown name, or the bad parameter.
     """
     from farmtable.agents.levels import is_level, level_spec
 
     if is_level(spec):  # "easy", "normal", "hard", "expert": the named levels
-        spec = level_spec(spec)
+        spec = level_spec(spec, game, players)
     name, params = parse_spec(spec)
     if name not in _REGISTRY:
         raise ValueError(f"no agent '{name}'; the agents are: {', '.join(agent_names())}")
@@ -88,3 +99,47 @@ def make(spec: str, seed: int | None = None) -> Agent:
         return _REGISTRY[name](seed=seed, **params)
     except TypeError as exc:
         raise ValueError(f"agent spec '{spec}': {exc}") from None
+
+
+_WARM: dict[tuple[str, int, tuple[str, ...]], float] = {}
+"""The games this process has warmed up (game id, players, variants) and what each cost."""
+
+
+def _warm_key(state: State[Any]) -> tuple[str, int, tuple[str, ...]]:
+    variants = getattr(state, "variants", ()) or ()
+    return (state.game.id, state.players, tuple(sorted(str(v) for v in variants)))
+
+
+def is_warm(state: State[Any]) -> bool:
+    """True once this process has warmed up ``state``'s game (at its player count and variants)."""
+    return _warm_key(state) in _WARM
+
+
+def warm_up(state: State[Any]) -> float:
+    """Evaluate a copy of ``state`` once per process, game, player count and variants; its CPU seconds.
+
+    The first ``evaluate()`` of a process can cost far more than a decision's budget (Farmers
+    Finances' solver builds its table: 0.25-2.7 CPU s; Farmerama, Tiny Farms, Farmini 0.3-0.4 s);
+    later ones are cheap. Call it with a position the caller may see in full (a search agent
+    passes its own determinized world). Nothing about ``state`` changes; 0.0 when already warm.
+    """
+    key = _warm_key(state)
+    if key in _WARM:
+        return 0.0
+    start = time.process_time()
+    probe = state.clone()
+    if not probe.is_over():
+        probe.evaluate()
+        for p in probe.actors():
+            probe.heuristic(p)
+    spent = time.process_time() - start
+    _WARM[key] = spent
+    return spent
+
+
+def warm_up_game(game_id: str, players: int, variants: tuple[str, ...] = ()) -> float:
+    """Warm up a game before any table of it exists (a server's worker at start): a fresh deal, seed 0."""
+    import farmtable
+
+    state = farmtable.get_game(game_id).new_game(players=players, seed=0, variants=variants)
+    return warm_up(state)

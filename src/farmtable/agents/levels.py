@@ -4,9 +4,16 @@ Each level is an agent spec with a bounded budget, the same in the web, the term
 docs. Researchers keep the raw specs (``farmtable arena --agents ismcts:iters=800``); a server
 offers only the levels (see :func:`level_spec`).
 
+A level may play a different spec in one game (or one game at one player count) where a
+measurement showed that spec stronger at the same budget: the overrides are data
+(:data:`OVERRIDES`), each with the measurement that earned it, and :func:`level_spec` takes the
+game. Without a game a level is its general spec.
+
 >>> level_spec("normal") == LEVELS["normal"].spec
 True
 >>> level_spec("Expert") == LEVELS["expert"].spec
+True
+>>> level_spec("expert", "no-such-game") == LEVELS["expert"].spec
 True
 """
 
@@ -42,6 +49,33 @@ game replays exactly and a benchmark costs what the iterations cost; where the g
 is dear (Farmini, Tiny Farms at Hard and Expert, wide Tiny Towns nodes) the cap stops the search
 first. Measured in benchmarks/AI.md and benchmarks/ai/ladder.md."""
 
+
+@dataclass(frozen=True)
+class Override:
+    """A level's spec in one game (``players=None``: at every player count), and why."""
+
+    level: str
+    game: str
+    spec: str
+    evidence: str
+    players: int | None = None
+
+
+OVERRIDES: Final[tuple[Override, ...]] = (
+    Override(
+        "expert",
+        "farmers-finances",
+        "mcts:iters=800,time=1.0,c=0.15",
+        "2 players, against Hard (mcts:iters=200,time=0.5), game seeds 1000-1049 from both seats: "
+        "64.0% [54.2, 72.7] of 100 games, margin +4.40 [+1.71, +7.09]; the general Expert was level "
+        "with Hard (49.2% [42.4, 56.1] of 200). benchmarks/ai/ladder.md, session 5",
+        players=2,
+    ),
+)
+"""Per-game level specs. Each keeps its level's CPU cap (``time=``) and at most its iterations, and
+changes only how the search spends them; ``evidence`` names the paired run that earned it
+(benchmarks/ai/ladder.md). A game's engineer adds a row here, not a branch in the code."""
+
 DEFAULT_LEVEL: Final = "normal"
 """The opponent a person gets without choosing (web and terminal alike)."""
 
@@ -49,14 +83,65 @@ HINT_LEVEL: Final = "expert"
 """The level ``farmtable hint`` and the web's hint ask."""
 
 
-def level_spec(name: str) -> str:
-    """The agent spec of a level named ``name`` (any case); ``ValueError`` lists the levels otherwise."""
+def _key(name: str) -> str:
     key = name.strip().lower()
     if key not in LEVELS:
         raise ValueError(f"no AI level '{name}'; the levels are: {', '.join(LEVELS)}")
+    return key
+
+
+def level_spec(name: str, game: str | None = None, players: int | None = None) -> str:
+    """The agent spec of the level named ``name`` (any case) in ``game`` with ``players`` players.
+
+    A game's override for that player count comes first, then its override for every player
+    count, then the level's general spec (also what ``game=None`` gives). ``ValueError`` lists the
+    levels for an unknown name.
+    """
+    key = _key(name)
+    if game is not None:
+        fallback: str | None = None
+        for row in OVERRIDES:
+            if row.level == key and row.game == game:
+                if row.players is not None and row.players == players:
+                    return row.spec
+                if row.players is None:
+                    fallback = row.spec
+        if fallback is not None:
+            return fallback
     return LEVELS[key].spec
 
 
 def is_level(name: str) -> bool:
     """True when ``name`` names a level rather than a raw agent spec."""
     return name.strip().lower() in LEVELS
+
+
+def check_overrides(overrides: tuple[Override, ...] = OVERRIDES) -> list[str]:
+    """Problems with the override table (empty when it is sound): an unknown level, another agent
+    than the level's, a CPU cap (``time=``) other than the level's, more iterations than the
+    level's (fewer are allowed: a deeper search of fewer iterations can be the stronger use of the
+    same cap), no evidence, or two rows for the same level, game and player count."""
+    from farmtable.agents.base import parse_spec
+
+    problems: list[str] = []
+    seen: set[tuple[str, str, int | None]] = set()
+    for row in overrides:
+        where = f"override {row.level}/{row.game}" + ("" if row.players is None else f"/{row.players}p")
+        if row.level not in LEVELS:
+            problems.append(f"{where}: no level '{row.level}'")
+            continue
+        if (row.level, row.game, row.players) in seen:
+            problems.append(f"{where}: listed twice")
+        seen.add((row.level, row.game, row.players))
+        name, params = parse_spec(row.spec)
+        base_name, base = parse_spec(LEVELS[row.level].spec)
+        if name != base_name:
+            problems.append(f"{where}: agent '{name}', the level plays '{base_name}'")
+        if params.get("time") != base.get("time"):
+            problems.append(f"{where}: time={params.get('time')} differs from the level's cap {base.get('time')}")
+        iters, most = params.get("iters"), base.get("iters")
+        if most is not None and (not isinstance(iters, int) or iters > most):
+            problems.append(f"{where}: iters={iters} is over the level's {most}")
+        if not row.evidence.strip():
+            problems.append(f"{where}: no evidence")
+    return problems

@@ -29,7 +29,9 @@ new, following the issue "Computer players worth playing":
   chance exactly (Farmers Finances' solver does).
 - **A CPU-time budget.** ``time=S`` is CPU seconds of this process (``time.process_time``); the
   search stops before an iteration that could overrun it (one as slow as the slowest so far), and a
-  node that rates its moves stops rating at the deadline (the first iteration included).
+  node that rates its moves stops rating at the deadline (the first iteration included). The
+  game's one-off start-up (the first ``evaluate()`` of a process: imports, tables) is paid by
+  :func:`farmtable.agents.base.warm_up` before the clock starts, once per process and game.
 
 Parameters (spec ``mcts:time=1``, ``mcts:iters=400,depth=3,rollout=random``): ``iters``,
 ``time``, ``c`` (UCB exploration, default 0.35), ``bias`` (1.0), ``widen`` (2.0), ``alpha`` (0.5),
@@ -38,7 +40,11 @@ so a small search keeps to the evaluation until its samples outweigh it),
 ``depth`` (0), ``rollout`` (``sample``), ``k`` (3), ``width`` (0: automatic: ``max(2.5, 10 % of
 the root estimate)``), ``reuse`` (1), ``value`` (``evaluate``; ``heuristic`` judges positions by the
 games' older per-player heuristics instead, for comparison), ``rate`` (0: rate every move of a node
-at once; N: at most N new moves per visit, for nodes with very many moves; not yet measured).
+at once; N: at most N new moves per visit, for nodes with very many moves; not yet measured),
+``chance`` (0: open loop, every die result below a move shares one subtree; 1: closed loop, the
+subtree below a move is keyed by the searching player's view after it, so the moves after a
+reroll or a revealed card can depend on what it showed; subtree reuse is off with it; session 5,
+not yet accepted: see benchmarks/ai/ladder.md).
 """
 
 from __future__ import annotations
@@ -49,7 +55,7 @@ import random
 import time as _time
 from typing import Any
 
-from farmtable.agents.base import Agent, register_agent
+from farmtable.agents.base import Agent, register_agent, warm_up
 from farmtable.agents.ismcts import MoveStat
 from farmtable.core import Result, State
 
@@ -159,7 +165,7 @@ class HeuristicScale(RewardScale):
 class Node:
     """One node of the tree: the statistics of the move into it, its children and their priors."""
 
-    __slots__ = ("avail", "children", "mover", "priors", "total", "visits")
+    __slots__ = ("avail", "children", "mover", "outcomes", "priors", "total", "visits")
 
     def __init__(self, mover: int) -> None:
         self.mover = mover  # the player who made the move into this node (-1 at the root)
@@ -168,6 +174,7 @@ class Node:
         self.avail = 1  # how often this move was available when its parent was left
         self.children: dict[str, Node] = {}
         self.priors: dict[str, float] | None = None  # move notation -> reward one move ahead, for the mover
+        self.outcomes: dict[str, Node] | None = None  # ``chance=1``: what the searcher saw after this move -> subtree
 
 
 class MctsAgent(Agent):
@@ -192,6 +199,7 @@ class MctsAgent(Agent):
         value: str = "evaluate",
         rate: int = 0,
         virtual: float = 0.0,
+        chance: int = 0,
     ) -> None:
         given = {
             "iters": iters,
@@ -208,6 +216,7 @@ class MctsAgent(Agent):
             "value": None if value == "evaluate" else value,
             "rate": rate or None,
             "virtual": virtual or None,
+            "chance": chance or None,
         }
         super().__init__(seed, **{key: v for key, v in given.items() if v is not None})
         if iters is not None and (isinstance(iters, bool) or not isinstance(iters, int) or iters < 1):
@@ -236,6 +245,8 @@ class MctsAgent(Agent):
             raise ValueError(f"rate must be a whole number of moves to rate per visit (0: all), got {rate!r}")
         if reuse not in (0, 1):
             raise ValueError(f"reuse must be 0 or 1, got {reuse!r}")
+        if chance not in (0, 1):
+            raise ValueError(f"chance must be 0 or 1, got {chance!r}")
         self.iters = iters if iters is not None or time is not None else DEFAULT_ITERS
         self.time = float(time) if time is not None else None
         self._deadline: float | None = None
@@ -252,10 +263,13 @@ class MctsAgent(Agent):
         self.value = value
         self.rate = rate
         self.virtual = float(virtual)
+        self.chance = bool(chance)
         self.rng = random.Random(seed)
         self.last_iterations = 0
         self.last_cpu = 0.0
         self.last_reused = 0
+        self.last_warm = 0.0
+        """CPU seconds the last search spent warming the game up (outside its clock; 0 when warm)."""
         self._kept: tuple[int, set[str], Node, RewardScale] | None = None
         self._scale_in_use = RewardScale(1, 0.0, MIN_WIDTH)
 
@@ -312,6 +326,10 @@ class MctsAgent(Agent):
     def _search(self, state: State[Any], player: int) -> tuple[Node, State[Any]]:
         start = _time.process_time()
         first = self._world(state, player)
+        # the game's one-off start-up (its evaluation's imports and tables) is not this decision's
+        # thinking: paid once per process, outside the clock (see base.warm_up)
+        self.last_warm = warm_up(first)
+        start += self.last_warm
         root, scale = self._reused_root(first, player)
         self.last_reused = root.visits
         self._scale_in_use = scale
@@ -448,6 +466,16 @@ class MctsAgent(Agent):
             world._do(mover, legal[best_i])
             node = children[keys[best_i]]
             path.append(node)
+            if self.chance:  # closed loop: the subtree below a move depends on what the searcher then sees
+                seen = repr(world.view(player))
+                outcomes = node.outcomes
+                if outcomes is None:
+                    outcomes = node.outcomes = {}
+                after = outcomes.get(seen)
+                if after is None:
+                    after = outcomes[seen] = Node(-1)
+                node = after
+                path.append(node)
         for n in path:
             n.visits += 1
             if n.mover >= 0:
@@ -491,7 +519,7 @@ class MctsAgent(Agent):
         """
         self._kept = None
         child = root.children.get(chosen)
-        if not self.reuse or child is None or not child.children:
+        if not self.reuse or self.chance or child is None or not child.children:
             return
         views: set[str] = set()
         for _ in range(KEEP_SAMPLES):

@@ -36,7 +36,8 @@ def hint(
 ) -> Hint:
     """Search the position for ``player`` (default: the first player to act) and return the advice.
 
-    Without ``iters`` or ``time`` the search is the hint level's (``levels.HINT_LEVEL``, Expert).
+    Without ``iters`` or ``time`` the search is the hint level's (``levels.HINT_LEVEL``, Expert) in
+    this game at this player count (its per-game spec, ``levels.level_spec``).
     ``value`` is the search's reward of each move on its one 0-1 scale: with several players
     about the chance of winning, solo the objective against the position's own estimate.
     Raises ``ValueError`` if the game is over or ``player`` has no decision to make.
@@ -48,7 +49,7 @@ def hint(
     if p not in actors:
         raise ValueError(f"player {p} has no decision now; waiting for " + ", ".join(f"player {a}" for a in actors))
     if iters is None and time is None:
-        spec = level_spec(HINT_LEVEL)
+        spec = level_spec(HINT_LEVEL, state.game.id, state.players)
     else:
         spec = "mcts:" + ",".join(f"{k}={v}" for k, v in (("iters", iters), ("time", time)) if v is not None)
     agent = farmtable.agents.make(spec, seed=seed)

@@ -210,8 +210,9 @@ def excerpt(value: Any, limit: int = 40) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
-def agent_spec_to_run(stored: str) -> str:
-    """The spec an AI seat runs: a level's current spec, else the stored raw spec."""
+def agent_spec_to_run(stored: str, game: str | None = None, players: int | None = None) -> str:
+    """The spec an AI seat runs: a level's current spec in ``game`` with ``players`` players (its
+    per-game override, ``farmtable.agents.levels.level_spec``), else the stored raw spec."""
     from farmtable.agents.levels import is_level, level_spec
 
-    return level_spec(stored) if is_level(stored) else stored
+    return level_spec(stored, game, players) if is_level(stored) else stored
