@@ -147,7 +147,10 @@ def play_job(job: Job) -> GameRecord:
     state = farmtable.get_game(job.game).new_game(
         players=job.players, seed=job.seed, variants=job.variants, **dict(job.options)
     )
-    agents = [farmtable.agents.make(spec, seed=s) for spec, s in zip(job.agents, job.agent_seeds, strict=True)]
+    agents = [
+        farmtable.agents.make(spec, seed=s, game=job.game, players=job.players)
+        for spec, s in zip(job.agents, job.agent_seeds, strict=True)
+    ]
     log: list[list[Any]] = []
     while not state.is_over():
         player = state.actors()[0]

@@ -74,7 +74,9 @@ class TerminalGame:
         self.seats = seats
         self.save_path = save_path
         self.agents = {
-            p: farmtable.agents.make(spec, seed=None if seed is None else seed + 101 * p)
+            p: farmtable.agents.make(
+                spec, seed=None if seed is None else seed + 101 * p, game=state.game.id, players=state.players
+            )
             for p, spec in seats.items()
             if spec != HUMAN
         }

@@ -1182,7 +1182,7 @@ class Hub:
         """The spec an AI seat runs now; ``ValueError`` if it is over this server's budget (an old table)."""
         stored = table.record.seats[seat].agent or "random"
         self.limits.check_agent(stored)
-        return agent_spec_to_run(stored)
+        return agent_spec_to_run(stored, table.record.game, table.record.players)  # a level's per-game spec
 
     def _agent(self, table: Table, seat: int, spec: str) -> farmtable.agents.Agent:
         agent = table.agents.get(seat)
