@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final
@@ -301,11 +301,8 @@ class _Solo:
         """The die still to choose this round: (rotation, red, blue, dice, Emma's target, Emma after)."""
 
 
-def _features(s: _Solo, least: int) -> tuple[float, tuple[float, ...]]:
-    """(margin as it stands, the features in :data:`SOLO_FEATURES` order) of a resolved solo position."""
-    board = s.board
-    red = farm_info(tuple(board[: c.FARM_CELLS]))
-    blue = farm_info(tuple(board[c.FARM_CELLS :]))
+def _horses_and_forest_friends(board: Sequence[int]) -> tuple[int, list[int]]:
+    """The horses on a player's board (both farms), and how many of each Forest Friend."""
     horses = 0
     counts = [0] * len(c.FOREST_FRIENDS)
     for v in board:
@@ -313,6 +310,15 @@ def _features(s: _Solo, least: int) -> tuple[float, tuple[float, ...]]:
             horses += 1
         elif c.RACCOON <= v <= c.BUNNY:
             counts[v - c.RACCOON] += 1
+    return horses, counts
+
+
+def _features(s: _Solo, least: int) -> tuple[float, tuple[float, ...]]:
+    """(margin as it stands, the features in :data:`SOLO_FEATURES` order) of a resolved solo position."""
+    board = s.board
+    red = farm_info(tuple(board[: c.FARM_CELLS]))
+    blue = farm_info(tuple(board[c.FARM_CELLS :]))
+    horses, counts = _horses_and_forest_friends(board)
     my_horse_points, emma_now, gains, full = emma_terms(tuple(s.filled), horses, least)
     imbalance = abs(red[1] - blue[1])
     total = (
@@ -501,13 +507,7 @@ def _option_values(
     board = red + blue
     farms = (red, blue)
     used = (farm_info(red)[1], farm_info(blue)[1])
-    horses = 0
-    counts = [0] * len(c.FOREST_FRIENDS)
-    for v in board:
-        if v == c.HORSE:
-            horses += 1
-        elif c.RACCOON <= v <= c.BUNNY:
-            counts[v - c.RACCOON] += 1
+    horses, counts = _horses_and_forest_friends(board)
     my_points, emma_now, _, _ = emma_terms(filled, horses, least)
     ff_now = scoring.forest_points(counts)
     gain = np.zeros((2, lookahead.SPACES))
@@ -762,10 +762,7 @@ def player_parts(state: TinyFarmsState) -> list[tuple[float, dict[str, float]]]:
     for p, board in enumerate(boards):
         red = farm_info(board[: c.FARM_CELLS])
         blue = farm_info(board[c.FARM_CELLS :])
-        counts = [0] * len(c.FOREST_FRIENDS)
-        for v in board:
-            if c.RACCOON <= v <= c.BUNNY:
-                counts[v - c.RACCOON] += 1
+        counts = _horses_and_forest_friends(board)[1]
         imbalance = abs(red[1] - blue[1])
         milk = state.milk[p]
         total = (
