@@ -29,25 +29,10 @@ from farmtable.rl import tiny_farms_vector as v
 POLICY = 0x5DEECE66D
 
 
-def engine_rate(players: int, games: int, first_seed: int) -> float:
-    """Decisions per CPU second of the engine on ``games`` random games."""
-    game = farmtable.get_game("tiny-farms")
-    start = time.process_time()
-    decisions = 0
-    for seed in range(first_seed, first_seed + games):
-        state = game.new_game(players=players, seed=seed)
-        agent = Rng(seed ^ POLICY)
-        while not state.is_over():
-            player = state.actors()[0]
-            legal = state.legal_actions(player)
-            state.apply(player, legal[agent.below(len(legal))])
-            decisions += 1
-    return decisions / (time.process_time() - start)
-
-
-def engine_observed_rate(players: int, games: int, first_seed: int) -> float:
-    """Decisions per CPU second of the engine that also observes and masks every decision, as a one-game
-    RL loop does (``Spec.observe`` with the fast encoder, ``Spec.legal_and_mask``; same moves)."""
+def engine_rate(players: int, games: int, first_seed: int, observe: bool = False) -> float:
+    """Decisions per CPU second of the engine on ``games`` random games. ``observe``: the engine also
+    observes and masks every decision, as a one-game RL loop does (``Spec.observe`` with the fast
+    encoder, ``Spec.legal_and_mask``; the same moves)."""
     from farmtable.rl.catalogue import spec
 
     sp = spec("tiny-farms", players)
@@ -59,8 +44,9 @@ def engine_observed_rate(players: int, games: int, first_seed: int) -> float:
         agent = Rng(seed ^ POLICY)
         while not state.is_over():
             player = state.actors()[0]
-            sp.observe(state, player)
-            sp.legal_and_mask(state, player)
+            if observe:
+                sp.observe(state, player)
+                sp.legal_and_mask(state, player)
             legal = state.legal_actions(player)
             state.apply(player, legal[agent.below(len(legal))])
             decisions += 1
@@ -127,7 +113,7 @@ def main() -> None:
     env_rate(args.players, 64, 5, 10**6)
     for r in range(args.rounds):
         engine.append(engine_rate(args.players, args.engine_games, r * args.engine_games))
-        observed.append(engine_observed_rate(args.players, args.engine_games // 2, r * args.engine_games))
+        observed.append(engine_rate(args.players, args.engine_games // 2, r * args.engine_games, observe=True))
         for b in args.batch:
             batches[b].append(vector_rate(args.players, b, r * b))
         for b in args.env_batch:
