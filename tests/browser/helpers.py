@@ -28,20 +28,25 @@ def wait_ready(page: Any) -> None:
     dismiss_how_to(page)
 
 
+def legal_board_actions(page: Any) -> list[str]:
+    """The actions of the board's highlighted parts, read in one step: the board may be drawn again
+    between two separate reads (a count, then the n-th part), so they are never read apart."""
+    found = page.evaluate("Array.from(document.querySelectorAll('#board .ft-legal')).map(e => e.dataset.action)")
+    return [str(action) for action in found]
+
+
 def click_a_move(page: Any, rng: random.Random, board_share: float = 0.5) -> str:
     """Click a legal move: a highlighted part of the board or a notation button. Returns its notation."""
     dismiss_how_to(page)
     before = version(page)
-    board = page.locator("#board .ft-legal")
-    if board.count() and rng.random() < board_share:
-        target = board.nth(rng.randrange(board.count()))
-        notation = str(target.get_attribute("data-action"))
-        target.dispatch_event("click")
+    on_board = legal_board_actions(page)
+    if on_board and rng.random() < board_share:
+        notation = rng.choice(on_board)
+        page.locator(f'#board .ft-legal[data-action="{notation}"]').first.dispatch_event("click")
     else:
-        buttons = page.locator("#moves button")
-        target = buttons.nth(rng.randrange(buttons.count()))
-        notation = str(target.get_attribute("data-notation"))
-        target.click()
+        buttons = page.evaluate("Array.from(document.querySelectorAll('#moves button')).map(b => b.dataset.notation)")
+        notation = str(rng.choice(buttons))
+        page.locator(f'#moves button[data-notation="{notation}"]').first.click()
     page.wait_for_function(
         f"Number(document.body.dataset.version) > {before} || document.getElementById('move-error').textContent",
         timeout=30_000,

@@ -11,7 +11,7 @@ import pytest
 
 import farmtable
 from tests.browser.conftest import shoot
-from tests.browser.helpers import TAP, new_context, tap, wait_ready
+from tests.browser.helpers import TAP, legal_board_actions, new_context, tap, wait_ready
 from tests.server.live import LiveServer
 
 GAMES = [
@@ -169,9 +169,9 @@ def _board_decision(page: Any, rng: random.Random, build_share: float = 0.6, tap
         press(f'[data-pick="{target}"]')
         done = action
     else:
-        legal = page.locator("#board .ft-legal")
-        assert legal.count() > 0, "a decision with nothing to click on the board"
-        done = str(legal.nth(rng.randrange(legal.count())).get_attribute("data-action"))
+        legal = legal_board_actions(page)
+        assert legal, "a decision with nothing to click on the board"
+        done = rng.choice(legal)
         press(f'.ft-legal[data-action="{done}"]')
     page.wait_for_function(
         f"Number(document.body.dataset.version) > {before} || document.getElementById('move-error').textContent"
