@@ -264,3 +264,23 @@ def test_closed_loop_chance_keys_the_subtree_by_what_the_searcher_sees() -> None
     assert agent.act(state, p) in state.legal_actions(p)
     with pytest.raises(ValueError, match="chance"):
         farmtable.agents.make("mcts:chance=2")
+
+
+def test_a_search_sets_the_older_objects_aside_from_the_collector_and_gives_them_back() -> None:
+    import gc
+
+    from farmtable.agents.base import old_objects_set_aside
+
+    assert gc.get_freeze_count() == 0
+    with old_objects_set_aside():
+        assert gc.get_freeze_count() > 0  # the objects made before the search are not walked
+    assert gc.get_freeze_count() == 0
+    # a process that froze its own objects (a server before forking) keeps its freeze
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with old_objects_set_aside():
+            pass
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

@@ -55,7 +55,7 @@ import random
 import time as _time
 from typing import Any
 
-from farmtable.agents.base import Agent, register_agent, warm_up
+from farmtable.agents.base import Agent, old_objects_set_aside, register_agent, warm_up
 from farmtable.agents.ismcts import MoveStat
 from farmtable.core import Result, State
 
@@ -76,6 +76,8 @@ ROLLOUTS = ("random", "sample", "greedy")
 VALUES = ("evaluate", "heuristic")
 UNRATED = -1.0
 """The sort key of a move not rated yet (priors are rewards in [0, 1], so it ranks last)."""
+TIME_MARGIN = 0.03
+"""Share of a ``time`` budget the search leaves unused, so a decision stays within its budget."""
 KEEP_SAMPLES = 3
 """Sampled worlds whose views after the chosen move may match the next decision (subtree reuse)."""
 
@@ -271,6 +273,8 @@ class MctsAgent(Agent):
         self.last_warm = 0.0
         """CPU seconds the last search spent warming the game up (outside its clock; 0 when warm)."""
         self._kept: tuple[int, set[str], Node, RewardScale] | None = None
+        self._after_search = 0.0
+        """CPU seconds the last decision spent after its search (kept back from the next budget)."""
         self._scale_in_use = RewardScale(1, 0.0, MIN_WIDTH)
 
     # --- the agent -----------------------------------------------------------------
@@ -293,8 +297,11 @@ class MctsAgent(Agent):
         ``value`` is the mean reward of the move for ``player`` in [0, 1]: with several players a
         win-probability-like number, solo the chance-like share of beating the root's estimate.
         """
+        began = _time.process_time()
         legal = [str(a) for a in state.legal_actions(player)]
-        root, _ = self._search(state, player)
+        with old_objects_set_aside():
+            root, _ = self._search(state, player, began)
+        after = _time.process_time()
         priors = root.priors or {}
         stats = []
         for key in legal:
@@ -306,6 +313,7 @@ class MctsAgent(Agent):
         else:
             stats.sort(key=lambda s: (-s.visits, -s.value, -priors.get(s.notation, 0.0)))
         self._keep(root, state, player, stats[0].notation)
+        self._after_search = _time.process_time() - after
         return stats
 
     def _blended(self, root: Node, key: str) -> float:
@@ -323,8 +331,10 @@ class MctsAgent(Agent):
     def _world(self, state: State[Any], player: int) -> State[Any]:
         return state.determinize(player, random.Random(self.rng.getrandbits(64)))
 
-    def _search(self, state: State[Any], player: int) -> tuple[Node, State[Any]]:
-        start = _time.process_time()
+    def _search(self, state: State[Any], player: int, start: float | None = None) -> tuple[Node, State[Any]]:
+        """Search from ``player``'s point of view; the clock started at ``start`` (now if None) and
+        leaves the time the last decision spent after its search (ranking, keeping the subtree)."""
+        start = _time.process_time() if start is None else start
         first = self._world(state, player)
         # the game's one-off start-up (its evaluation's imports and tables) is not this decision's
         # thinking: paid once per process, outside the clock (see base.warm_up)
@@ -334,7 +344,10 @@ class MctsAgent(Agent):
         self.last_reused = root.visits
         self._scale_in_use = scale
         budget = self.iters
-        self._deadline = None if self.time is None else start + self.time
+        # the search's share of the decision: the budget less a margin for an iteration slower than
+        # the slowest so far and the time the last decision needed after its search
+        limit = None if self.time is None else max(self.time / 2, self.time * (1 - TIME_MARGIN) - self._after_search)
+        self._deadline = None if limit is None else start + limit
         done = 0
         slowest = 0.0
         world: State[Any] | None = first.clone()
@@ -342,7 +355,7 @@ class MctsAgent(Agent):
             if budget is not None and done >= budget:
                 break
             began = _time.process_time()
-            if self.time is not None and done > 0 and began - start + slowest > self.time:
+            if limit is not None and done > 0 and began - start + slowest > limit:
                 break  # the next iteration could overrun: stop as soon as the slowest one so far would
             if world is None:
                 world = self._world(state, player)

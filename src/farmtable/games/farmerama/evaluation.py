@@ -26,6 +26,7 @@ from functools import cache
 from importlib import resources
 from typing import Final
 
+from farmtable.core.memo import BoundedCache
 from farmtable.games.farmerama import planner
 from farmtable.games.farmerama.components import (
     ANIMALS,
@@ -292,16 +293,14 @@ def multi_estimate(state: FarmeramaState, player: int) -> float:
         key = _multi_key(state, player)
         cached = _carry_cache.get(key)
         if cached is None:
-            if len(_carry_cache) > CARRY_CACHE_LIMIT:
-                _carry_cache.clear()
-            cached = _carry_cache[key] = planner.board_value(carry_out_chosen(state, player, rounds), rounds)
+            cached = _carry_cache.put(key, planner.board_value(carry_out_chosen(state, player, rounds), rounds))
         return cached
     return planner.board_value(board, actions_left(state, player))
 
 
 CARRY_CACHE_LIMIT: Final = 100_000
-"""Positions remembered by :func:`multi_estimate` before its memory is cleared (bounded memory)."""
-_carry_cache: dict[tuple[object, ...], float] = {}
+"""Positions remembered by :func:`multi_estimate` (bounded memory: the oldest are forgotten first)."""
+_carry_cache: BoundedCache[tuple[object, ...], float] = BoundedCache(CARRY_CACHE_LIMIT)
 
 
 def _this_round(state: FarmeramaState, player: int) -> float:

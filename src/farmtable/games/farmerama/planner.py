@@ -29,6 +29,7 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
+from farmtable.core.memo import BoundedCache
 from farmtable.games.farmerama.components import (
     BAR_AFTER_SECTOR,
     BEDS_OF_AREA,
@@ -252,8 +253,8 @@ def plan_turn(state: FarmeramaState, samples: int = 4, width: int = 8, seed: int
 
 
 COMPLETION_CACHE_LIMIT: Final = 200_000
-"""Positions remembered by :func:`best_completion` before the memory is cleared (bounded memory)."""
-_completion_cache: dict[tuple[object, ...], float] = {}
+"""Positions remembered by :func:`best_completion` (bounded memory: the oldest are forgotten first)."""
+_completion_cache: BoundedCache[tuple[object, ...], float] = BoundedCache(COMPLETION_CACHE_LIMIT)
 
 
 def best_completion(state: FarmeramaState) -> float:
@@ -266,8 +267,6 @@ def best_completion(state: FarmeramaState) -> float:
     """
     if not state.solo or state.phase != ACT:
         raise ValueError("best_completion needs a solo state in phase 3 (a card being carried out)")
-    if len(_completion_cache) > COMPLETION_CACHE_LIMIT:
-        _completion_cache.clear()
     return _complete(state)
 
 
@@ -303,5 +302,5 @@ def _complete(state: FarmeramaState) -> float:
         child.apply(0, action)
         value = _complete(child) if child.phase == ACT else plan_value(child)
         best = max(best, value)
-    _completion_cache[key] = best
+    _completion_cache.put(key, best)
     return best

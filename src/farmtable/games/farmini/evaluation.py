@@ -24,6 +24,7 @@ from functools import cache
 from importlib import resources
 from typing import Final
 
+from farmtable.core.memo import BoundedCache
 from farmtable.games.farmini.components import (
     ALL_CARDS,
     ANIMAL_CELL,
@@ -108,10 +109,10 @@ _SIDE_STEPS: Final = tuple((DELTA[q], DELTA[(q + 1) % _SIDES]) for q in range(_S
 """Per quarter, the grid steps through the two card sides it touches."""
 
 
-_SHAPES: dict[int, tuple[Region, int, tuple[Cell, ...], frozenset[Pos]]] = {}
-"""Per region object (regions are immutable and shared by copies of a farm): its cornfields, its
-animal cells and the empty places it faces. Bounded: emptied when it grows too large."""
 _SHAPES_MAX: Final = 8_192
+_SHAPES: BoundedCache[int, tuple[Region, int, tuple[Cell, ...], frozenset[Pos]]] = BoundedCache(_SHAPES_MAX)
+"""Per region object (regions are immutable and shared by copies of a farm): its cornfields, its
+animal cells and the empty places it faces. Bounded: the oldest entries are forgotten first."""
 
 
 def _shape(region: Region, cards: dict[Pos, Oriented]) -> tuple[int, tuple[Cell, ...], frozenset[Pos]]:
@@ -134,10 +135,8 @@ def _shape(region: Region, cards: dict[Pos, Oriented]) -> tuple[int, tuple[Cell,
                 pos = (x + dx, y + dy)
                 if pos not in cards:
                     faced.add(pos)
-    if len(_SHAPES) >= _SHAPES_MAX:
-        _SHAPES.clear()
     frozen = frozenset(faced)
-    _SHAPES[id(region)] = (region, corn, tuple(cells), frozen)
+    _SHAPES.put(id(region), (region, corn, tuple(cells), frozen))
     return corn, tuple(cells), frozen
 
 
@@ -313,11 +312,13 @@ def _new_regions(cards: dict[Pos, Oriented], pos: Pos, card: Oriented) -> list[t
     return out
 
 
-_LAYOUTS: dict[tuple[bool, str, frozenset[tuple[Pos, str, int]]], list[tuple[Region, ...] | None]] = {}
+_LAYOUTS_MAX: Final = 4_096
+_LAYOUTS: BoundedCache[tuple[bool, str, frozenset[tuple[Pos, str, int]]], list[tuple[Region, ...] | None]] = (
+    BoundedCache(_LAYOUTS_MAX)
+)
 """Per card layout (gap reading, faces, cards laid): its regions under the game's reading and
 under the first gap reading (each flooded when first asked). A search lays the same cards in
-many sampled worlds; each farm object would flood them again. Bounded: emptied when too large."""
-_LAYOUTS_MAX: Final = 4_096
+many sampled worlds; each farm object would flood them again. Bounded: the oldest go first."""
 
 
 def clear_caches() -> None:
@@ -345,9 +346,7 @@ def warm(farm: Farm, first_reading: bool = True) -> Farm:
     key = _layout_key(farm)
     hit = _LAYOUTS.get(key)
     if hit is None:
-        if len(_LAYOUTS) >= _LAYOUTS_MAX:
-            _LAYOUTS.clear()
-        hit = _LAYOUTS[key] = [None, None]
+        hit = _LAYOUTS.put(key, [None, None])
     if farm._regions is None:
         if hit[0] is None:
             hit[0] = farm.regions()
@@ -375,7 +374,7 @@ _Placement = tuple[Pos, int, tuple[int, ...], tuple[tuple[bool, int, tuple[Cell,
 """A placement's effect on the regions: position, rotation, the open regions (indices into
 ``farm.regions_without_gaps()``) it merges, the regions holding the new card, the frontier after."""
 
-_PLACEMENTS: dict[tuple[object, ...], tuple[tuple[Region, ...], list[_Placement]]] = {}
+_PLACEMENTS: BoundedCache[tuple[object, ...], tuple[tuple[Region, ...], list[_Placement]]] = BoundedCache(_LAYOUTS_MAX)
 """Per card layout and fence card: every placement's effect on the regions (it does not depend
 on the animals or the cards still to come, so a search that meets the layout again in another
 sampled world does not flood again). Bounded."""
@@ -403,9 +402,7 @@ def _placement_shapes(farm: Farm, cid: str) -> list[_Placement]:
         grown = sum(1 for dx, dy in DELTA if (x + dx, y + dy) not in cards and (x + dx, y + dy) not in known)
         merged = tuple(facing.get(pos, ()))
         out.append((pos, rot, merged, tuple(_new_regions(cards, pos, oriented[cid, rot])), len(frontier) - 1 + grown))
-    if len(_PLACEMENTS) >= _LAYOUTS_MAX:
-        _PLACEMENTS.clear()
-    _PLACEMENTS[key] = (open_regions, out)
+    _PLACEMENTS.put(key, (open_regions, out))
     return out
 
 
@@ -478,7 +475,9 @@ def _best_completion(state: FarminiState, player: int, model: tuple[float, ...])
     return None
 
 
-_CELL_REGIONS: dict[int, tuple[tuple[Region, ...], tuple[Region, ...], dict[Cell, Region], dict[Cell, Region]]] = {}
+_CELL_REGIONS: BoundedCache[
+    int, tuple[tuple[Region, ...], tuple[Region, ...], dict[Cell, Region], dict[Cell, Region]]
+] = BoundedCache(_LAYOUTS_MAX)
 """Per pair of region tuples (shared by every farm of one layout, see :func:`warm`): each animal
 cell's region under the first gap reading and its enclosed pen under the game's reading. Bounded."""
 
@@ -493,9 +492,7 @@ def _cell_regions(farm: Farm) -> tuple[dict[Cell, Region], dict[Cell, Region]]:
     cells = set(farm.animal_cells())
     region_of = {cell: r for r in open_regions for cell in r.cells if cell in cells}
     pen_of = {cell: r for r in regions if r.closed for cell in r.cells if cell in cells}
-    if len(_CELL_REGIONS) >= _LAYOUTS_MAX:
-        _CELL_REGIONS.clear()
-    _CELL_REGIONS[id(open_regions)] = (regions, open_regions, region_of, pen_of)
+    _CELL_REGIONS.put(id(open_regions), (regions, open_regions, region_of, pen_of))
     return region_of, pen_of
 
 

@@ -37,6 +37,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from farmtable.core.memo import BoundedCache
 from farmtable.games.tiny_towns import components as C
 from farmtable.games.tiny_towns import planner
 from farmtable.games.tiny_towns.patterns import placement_table
@@ -221,7 +222,7 @@ def pattern_table(kinds: tuple[str, ...], patterns: tuple[str, ...]) -> PatternT
 
 # --- features of one town ------------------------------------------------------------------------
 
-_ROW_CACHE: dict[tuple[Any, ...], npt.NDArray[np.float64]] = {}
+_ROW_CACHE: BoundedCache[tuple[Any, ...], npt.NDArray[np.float64]] = BoundedCache(CACHE_LIMIT)
 
 
 def _kinds_of(state: TinyTownsState, town: Town) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -267,10 +268,8 @@ def town_features(state: TinyTownsState, player: int, grid: Sequence[str] | None
     key = (*board, kinds, patterns, monument, town.shrine_vp, town.warehouse_cubes(), state._readings)
     row = _ROW_CACHE.get(key)
     if row is None:
-        if len(_ROW_CACHE) >= CACHE_LIMIT:
-            _ROW_CACHE.clear()
         row = _compute_features(board, kinds, patterns, monument, town.shrine_vp, town.warehouse_cubes(), state)
-        _ROW_CACHE[key] = row
+        _ROW_CACHE.put(key, row)
     return row
 
 
