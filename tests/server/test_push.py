@@ -101,3 +101,26 @@ def test_a_board_is_drawn_again_only_when_its_view_or_legal_moves_changed(
             await hub.close()
 
     asyncio.run(scenario())
+
+
+def test_an_update_for_a_page_that_went_away_ends_its_pump_quietly() -> None:
+    """A page that closes while its update is on the way: the send fails as Starlette fails it
+    ("send after close" is a RuntimeError), the connection counts as closed, nothing is raised."""
+    from starlette.websockets import WebSocketDisconnected
+
+    sent: list[str] = []
+
+    async def closed_send(text: str) -> None:
+        sent.append(text)
+        raise WebSocketDisconnected('Cannot call "send" once a close message has been sent.')
+
+    base = {"type": "state", "legal": [], "svg": "<svg/>"}
+
+    async def run() -> Subscriber:
+        sub = Subscriber(0, lambda: asyncio.sleep(0, Wire(base)), closed_send)
+        sub.offer()
+        await asyncio.wait_for(sub.pump(), 5)
+        return sub
+
+    sub = asyncio.run(run())
+    assert sub.closed and len(sent) == 1

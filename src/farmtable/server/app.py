@@ -30,7 +30,7 @@ from farmtable.agents.levels import LEVELS
 from farmtable.core import BadInput, CorruptSave
 from farmtable.server import guide, narrate, pages
 from farmtable.server.guard import Guard
-from farmtable.server.hub import AI, HUMAN, ApiError, Hub, Subscriber, Table
+from farmtable.server.hub import AI, CONNECTION_GONE, HUMAN, ApiError, Hub, Subscriber, Table
 from farmtable.server.limits import (
     CLOSE_BAD_HELLO,
     CLOSE_EXPIRED,
@@ -665,7 +665,10 @@ def create_app(
                     )
                     return
                 reply = await _ws_message(hub, table, seat, token, raw)
-                await websocket.send_json(reply)
+                try:
+                    await websocket.send_json(reply)
+                except CONNECTION_GONE:
+                    return  # the page went away before its answer: nothing to answer
         except WebSocketDisconnect:
             pass
         finally:

@@ -32,6 +32,8 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from starlette.websockets import WebSocketDisconnect
+
 import farmtable
 import farmtable.agents
 from farmtable.agents.levels import LEVELS, is_level
@@ -285,6 +287,11 @@ class Wire:
         return self._lite
 
 
+CONNECTION_GONE: tuple[type[BaseException], ...] = (WebSocketDisconnect, RuntimeError, OSError)
+"""What sending to a connection raises once it closed: Starlette's disconnect, its "send after close"
+(a ``RuntimeError``) and the server's lost-client error (an ``OSError``)."""
+
+
 class Subscriber:
     """One WebSocket connection: the seat it speaks for, and whether it is owed an update.
 
@@ -338,7 +345,12 @@ class Subscriber:
             self.ready.clear()
             since, self.owed_since = self.owed_since, None
             if not self.closed:
-                await self.send(self.text_of(await self.build()))
+                text = self.text_of(await self.build())
+                try:
+                    await self.send(text)
+                except CONNECTION_GONE:
+                    self.closed = True  # the page went away (or was refused) while its update was on the way
+                    return
                 if self.observe is not None and since is not None:
                     self.observe(time.perf_counter() - since)
 
