@@ -27,11 +27,16 @@ new, following the issue "Computer players worth playing":
 - **Chance** stays inside ``apply`` (open loop): a node averages over dice and draws, which is
   the grouped-chance-node view of expectimax; the game's ``evaluate()`` may itself average over
   chance exactly (Farmers Finances' solver does).
-- **A CPU-time budget.** ``time=S`` is CPU seconds of this process (``time.process_time``); the
-  search stops before an iteration that could overrun it (one as slow as the slowest so far), and a
-  node that rates its moves stops rating at the deadline (the first iteration included). The
-  game's one-off start-up (the first ``evaluate()`` of a process: imports, tables) is paid by
-  :func:`farmtable.agents.base.warm_up` before the clock starts, once per process and game.
+- **A CPU-time budget.** ``time=S`` is CPU seconds of this process (``time.process_time``) from
+  the moment the decision is asked for; the search stops before an iteration that could overrun
+  it (one as slow as the slowest so far), leaving ``TIME_MARGIN`` of the budget and the time the
+  last decision needed after its search, and a node that rates its moves stops rating at the
+  deadline (the first iteration included). Python's full garbage collections (50-65 ms with
+  Farmini's caches) are kept out of the search (:func:`farmtable.agents.base.old_objects_set_aside`)
+  and the games' caches forget one entry at a time (:class:`farmtable.core.memo.BoundedCache`), so
+  no single pause lands inside a search. The game's one-off start-up (the first ``evaluate()`` of
+  a process: imports, tables) is paid by :func:`farmtable.agents.base.warm_up` before the clock
+  starts, once per process and game.
 
 Parameters (spec ``mcts:time=1``, ``mcts:iters=400,depth=3,rollout=random``): ``iters``,
 ``time``, ``c`` (UCB exploration, default 0.35), ``bias`` (1.0), ``widen`` (2.0), ``alpha`` (0.5),
