@@ -29,7 +29,8 @@ new, following the issue "Computer players worth playing":
   chance exactly (Farmers Finances' solver does).
 - **A CPU-time budget.** ``time=S`` is CPU seconds of this process (``time.process_time``) from
   the moment the decision is asked for; the search stops before an iteration that could overrun
-  it (one as slow as the slowest so far), leaving ``TIME_MARGIN`` of the budget and the time the
+  it (one as slow as the slowest so far; within a node, a move rating as slow as the slowest
+  so far), leaving ``TIME_MARGIN`` of the budget and the time the
   last decision needed after its search, and a node that rates its moves stops rating at the
   deadline (the first iteration included). Python's full garbage collections (50-65 ms with
   Farmini's caches) are kept out of the search (:func:`farmtable.agents.base.old_objects_set_aside`)
@@ -278,6 +279,9 @@ class MctsAgent(Agent):
         self.last_warm = 0.0
         """CPU seconds the last search spent warming the game up (outside its clock; 0 when warm)."""
         self._kept: tuple[int, set[str], Node, RewardScale] | None = None
+        self._slowest_rating = 0.0
+        """CPU seconds of the slowest move rating of the search in progress (a rating that could
+        overrun the deadline is not started)."""
         self._after_search = 0.0
         """CPU seconds the last decision spent after its search (kept back from the next budget)."""
         self._scale_in_use = RewardScale(1, 0.0, MIN_WIDTH)
@@ -353,6 +357,7 @@ class MctsAgent(Agent):
         # the slowest so far and the time the last decision needed after its search
         limit = None if self.time is None else max(self.time / 2, self.time * (1 - TIME_MARGIN) - self._after_search)
         self._deadline = None if limit is None else start + limit
+        self._slowest_rating = 0.0
         done = 0
         slowest = 0.0
         world: State[Any] | None = first.clone()
@@ -409,13 +414,17 @@ class MctsAgent(Agent):
             todo = self.rng.sample(todo, self.rate)
         deadline = self._deadline
         for n, i in enumerate(todo):
-            if deadline is not None and n and _time.process_time() > deadline:
-                break  # out of time: the moves not rated yet rank after the rated ones
+            if deadline is not None:
+                now = _time.process_time()
+                if n and now + self._slowest_rating > deadline:
+                    break  # out of time: the moves not rated yet rank after the rated ones
             child = world.clone()
             child._do(mover, legal[i])
             rewards = scale.of_state(child)
             cache[keys[i]] = rewards
             priors[keys[i]] = rewards[mover]
+            if deadline is not None:
+                self._slowest_rating = max(self._slowest_rating, _time.process_time() - now)
         return priors
 
     def _iterate(self, root: Node, world: State[Any], player: int, scale: RewardScale) -> None:
