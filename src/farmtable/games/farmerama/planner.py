@@ -125,7 +125,7 @@ def turn_outcomes(
             if turns > max_wheel_turns:
                 continue
             child = node.clone()
-            child.apply(0, action)
+            child._do(0, action)  # from the legal list of this very position: legal, no check again
             key = _key(child)
             if key in seen:
                 continue
@@ -299,7 +299,7 @@ def _complete(state: FarmeramaState) -> float:
         if action.startswith("token"):
             continue
         child = state.clone()
-        child.apply(0, action)
+        child._do(0, action)  # from the legal list of this very position: legal, no check again
         value = _complete(child) if child.phase == ACT else plan_value(child)
         best = max(best, value)
     _completion_cache.put(key, best)
