@@ -143,3 +143,54 @@ def test_bad_input_is_refused() -> None:
         lookahead.lookahead_turn(state)
     with pytest.raises(ValueError, match="solo"):
         lookahead.next_card_chances(new(players=2, seed=1))
+
+
+def _finish_with(agent: lookahead.LookaheadAgent, state: FarmeramaState) -> list[str]:
+    played = []
+    while not state.is_over():
+        action = agent.act(state, 0)
+        assert action in state.legal_actions(0)
+        state.apply(0, action)
+        played.append(action)
+    return played
+
+
+def test_the_agent_finishes_a_game_and_a_seeded_game_replays() -> None:
+    first = _finish_with(lookahead.LookaheadAgent(seed=4, keep=3), _play_turns(60, 37))
+    again = _finish_with(lookahead.LookaheadAgent(seed=4, keep=3), _play_turns(60, 37))
+    assert first == again
+    assert sum(a.startswith("card") for a in first) == 5  # turns 38-42, one card each
+
+
+def test_the_agent_plays_the_same_on_a_position_that_looks_the_same() -> None:
+    state = _play_turns(61, 20)
+    action = lookahead.LookaheadAgent(seed=9, keep=3).act(state, 0)
+    for sample in range(2):
+        assert lookahead.LookaheadAgent(seed=9, keep=3).act(state.determinize(0, sample), 0) == action
+
+
+def test_the_agent_started_mid_turn_finishes_that_turn() -> None:
+    state = _play_turns(62, 10)
+    state.apply(0, "card seed-store")
+    agent = lookahead.LookaheadAgent(seed=1, keep=2)
+    while state.phase != SOLO_PICK:
+        action = agent.act(state, 0)
+        assert action in state.legal_actions(0)
+        state.apply(0, action)
+    assert state.turn == 12
+
+
+def test_a_redraw_is_rated_when_asked_and_the_line_is_legal() -> None:
+    state = _play_turns(63, 4)  # a new stack has given a token
+    assert state.tokens >= 1 and state.action_stack
+    choice = lookahead.lookahead_turn(state, seed=2, keep=2, redraw_keep=2)
+    probe = state.clone()
+    for action in choice.line:
+        probe.apply(0, action)
+    assert choice.line == ["redraw"] or probe.turn == state.turn + 1
+
+
+@pytest.mark.parametrize("params", [{"keep": 0}, {"keep": 2.5}, {"time": 0}, {"time": "fast"}])
+def test_the_agent_refuses_bad_parameters(params: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match=r"keep|time"):
+        lookahead.LookaheadAgent(seed=1, **params)  # type: ignore[arg-type]

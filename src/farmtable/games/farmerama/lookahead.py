@@ -17,17 +17,23 @@ by the public chances.
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from dataclasses import dataclass
 from math import prod
-from typing import Final
+from typing import Any, Final
 
+from farmtable.agents.base import Agent
+from farmtable.agents.greedy import greedy_choice
+from farmtable.core import State
 from farmtable.core.memo import BoundedCache
 from farmtable.games.farmerama.planner import _board_key, best_completion, plan_value, turn_outcomes
 from farmtable.games.farmerama.rules import ACT, NO_CARD, SOLO_PICK, FarmeramaState
 
 KEEP: Final = 6
 """Whole turns (the best by their one-turn plan value) rated two turns deep."""
+REDRAW_KEEP: Final = 0
+"""Turns rated after each card a redraw may reveal (0: redraws are not considered)."""
 MAX_WORLDS: Final = 64
 """Determinizations drawn at most to find one world per possible next card."""
 NEXT_CACHE_LIMIT: Final = 100_000
@@ -151,18 +157,30 @@ class Choice:
     value: float
 
 
-def lookahead_turn(state: FarmeramaState, seed: int = 0, keep: int = KEEP) -> Choice:
+def lookahead_turn(
+    state: FarmeramaState,
+    seed: int = 0,
+    keep: int = KEEP,
+    budget: float | None = None,
+    redraw_keep: int | None = None,
+) -> Choice:
     """The card-counting player's whole turn from ``state`` (solo, at the start of a turn).
 
     Each of the ``keep`` best turns by one-turn plan value is rated by the expected best plan value
     after the next turn, over the next card (exact public chances, :func:`next_card_chances`), and
-    the best is returned. Decides only from ``state.determinize(0, ...)``; redraws are not played.
+    the best is returned. Decides only from ``state.determinize(0, ...)``. With ``redraw_keep`` > 0
+    (default :data:`REDRAW_KEEP`) and a token, a redraw is rated too: the expected value, over the
+    card it reveals, of the best of the ``redraw_keep`` best turns after it (the line is then
+    ``["redraw"]`` alone).
+    With ``budget`` (CPU seconds), the candidates still unrated when it is spent are skipped (they
+    are rated best first, so the choice degrades gracefully; a run with a budget may not replay).
     Raises ``ValueError`` for a state that is not a solo state waiting for its turn's card.
     """
     if not state.solo or state.phase != SOLO_PICK:
         raise ValueError("lookahead_turn needs a solo state at the start of a turn (phase solo-pick)")
     if keep < 1:
         raise ValueError(f"keep must be at least 1, got {keep}")
+    start = time.process_time()
     rng = random.Random(seed)
     world = state.determinize(0, rng.getrandbits(63))
     outcomes = [(plan_value(child), line) for line, child in turn_outcomes(world) if "redraw" not in line]
@@ -174,6 +192,8 @@ def lookahead_turn(state: FarmeramaState, seed: int = 0, keep: int = KEEP) -> Ch
     worlds = _worlds_by_next_card(state, candidates[0], set(chances), rng)
     best = Choice(candidates[0], float("-inf"))
     for line in candidates:
+        if budget is not None and best.value > float("-inf") and time.process_time() - start > budget:
+            break
         total = 0.0
         weight = 0.0
         for card, base in worlds.items():
@@ -185,7 +205,32 @@ def lookahead_turn(state: FarmeramaState, seed: int = 0, keep: int = KEEP) -> Ch
         value = total / weight if weight else plan_value(_play(world, line))
         if value > best.value:
             best = Choice(line, value)
+    redraw_keep = REDRAW_KEEP if redraw_keep is None else redraw_keep
+    if redraw_keep > 0 and state.tokens and state.action_stack:
+        over = budget is not None and time.process_time() - start > budget
+        redraw = None if over else _redraw_value(state, rng, redraw_keep)
+        if redraw is not None and redraw > best.value:
+            return Choice(["redraw"], redraw)
     return best
+
+
+def _redraw_value(state: FarmeramaState, rng: random.Random, keep: int) -> float | None:
+    """The expected two-turn value of a redraw now: over the card it reveals (the top of the action
+    stack, with its public chances), the best of ``keep`` turns rated by :func:`lookahead_turn`."""
+    chances = next_card_chances(state.determinize(0, rng.getrandbits(63)))
+    found: dict[int, FarmeramaState] = {}
+    for _ in range(MAX_WORLDS):
+        world = state.determinize(0, rng.getrandbits(63))
+        top = world.action_stack[-1]
+        if top in chances and top not in found:
+            world.apply(0, "redraw")
+            found[top] = world
+            if len(found) == len(chances):
+                break
+    if not found:
+        return None
+    total = sum(chances[c] * lookahead_turn(w, rng.getrandbits(31), keep, None, 0).value for c, w in found.items())
+    return total / sum(chances[c] for c in found)
 
 
 def _play(state: FarmeramaState, line: list[str]) -> FarmeramaState:
@@ -222,3 +267,50 @@ def play_game(state: FarmeramaState, seed: int = 0, keep: int = KEEP) -> Farmera
             state.apply(0, action)
         turn += 1
     return state
+
+
+class LookaheadAgent(Agent):
+    """The card-counting player as an agent (solo Farmerama; spec ``farmerama-lookahead:keep=8,time=1.0``).
+
+    At the start of a turn it chooses a whole turn with :func:`lookahead_turn` on a determinization
+    and then plays that turn's steps; if the position is not the one it planned for (a turn it did
+    not start), it plays like the greedy agent (the best completion of the turn). Any other game
+    or player count is played like the greedy agent. ``time`` caps the CPU seconds of a turn's
+    choice (candidates still unrated are skipped); without it a seeded game replays exactly.
+    """
+
+    name = "farmerama-lookahead"
+
+    def __init__(self, seed: int | None = None, keep: int = KEEP, time: float | None = None) -> None:
+        if not isinstance(keep, int) or keep < 1:
+            raise ValueError(f"keep must be a whole number of at least 1, got {keep!r}")
+        if time is not None and (not isinstance(time, (int, float)) or time <= 0):
+            raise ValueError(f"time must be a positive number of CPU seconds, got {time!r}")
+        params: dict[str, Any] = {"keep": keep}
+        if time is not None:
+            params["time"] = time
+        super().__init__(seed, **params)
+        self.keep = keep
+        self.budget = None if time is None else float(time)
+        self.rng = random.Random(seed)
+        self._plan: list[str] = []
+        self._expect: tuple[object, ...] | None = None
+
+    def act(self, state: State[Any], player: int) -> Any:
+        """The next step of the planned turn (a new plan at the start of every solo turn)."""
+        legal = state.legal_actions(player)
+        if not legal:
+            raise ValueError(f"player {player} has no legal action now")
+        world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
+        if not isinstance(world, FarmeramaState) or not world.solo:
+            return legal[greedy_choice(world, player, self.rng)] if len(legal) > 1 else legal[0]
+        if world.phase == SOLO_PICK:
+            choice = lookahead_turn(world, seed=self.rng.getrandbits(31), keep=self.keep, budget=self.budget)
+            self._plan = list(choice.line)
+        elif not (self._plan and _public_key(world) == self._expect and self._plan[0] in legal):
+            self._plan = []
+            return legal[greedy_choice(world, player, self.rng)] if len(legal) > 1 else legal[0]
+        action = self._plan.pop(0)
+        world.apply(player, action)
+        self._expect = _public_key(world)
+        return action
