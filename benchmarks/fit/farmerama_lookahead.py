@@ -94,7 +94,8 @@ def main() -> None:
         module = planner if hasattr(planner, name) else lookahead
         if not hasattr(module, name):
             raise SystemExit(f"no planner or lookahead constant {name!r}")
-        setattr(module, name, type(getattr(module, name))(value))
+        current = getattr(module, name)
+        setattr(module, name, int(value) if current is None else type(current)(value))
     specs = args.player or ["turn", f"look:{lookahead.KEEP}"]
     game = farmtable.get_game("farmerama")
     runs: dict[str, dict[str, list[float]]] = {}

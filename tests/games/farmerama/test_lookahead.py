@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from farmtable.games.farmerama import lookahead
+from farmtable.games.farmerama import lookahead, planner
 from farmtable.games.farmerama.components import CARDS
 from farmtable.games.farmerama.rules import NO_CARD, SOLO_PICK, FarmeramaState
 from tests.games.farmerama.positions import new
@@ -194,3 +194,17 @@ def test_a_redraw_is_rated_when_asked_and_the_line_is_legal() -> None:
 def test_the_agent_refuses_bad_parameters(params: dict[str, object]) -> None:
     with pytest.raises(ValueError, match=r"keep|time"):
         lookahead.LookaheadAgent(seed=1, **params)  # type: ignore[arg-type]
+
+
+def test_a_token_cap_keeps_the_turns_that_spend_at_most_that_many() -> None:
+    state = _play_turns(63, 4)
+    state.tokens = 3
+    state._legal = {}
+    capped = planner.turn_outcomes(state, max_tokens=1)
+    every = planner.turn_outcomes(state)
+    assert all(sum(a.startswith("token") for a in line) <= 1 for line, _ in capped)
+    assert any(sum(a.startswith("token") for a in line) == 1 for line, _ in capped)
+    assert any(sum(a.startswith("token") for a in line) == 3 for line, _ in every)
+    assert {planner._key(c) for _, c in capped} < {planner._key(c) for _, c in every}
+    values = [lookahead.best_turn_value(state, cap) for cap in (0, 1, None)]
+    assert values == sorted(values)

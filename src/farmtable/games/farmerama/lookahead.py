@@ -32,6 +32,9 @@ from farmtable.games.farmerama.rules import ACT, NO_CARD, SOLO_PICK, FarmeramaSt
 
 KEEP: Final = 6
 """Whole turns (the best by their one-turn plan value) rated two turns deep."""
+MAX_TOKENS: int | None = None
+"""Special Action tokens a rated turn may spend (None: any; a cap makes turns with several tokens
+far cheaper to rate, see ``docs/games/farmerama-ai.md``)."""
 REDRAW_KEEP: Final = 0
 """Turns rated after each card a redraw may reveal (0: redraws are not considered)."""
 MAX_WORLDS: Final = 64
@@ -124,23 +127,27 @@ def _public_key(state: FarmeramaState) -> tuple[object, ...]:
     )
 
 
-def best_turn_value(state: FarmeramaState) -> float:
+def best_turn_value(state: FarmeramaState, tokens_to_spend: int | None = None) -> float:
     """The best :func:`planner.plan_value` after one whole turn from ``state`` (a solo state at the
-    start of a turn; an ended game: its final stars). Remembered by public facts only."""
+    start of a turn; an ended game: its final stars), spending at most ``tokens_to_spend`` tokens
+    before the card (default :data:`MAX_TOKENS`; None: any). Remembered by public facts only."""
     if state.is_over():
         return plan_value(state)
-    key = _public_key(state)
+    if tokens_to_spend is None:
+        tokens_to_spend = MAX_TOKENS
+    key = (tokens_to_spend, *_public_key(state))
     cached = _next_cache.get(key)
     if cached is not None:
         return cached
     value = float("-inf")
     for action in state.legal_actions(0):
-        if action == "redraw":
+        if action == "redraw" or (action.startswith("token") and tokens_to_spend == 0):
             continue
         child = state.clone()
         child.apply(0, action)
         if child.phase == SOLO_PICK and child.turn == state.turn:
-            value = max(value, best_turn_value(child))  # a token spent before the card
+            # a token spent before the card
+            value = max(value, best_turn_value(child, None if tokens_to_spend is None else tokens_to_spend - 1))
         elif child.phase == ACT:
             value = max(value, best_completion(child))
         else:
@@ -183,7 +190,9 @@ def lookahead_turn(
     start = time.process_time()
     rng = random.Random(seed)
     world = state.determinize(0, rng.getrandbits(63))
-    outcomes = [(plan_value(child), line) for line, child in turn_outcomes(world) if "redraw" not in line]
+    outcomes = [
+        (plan_value(child), line) for line, child in turn_outcomes(world, max_tokens=MAX_TOKENS) if "redraw" not in line
+    ]
     outcomes.sort(key=lambda item: -item[0])
     candidates = [line for _, line in outcomes[:keep]]
     if len(candidates) == 1:

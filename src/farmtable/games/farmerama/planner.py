@@ -101,7 +101,7 @@ def _key(state: FarmeramaState) -> tuple[object, ...]:
 
 
 def turn_outcomes(
-    state: FarmeramaState, max_wheel_turns: int = MAX_WHEEL_TURNS_PER_TURN
+    state: FarmeramaState, max_wheel_turns: int = MAX_WHEEL_TURNS_PER_TURN, max_tokens: int | None = None
 ) -> list[tuple[list[str], FarmeramaState]]:
     """Every distinct position at the start of the next solo turn (or the end) reachable from
     ``state`` (a solo state at the start of a turn), each with one action line that reaches it.
@@ -119,7 +119,9 @@ def turn_outcomes(
     while stack:
         node, line, wheel_turns = stack.pop()
         for action in node.legal_actions(0):
-            if action.startswith("token") and node.phase == ACT:
+            if action.startswith("token") and (
+                node.phase == ACT or (max_tokens is not None and state.tokens - node.tokens >= max_tokens)
+            ):
                 continue
             turns = wheel_turns + (action == "turn-wheel")
             if turns > max_wheel_turns:
