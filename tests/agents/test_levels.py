@@ -98,7 +98,7 @@ def test_a_bad_override_is_named() -> None:
     problems = levels.check_overrides(bad)
     assert any("iters=4000" in p for p in problems)
     assert any("listed twice" in p for p in problems)
-    assert any("agent 'greedy'" in p for p in problems)
+    assert any("agent 'greedy' without the level's cap" in p for p in problems)
     assert any("no level 'master'" in p for p in problems)
     assert any("no evidence" in p for p in problems)
     assert any("time=0.3" in p for p in problems)

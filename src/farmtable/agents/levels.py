@@ -117,10 +117,11 @@ def is_level(name: str) -> bool:
 
 
 def check_overrides(overrides: tuple[Override, ...] = OVERRIDES) -> list[str]:
-    """Problems with the override table (empty when it is sound): an unknown level, another agent
-    than the level's, a CPU cap (``time=``) other than the level's, more iterations than the
-    level's (fewer are allowed: a deeper search of fewer iterations can be the stronger use of the
-    same cap), no evidence, or two rows for the same level, game and player count."""
+    """Problems with the override table (empty when it is sound): an unknown level, a CPU cap
+    (``time=``) other than the level's (another agent than the level's is allowed only with that
+    cap: a game's own player, such as Farmerama's card-counting solo player), more iterations than
+    the level's search (fewer are allowed: a deeper search of fewer iterations can be the stronger
+    use of the same cap), no evidence, or two rows for the same level, game and player count."""
     from farmtable.agents.base import parse_spec
 
     problems: list[str] = []
@@ -135,12 +136,12 @@ def check_overrides(overrides: tuple[Override, ...] = OVERRIDES) -> list[str]:
         seen.add((row.level, row.game, row.players))
         name, params = parse_spec(row.spec)
         base_name, base = parse_spec(LEVELS[row.level].spec)
-        if name != base_name:
-            problems.append(f"{where}: agent '{name}', the level plays '{base_name}'")
-        if params.get("time") != base.get("time"):
+        if name != base_name and params.get("time") != base.get("time"):
+            problems.append(f"{where}: agent '{name}' without the level's cap time={base.get('time')}")
+        elif params.get("time") != base.get("time"):
             problems.append(f"{where}: time={params.get('time')} differs from the level's cap {base.get('time')}")
         iters, most = params.get("iters"), base.get("iters")
-        if most is not None and (not isinstance(iters, int) or iters > most):
+        if name == base_name and most is not None and (not isinstance(iters, int) or iters > most):
             problems.append(f"{where}: iters={iters} is over the level's {most}")
         if not row.evidence.strip():
             problems.append(f"{where}: no evidence")

@@ -208,3 +208,20 @@ def test_a_token_cap_keeps_the_turns_that_spend_at_most_that_many() -> None:
     assert {planner._key(c) for _, c in capped} < {planner._key(c) for _, c in every}
     values = [lookahead.best_turn_value(state, cap) for cap in (0, 1, None)]
     assert values == sorted(values)
+
+
+def test_a_spent_budget_stops_the_rating_and_plays_the_best_one_turn_plan() -> None:
+    """A budget already spent before the first rating: no turn is rated two turns deep, and the
+    turn the one-turn plan values most is played (what the planner alone would play)."""
+    import time
+
+    state = _play_turns(60, 5)
+    lookahead._next_cache.clear()
+    with pytest.raises(lookahead.OutOfTime):
+        lookahead.best_turn_value(state.clone(), deadline=time.process_time() - 1.0)
+    world = state.determinize(0, random.Random(7).getrandbits(63))
+    turns = [item for item in planner.turn_outcomes(world) if "redraw" not in item[0]]
+    by_plan = max(turns, key=lambda item: planner.plan_value(item[1]))
+    choice = lookahead.lookahead_turn(state, seed=7, keep=4, budget=1e-9)
+    assert choice.line == by_plan[0]
+    assert choice.value == planner.plan_value(by_plan[1])

@@ -37,6 +37,9 @@ MAX_TOKENS: int | None = None
 far cheaper to rate, see ``docs/games/farmerama-ai.md``)."""
 REDRAW_KEEP: Final = 0
 """Turns rated after each card a redraw may reveal (0: redraws are not considered)."""
+BUDGET_SHARE: Final = 0.8
+"""Share of a ``budget`` after which no new turn is rated (the rest covers one turn completion in
+progress, which is not cut short, and playing the turn's steps)."""
 MAX_WORLDS: Final = 64
 """Determinizations drawn at most to find one world per possible next card."""
 NEXT_CACHE_LIMIT: Final = 100_000
@@ -127,10 +130,18 @@ def _public_key(state: FarmeramaState) -> tuple[object, ...]:
     )
 
 
-def best_turn_value(state: FarmeramaState, tokens_to_spend: int | None = None) -> float:
+class OutOfTime(Exception):
+    """Raised by :func:`best_turn_value` when its ``deadline`` (CPU clock) has passed."""
+
+
+def best_turn_value(state: FarmeramaState, tokens_to_spend: int | None = None, deadline: float | None = None) -> float:
     """The best :func:`planner.plan_value` after one whole turn from ``state`` (a solo state at the
     start of a turn; an ended game: its final stars), spending at most ``tokens_to_spend`` tokens
-    before the card (default :data:`MAX_TOKENS`; None: any). Remembered by public facts only."""
+    before the card (default :data:`MAX_TOKENS`; None: any). Remembered by public facts only.
+
+    With ``deadline`` (a ``time.process_time()`` reading), raises :class:`OutOfTime` when it passes
+    before the value is known (checked before each of the turn's first steps; nothing unfinished
+    is remembered)."""
     if state.is_over():
         return plan_value(state)
     if tokens_to_spend is None:
@@ -141,13 +152,16 @@ def best_turn_value(state: FarmeramaState, tokens_to_spend: int | None = None) -
         return cached
     value = float("-inf")
     for action in state.legal_actions(0):
+        if deadline is not None and time.process_time() > deadline:
+            raise OutOfTime
         if action == "redraw" or (action.startswith("token") and tokens_to_spend == 0):
             continue
         child = state.clone()
         child.apply(0, action)
         if child.phase == SOLO_PICK and child.turn == state.turn:
             # a token spent before the card
-            value = max(value, best_turn_value(child, None if tokens_to_spend is None else tokens_to_spend - 1))
+            fewer = None if tokens_to_spend is None else tokens_to_spend - 1
+            value = max(value, best_turn_value(child, fewer, deadline))
         elif child.phase == ACT:
             value = max(value, best_completion(child))
         else:
@@ -179,8 +193,10 @@ def lookahead_turn(
     (default :data:`REDRAW_KEEP`) and a token, a redraw is rated too: the expected value, over the
     card it reveals, of the best of the ``redraw_keep`` best turns after it (the line is then
     ``["redraw"]`` alone).
-    With ``budget`` (CPU seconds), the candidates still unrated when it is spent are skipped (they
-    are rated best first, so the choice degrades gracefully; a run with a budget may not replay).
+    With ``budget`` (CPU seconds), the rating stops when :data:`BUDGET_SHARE` of it is spent: the
+    candidates still unrated are skipped (they are rated best first, so the choice degrades
+    gracefully; if not even the first is rated, it is played, as the one-turn planner would), and a
+    run with a budget may not replay. One turn completion in progress is not cut short.
     Raises ``ValueError`` for a state that is not a solo state waiting for its turn's card.
     """
     if not state.solo or state.phase != SOLO_PICK:
@@ -199,24 +215,28 @@ def lookahead_turn(
         return Choice(candidates[0], outcomes[0][0])
     chances = next_card_chances(world)
     worlds = _worlds_by_next_card(state, candidates[0], set(chances), rng)
+    deadline = None if budget is None else start + BUDGET_SHARE * budget
     best = Choice(candidates[0], float("-inf"))
     for line in candidates:
-        if budget is not None and best.value > float("-inf") and time.process_time() - start > budget:
-            break
         total = 0.0
         weight = 0.0
-        for card, base in worlds.items():
-            child = base.clone()
-            for action in line:
-                child.apply(0, action)
-            total += chances[card] * best_turn_value(child)
-            weight += chances[card]
+        try:
+            for card, base in worlds.items():
+                child = base.clone()
+                for action in line:
+                    child.apply(0, action)
+                total += chances[card] * best_turn_value(child, deadline=deadline)
+                weight += chances[card]
+        except OutOfTime:
+            break  # the candidates left are not rated; the best rated one (or the first) is played
         value = total / weight if weight else plan_value(_play(world, line))
         if value > best.value:
             best = Choice(line, value)
+    if best.value == float("-inf"):
+        return Choice(candidates[0], outcomes[0][0])
     redraw_keep = REDRAW_KEEP if redraw_keep is None else redraw_keep
     if redraw_keep > 0 and state.tokens and state.action_stack:
-        over = budget is not None and time.process_time() - start > budget
+        over = deadline is not None and time.process_time() > deadline
         redraw = None if over else _redraw_value(state, rng, redraw_keep)
         if redraw is not None and redraw > best.value:
             return Choice(["redraw"], redraw)
