@@ -596,6 +596,11 @@ def resolve(state: TinyFarmsState) -> _Solo:
     next_round = state.round < state.rounds
     emma_first_next = (state.round + 1) % 2 == 0
     if state.phase == MOVE:
+        if ROUND_START_BEFORE_ROLL and not state.modifier and not state.turn_index and state.order[0] != c.EMMA:
+            # a round the player starts: valued as just before its roll (the next round's options in expectation)
+            s.left = (state.rounds - state.round + 1) / state.rounds
+            s.wheel = (state.rotation, state.red, state.blue, False)
+            return s
         if state.modifier or ROUND_START_BEST_DIE:
             return _best_die(state, least, w)
         s.to_move = 1
@@ -632,6 +637,14 @@ ROUND_START_BEST_DIE = True
 :func:`resolve`, so the value of a round start is the value of its best move, on the same scale
 as the positions after it. False: the fitted ``to_move``/``round_gain`` terms instead (before
 session 3's last change; kept for paired comparisons with ``compare.py --set``)."""
+
+
+ROUND_START_BEFORE_ROLL = False
+"""A round the player starts (odd rounds solo), before any milk is spent, is valued as the position just
+before its dice were rolled: the board with this round's options in expectation over the 216 rolls
+(``next_gain``), exactly what the round end before it estimated for the same crop. So a position seen
+across a new roll has no roll noise, and a search that reaches the next round meets the same value
+the round end gave it (False: judged by its best die with the dice rolled, :data:`ROUND_START_BEST_DIE`)."""
 
 
 def _best_die(state: TinyFarmsState, least: int, w: tuple[float, ...]) -> _Solo:
