@@ -213,3 +213,33 @@ def test_picks_to_come_count_every_die_pick_left_in_the_game() -> None:
     assert evaluation.picks_to_come(state) == 2 * c.ROUNDS - 1
     finished = play_to_end(new(2, seed=9), seed=9)
     assert evaluation.picks_to_come(finished) == 0
+
+
+@pytest.mark.parametrize("seed", [31, 32, 33])
+def test_a_round_the_player_starts_can_be_valued_as_before_its_roll(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``ROUND_START_BEFORE_ROLL`` a crop that starts an odd round is worth the same whatever is rolled:
+    what the crop's round end estimated for it (without milk to spend, the best plant is the crop's value)."""
+    monkeypatch.setattr(evaluation, "ROUND_START_BEFORE_ROLL", True)
+    state = play_to_end(new(1, seed=seed, variants=("emma-hard",)), seed=seed, stop_round=4)
+    while state.phase != CROP:
+        state.apply(0, state.legal_actions(0)[greedy_choice(state, 0, random.Random(seed))])
+    assert state.round == 4 and state.modifier == 0
+    state.milk = [0]
+    plants = state.legal_actions(0)
+    values = []
+    for action in plants:
+        rolled = []
+        for roll in range(3):
+            child = state.determinize(0, random.Random(roll))
+            child.apply(0, action)
+            assert child.round == 5 and child.actors() == [0]
+            rolled.append(child.evaluate()[0])
+        assert len(set(rolled)) == 1, f"{action}: the value depends on the roll: {rolled}"
+        values.append(rolled[0])
+    assert state.evaluate()[0] == pytest.approx(max(values))
+    monkeypatch.setattr(evaluation, "ROUND_START_BEFORE_ROLL", False)
+    child = state.determinize(0, random.Random(0))
+    child.apply(0, plants[0])
+    other = state.determinize(0, random.Random(1))
+    other.apply(0, plants[0])
+    assert child.dice != other.dice and child.evaluate() != other.evaluate()

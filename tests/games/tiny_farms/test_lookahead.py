@@ -115,10 +115,16 @@ def test_next_gain_is_zero_in_the_last_round_and_positive_with_room() -> None:
     assert end["next_gain"] == 0.0
 
 
-@pytest.mark.parametrize("seed", [10, 11])
-def test_a_round_start_is_worth_its_best_die(seed: int) -> None:
-    """A die still to choose: the estimate is the best of the die moves' estimates (no milk spent)."""
-    for state in round_starts(seed, "emma-medium")[:4]:
+@pytest.mark.parametrize(("seed", "before_roll"), [(10, False), (11, False), (10, True), (11, True)])
+def test_a_round_start_is_worth_its_best_die(seed: int, before_roll: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A die still to choose: the estimate is the best of the die moves' estimates (no milk spent); with
+    ``ROUND_START_BEFORE_ROLL`` only in the rounds Emma starts (the player's are valued before the roll)."""
+    monkeypatch.setattr(evaluation, "ROUND_START_BEFORE_ROLL", before_roll)
+    starts = round_starts(seed, "emma-medium")
+    if before_roll:
+        starts = [s for s in starts if s.order[0] == c.EMMA]
+    assert len(starts) >= 4
+    for state in starts[:4]:
         dice_moves = [a for a in state.legal_actions(0) if a.startswith("die ")]
         children = []
         for action in dice_moves:

@@ -586,7 +586,8 @@ def resolve(state: TinyFarmsState) -> _Solo:
     Emma's choice is fixed by the rules once the player's die is gone (solo "Playing a Round"), and
     the die she leaves decides the crop. A die still to choose (``MOVE``) is played out by its best
     die and farmer (:data:`ROUND_START_BEST_DIE`; otherwise it stays open, counted by the
-    ``to_move`` and ``round_gain`` features). Placements and the crop are chosen by this same
+    ``to_move`` and ``round_gain`` features), except a round the player starts, valued as before its
+    roll (:data:`ROUND_START_BEFORE_ROLL`). Placements and the crop are chosen by this same
     evaluation. The wheel as the round leaves it is kept for the next round's options (``next_gain``).
     """
     rounds_after = state.rounds - state.round if state.phase != OVER else 0
@@ -596,6 +597,11 @@ def resolve(state: TinyFarmsState) -> _Solo:
     next_round = state.round < state.rounds
     emma_first_next = (state.round + 1) % 2 == 0
     if state.phase == MOVE:
+        if ROUND_START_BEFORE_ROLL and not state.modifier and not state.turn_index and state.order[0] != c.EMMA:
+            # a round the player starts: valued as just before its roll (the next round's options in expectation)
+            s.left = (state.rounds - state.round + 1) / state.rounds
+            s.wheel = (state.rotation, state.red, state.blue, False)
+            return s
         if state.modifier or ROUND_START_BEST_DIE:
             return _best_die(state, least, w)
         s.to_move = 1
@@ -632,6 +638,17 @@ ROUND_START_BEST_DIE = True
 :func:`resolve`, so the value of a round start is the value of its best move, on the same scale
 as the positions after it. False: the fitted ``to_move``/``round_gain`` terms instead (before
 session 3's last change; kept for paired comparisons with ``compare.py --set``)."""
+
+
+ROUND_START_BEFORE_ROLL = True
+"""A round the player starts (odd rounds solo), before any milk is spent, is valued as the position just
+before its dice were rolled: the board with this round's options in expectation over the 216 rolls
+(``next_gain``), exactly what the round end before it estimated for the same crop. So a position seen
+across a new roll has no roll noise (one sampled roll moved the estimate by 3.3 points, sd), and a
+search or a greedy crop choice that looks past the round end meets the value the round end gave it.
+False: judged by its best die with the dice rolled (:data:`ROUND_START_BEST_DIE`; session 6, paired
+on 400 greedy deals: margin +0.89 [+0.09, +1.68] for True, see ``benchmarks/ai/tiny-farms.md``).
+The rounds Emma starts are still judged with their dice: her move has changed the wheel."""
 
 
 def _best_die(state: TinyFarmsState, least: int, w: tuple[float, ...]) -> _Solo:
