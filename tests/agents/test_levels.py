@@ -149,3 +149,18 @@ def test_the_search_warms_up_before_its_clock_starts(monkeypatch: pytest.MonkeyP
     assert agent.last_warm == 5.0
     assert agent.last_iterations == 20  # the cold start did not stop the search
     assert agent.last_cpu <= 0.3
+
+
+def test_warm_up_builds_a_games_search_tables_too() -> None:
+    """Tiny Farms solo: every wheel position's round table is built by the warm-up, so no search
+    builds one inside its clock (several players: nothing to build)."""
+    import farmtable
+    from farmtable.agents import base
+    from farmtable.games.tiny_farms import lookahead
+
+    lookahead.round_table.cache_clear()
+    base._WARM.clear()
+    base.warm_up(farmtable.get_game("tiny-farms").new_game(players=2, seed=1))
+    assert lookahead.round_table.cache_info().currsize == 0
+    base.warm_up(farmtable.get_game("tiny-farms").new_game(players=1, seed=1))
+    assert lookahead.round_table.cache_info().currsize == lookahead.warm_up()

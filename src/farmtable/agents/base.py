@@ -122,8 +122,10 @@ def warm_up(state: State[Any]) -> float:
 
     The first ``evaluate()`` of a process can cost far more than a decision's budget (Farmers
     Finances' solver builds its table: 0.25-2.7 CPU s; Farmerama, Tiny Farms, Farmini 0.3-0.4 s);
-    later ones are cheap. Call it with a position the caller may see in full (a search agent
-    passes its own determinized world). Nothing about ``state`` changes; 0.0 when already warm.
+    later ones are cheap. A game whose state has ``warm_up_search()`` builds its search tables
+    then too (Tiny Farms solo: the round table of every wheel position, ~2.7 CPU s). Call it with a
+    position the caller may see in full (a search agent passes its own determinized world).
+    Nothing about ``state`` changes; 0.0 when already warm.
     """
     key = _warm_key(state)
     if key in _WARM:
@@ -134,6 +136,9 @@ def warm_up(state: State[Any]) -> float:
         probe.evaluate()
         for p in probe.actors():
             probe.heuristic(p)
+    tables = getattr(probe, "warm_up_search", None)
+    if callable(tables):  # a game's own one-off tables for search (Tiny Farms solo: every wheel position)
+        tables()
     spent = time.process_time() - start
     _WARM[key] = spent
     return spent

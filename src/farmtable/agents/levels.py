@@ -71,6 +71,24 @@ OVERRIDES: Final[tuple[Override, ...]] = (
         "with Hard (49.2% [42.4, 56.1] of 200). benchmarks/ai/ladder.md, session 5",
         players=2,
     ),
+    Override(
+        "expert",
+        "farmerama",
+        "farmerama-lookahead:keep=8,time=1.0",
+        "solo, deals 1000-1099: 144.5 [142.2, 146.9] stars, 150 reached on 40% [31, 50]; paired +28.57 "
+        "[+25.11, +32.03] stars over Easy (greedy), where the mcts levels were level with greedy in solo "
+        "Farmerama (Normal +3.5 [-17.9, +24.9] on 8 deals). benchmarks/AI.md and benchmarks/ai/farmerama.md, session 6",
+        players=1,
+    ),
+    Override(
+        "hard",
+        "tiny-farms",
+        "mcts:iters=200,time=0.5,widen=0.5",
+        "solo against Emma hard, deals 1000-1019: margin +7.40 [+2.09, +12.71] over the general Hard "
+        "(which lost to Normal, -6.65 [-10.41, -2.89]); level with Normal (+0.75 [-2.95, +4.45]). "
+        "benchmarks/ai/tiny-farms.md, session 6",
+        players=1,
+    ),
 )
 """Per-game level specs. Each keeps its level's CPU cap (``time=``) and at most its iterations, and
 changes only how the search spends them; ``evidence`` names the paired run that earned it

@@ -562,6 +562,15 @@ class TinyFarmsState(State[str]):
 
         return evaluate(self)
 
+    def warm_up_search(self) -> None:
+        """Build the solo evaluation's round tables of every wheel position now (about 2.7 CPU s,
+        once per process), so a search never builds one inside its clock; several players: nothing.
+        Called by :func:`farmtable.agents.base.warm_up`."""
+        if self.solo:
+            from farmtable.games.tiny_farms.lookahead import warm_up
+
+            warm_up()
+
     def render_text(self, player: int | None = None) -> str:
         """The table as plain text for the terminal (see :mod:`render`)."""
         from farmtable.games.tiny_farms.render import render_text
