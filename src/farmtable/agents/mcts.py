@@ -28,11 +28,10 @@ new, following the issue "Computer players worth playing":
   the grouped-chance-node view of expectimax; the game's ``evaluate()`` may itself average over
   chance exactly (Farmers Finances' solver does).
 - **A CPU-time budget.** ``time=S`` is CPU seconds of this process (``time.process_time``) from
-  the moment the decision is asked for; the search stops before an iteration that could overrun
-  it (one as slow as the slowest so far; within a node, a move rating as slow as the slowest
-  so far), leaving ``TIME_MARGIN`` of the budget and the time the
-  last decision needed after its search, and a node that rates its moves stops rating at the
-  deadline (the first iteration included). Python's full garbage collections (50-65 ms with
+  the moment the decision is asked for. The search's deadline leaves ``TIME_MARGIN`` of the budget
+  and the time the last decision needed after its search; it does not start an iteration, or a
+  node's next move rating, as slow as the slowest one so far if that would pass the deadline (the
+  first iteration and a node's first rating always run). Python's full garbage collections (50-65 ms with
   Farmini's caches) are kept out of the search (:func:`farmtable.agents.base.old_objects_set_aside`)
   and the games' caches forget one entry at a time (:class:`farmtable.core.memo.BoundedCache`), so
   no single pause lands inside a search. The game's one-off start-up (the first ``evaluate()`` of

@@ -157,7 +157,7 @@ def best_turn_value(state: FarmeramaState, tokens_to_spend: int | None = None, d
         if action == "redraw" or (action.startswith("token") and tokens_to_spend == 0):
             continue
         child = state.clone()
-        child.apply(0, action)
+        child._do(0, action)  # from the legal list of this very position: legal, no check again
         if child.phase == SOLO_PICK and child.turn == state.turn:
             # a token spent before the card
             fewer = None if tokens_to_spend is None else tokens_to_spend - 1
