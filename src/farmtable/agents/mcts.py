@@ -34,7 +34,9 @@ new, following the issue "Computer players worth playing":
   first iteration and a node's first rating always run). Python's full garbage collections (50-65 ms with
   Farmini's caches) are kept out of the search (:func:`farmtable.agents.base.old_objects_set_aside`)
   and the games' caches forget one entry at a time (:class:`farmtable.core.memo.BoundedCache`), so
-  no single pause lands inside a search. The game's one-off start-up (the first ``evaluate()`` of
+  no single pause lands inside a search. The deadline is also set for the games' evaluations
+  (:mod:`farmtable.core.clock`): one whose cost varies a lot (Farmerama's turn completion) gives a
+  cheaper estimate once it has passed. The game's one-off start-up (the first ``evaluate()`` of
   a process: imports, tables) is paid by :func:`farmtable.agents.base.warm_up` before the clock
   starts, once per process and game.
 
@@ -62,7 +64,7 @@ from typing import Any
 
 from farmtable.agents.base import Agent, old_objects_set_aside, register_agent, warm_up
 from farmtable.agents.ismcts import MoveStat
-from farmtable.core import Result, State
+from farmtable.core import Result, State, clock
 
 DEFAULT_ITERS = 400
 DEFAULT_C = 0.35
@@ -360,18 +362,21 @@ class MctsAgent(Agent):
         done = 0
         slowest = 0.0
         world: State[Any] | None = first.clone()
-        while True:
-            if budget is not None and done >= budget:
-                break
-            began = _time.process_time()
-            if limit is not None and done > 0 and began - start + slowest > limit:
-                break  # the next iteration could overrun: stop as soon as the slowest one so far would
-            if world is None:
-                world = self._world(state, player)
-            self._iterate(root, world, player, scale)
-            world = None
-            done += 1
-            slowest = max(slowest, _time.process_time() - began)
+        # the games' evaluations see the deadline too (core.clock): one whose cost varies a lot
+        # gives a cheaper estimate rather than carry the decision past its budget
+        with clock.deadline_at(self._deadline):
+            while True:
+                if budget is not None and done >= budget:
+                    break
+                began = _time.process_time()
+                if limit is not None and done > 0 and began - start + slowest > limit:
+                    break  # the next iteration could overrun: stop as soon as the slowest one so far would
+                if world is None:
+                    world = self._world(state, player)
+                self._iterate(root, world, player, scale)
+                world = None
+                done += 1
+                slowest = max(slowest, _time.process_time() - began)
         self._deadline = None
         self.last_iterations = done
         self.last_cpu = _time.process_time() - start

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 from collections import Counter
 
 import pytest
 
-from farmtable.games.farmerama import lookahead, planner
+from farmtable.core import clock
+from farmtable.games.farmerama import evaluation, lookahead, planner
 from farmtable.games.farmerama.components import CARDS
-from farmtable.games.farmerama.rules import NO_CARD, SOLO_PICK, FarmeramaState
+from farmtable.games.farmerama.rules import ACT, NO_CARD, SOLO_PICK, FarmeramaState
 from tests.games.farmerama.positions import new
 
 
@@ -210,18 +212,49 @@ def test_a_token_cap_keeps_the_turns_that_spend_at_most_that_many() -> None:
     assert values == sorted(values)
 
 
-def test_a_spent_budget_stops_the_rating_and_plays_the_best_one_turn_plan() -> None:
-    """A budget already spent before the first rating: no turn is rated two turns deep, and the
-    turn the one-turn plan values most is played (what the planner alone would play)."""
-    import time
-
+def test_a_spent_budget_stops_the_rating_and_plays_the_best_one_turn_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deadline passing after the turn's lines are listed: no turn is rated two turns deep, and
+    the turn the one-turn plan values most is played (what the planner alone would play)."""
     state = _play_turns(60, 5)
     lookahead._next_cache.clear()
-    with pytest.raises(lookahead.OutOfTime):
+    with pytest.raises(clock.OutOfTime):
         lookahead.best_turn_value(state.clone(), deadline=time.process_time() - 1.0)
     world = state.determinize(0, random.Random(7).getrandbits(63))
     turns = [item for item in planner.turn_outcomes(world) if "redraw" not in item[0]]
     by_plan = max(turns, key=lambda item: planner.plan_value(item[1]))
-    choice = lookahead.lookahead_turn(state, seed=7, keep=4, budget=1e-9)
+
+    def out_of_time(*args: object, **kwargs: object) -> float:
+        raise clock.OutOfTime
+
+    monkeypatch.setattr(lookahead, "best_turn_value", out_of_time)
+    choice = lookahead.lookahead_turn(state, seed=7, keep=4, budget=10.0)
     assert choice.line == by_plan[0]
     assert choice.value == planner.plan_value(by_plan[1])
+
+
+def test_a_budget_spent_while_listing_the_turns_raises_and_the_agent_still_moves() -> None:
+    """Listing a turn's lines is bounded by the budget too: lookahead_turn raises OutOfTime, and the
+    agent plays a legal step (greedy's, its evaluations cut short by the same deadline)."""
+    state = _play_turns(60, 5)
+    with pytest.raises(clock.OutOfTime):
+        lookahead.lookahead_turn(state, seed=7, keep=4, budget=1e-9)
+    agent = lookahead.LookaheadAgent(seed=3, time=1e-9)
+    assert agent.act(state, 0) in state.legal_actions(0)
+    assert clock.deadline() is None  # the agent's deadline ends with its decision
+
+
+def test_a_turn_completion_past_the_deadline_values_the_position_as_it_stands() -> None:
+    """Inside a decision whose deadline has passed, the solo evaluation of a mid-turn position is
+    the plan value of that position (cheap) instead of the best completion (exact, up to thousands
+    of positions); without a deadline it is the best completion, which is never worse."""
+    state = _play_turns(61, 3)
+    state.apply(0, next(a for a in state.legal_actions(0) if a.startswith("card")))
+    assert state.phase == ACT
+    planner._completion_cache.clear()
+    with clock.deadline_at(time.process_time() - 1.0):
+        cut = evaluation.solo_estimate(state)
+        with pytest.raises(clock.OutOfTime):
+            planner.best_completion(state)
+    assert len(planner._completion_cache) == 0  # nothing unfinished is remembered
+    assert cut == planner.plan_value(state)
+    assert evaluation.solo_estimate(state) == planner.best_completion(state) >= cut

@@ -26,6 +26,7 @@ from functools import cache
 from importlib import resources
 from typing import Final
 
+from farmtable.core import clock
 from farmtable.core.memo import BoundedCache
 from farmtable.games.farmerama import planner
 from farmtable.games.farmerama.components import (
@@ -254,12 +255,17 @@ def solo_estimate(state: FarmeramaState) -> float:
     """The solo player's expected final stars as the AI judges them: in the middle of a turn, the
     best way to finish that turn (every order of its steps, :func:`planner.best_completion`), then
     :func:`planner.plan_value` of the position at the start of the next turn; at the start of a turn,
-    that position's :func:`planner.plan_value`; a finished game by its result.
+    that position's :func:`planner.plan_value`; a finished game by its result. When the decision's
+    deadline (:mod:`farmtable.core.clock`) passes during the turn's completion, the position as it
+    stands is valued instead (:func:`planner.plan_value`), so one evaluation cannot overrun a budget.
     """
     if state.is_over():
         return float(state.result().solo_score)
     if state.phase == ACT:
-        return planner.best_completion(state)
+        try:
+            return planner.best_completion(state)
+        except clock.OutOfTime:
+            return planner.plan_value(state)
     return planner.plan_value(state)
 
 

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from farmtable.agents.base import Agent
 from farmtable.agents.greedy import greedy_choice
-from farmtable.core import State
+from farmtable.core import State, clock
 from farmtable.core.memo import BoundedCache
 from farmtable.games.farmerama.planner import _board_key, best_completion, plan_value, turn_outcomes
 from farmtable.games.farmerama.rules import ACT, NO_CARD, SOLO_PICK, FarmeramaState
@@ -130,18 +130,20 @@ def _public_key(state: FarmeramaState) -> tuple[object, ...]:
     )
 
 
-class OutOfTime(Exception):
-    """Raised by :func:`best_turn_value` when its ``deadline`` (CPU clock) has passed."""
-
-
 def best_turn_value(state: FarmeramaState, tokens_to_spend: int | None = None, deadline: float | None = None) -> float:
     """The best :func:`planner.plan_value` after one whole turn from ``state`` (a solo state at the
     start of a turn; an ended game: its final stars), spending at most ``tokens_to_spend`` tokens
     before the card (default :data:`MAX_TOKENS`; None: any). Remembered by public facts only.
 
-    With ``deadline`` (a ``time.process_time()`` reading), raises :class:`OutOfTime` when it passes
-    before the value is known (checked before each of the turn's first steps; nothing unfinished
-    is remembered)."""
+    With ``deadline`` (a ``time.process_time()`` reading; or the decision's deadline of
+    :mod:`farmtable.core.clock`, whichever is earlier), raises :class:`farmtable.core.clock.OutOfTime`
+    when it passes before the value is known (checked before each step, also inside a turn's
+    completion; nothing unfinished is remembered)."""
+    with clock.deadline_at(deadline):
+        return _best_turn_value(state, tokens_to_spend)
+
+
+def _best_turn_value(state: FarmeramaState, tokens_to_spend: int | None) -> float:
     if state.is_over():
         return plan_value(state)
     if tokens_to_spend is None:
@@ -152,8 +154,7 @@ def best_turn_value(state: FarmeramaState, tokens_to_spend: int | None = None, d
         return cached
     value = float("-inf")
     for action in state.legal_actions(0):
-        if deadline is not None and time.process_time() > deadline:
-            raise OutOfTime
+        clock.check()
         if action == "redraw" or (action.startswith("token") and tokens_to_spend == 0):
             continue
         child = state.clone()
@@ -161,7 +162,7 @@ def best_turn_value(state: FarmeramaState, tokens_to_spend: int | None = None, d
         if child.phase == SOLO_PICK and child.turn == state.turn:
             # a token spent before the card
             fewer = None if tokens_to_spend is None else tokens_to_spend - 1
-            value = max(value, best_turn_value(child, fewer, deadline))
+            value = max(value, _best_turn_value(child, fewer))
         elif child.phase == ACT:
             value = max(value, best_completion(child))
         else:
@@ -196,26 +197,28 @@ def lookahead_turn(
     With ``budget`` (CPU seconds), the rating stops when :data:`BUDGET_SHARE` of it is spent: the
     candidates still unrated are skipped (they are rated best first, so the choice degrades
     gracefully; if not even the first is rated, it is played, as the one-turn planner would), and a
-    run with a budget may not replay. One turn completion in progress is not cut short.
-    Raises ``ValueError`` for a state that is not a solo state waiting for its turn's card.
+    run with a budget may not replay. Listing the turn's lines is bounded by the same deadline: if it
+    cannot finish, :class:`farmtable.core.clock.OutOfTime` is raised (the agent then plays a cheap
+    step instead). Raises ``ValueError`` for a state that is not a solo state waiting for its turn's
+    card.
     """
     if not state.solo or state.phase != SOLO_PICK:
         raise ValueError("lookahead_turn needs a solo state at the start of a turn (phase solo-pick)")
     if keep < 1:
         raise ValueError(f"keep must be at least 1, got {keep}")
     start = time.process_time()
+    deadline = None if budget is None else start + BUDGET_SHARE * budget
     rng = random.Random(seed)
     world = state.determinize(0, rng.getrandbits(63))
-    outcomes = [
-        (plan_value(child), line) for line, child in turn_outcomes(world, max_tokens=MAX_TOKENS) if "redraw" not in line
-    ]
+    with clock.deadline_at(deadline):
+        lines = turn_outcomes(world, max_tokens=MAX_TOKENS)
+    outcomes = [(plan_value(child), line) for line, child in lines if "redraw" not in line]
     outcomes.sort(key=lambda item: -item[0])
     candidates = [line for _, line in outcomes[:keep]]
     if len(candidates) == 1:
         return Choice(candidates[0], outcomes[0][0])
     chances = next_card_chances(world)
     worlds = _worlds_by_next_card(state, candidates[0], set(chances), rng)
-    deadline = None if budget is None else start + BUDGET_SHARE * budget
     best = Choice(candidates[0], float("-inf"))
     for line in candidates:
         total = 0.0
@@ -227,7 +230,7 @@ def lookahead_turn(
                     child.apply(0, action)
                 total += chances[card] * best_turn_value(child, deadline=deadline)
                 weight += chances[card]
-        except OutOfTime:
+        except clock.OutOfTime:
             break  # the candidates left are not rated; the best rated one (or the first) is played
         value = total / weight if weight else plan_value(_play(world, line))
         if value > best.value:
@@ -327,14 +330,25 @@ class LookaheadAgent(Agent):
 
     def act(self, state: State[Any], player: int) -> Any:
         """The next step of the planned turn (a new plan at the start of every solo turn)."""
+        start = time.process_time()
         legal = state.legal_actions(player)
         if not legal:
             raise ValueError(f"player {player} has no legal action now")
         world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
+        # the whole budget bounds the fallbacks too: their evaluations value a turn's completion
+        # that would pass it by the position as it stands (evaluation.solo_estimate)
+        with clock.deadline_at(None if self.budget is None else start + self.budget):
+            return self._step(world, player, legal)
+
+    def _step(self, world: State[Any], player: int, legal: list[Any]) -> Any:
         if not isinstance(world, FarmeramaState) or not world.solo:
             return legal[greedy_choice(world, player, self.rng)] if len(legal) > 1 else legal[0]
         if world.phase == SOLO_PICK:
-            choice = lookahead_turn(world, seed=self.rng.getrandbits(31), keep=self.keep, budget=self.budget)
+            try:
+                choice = lookahead_turn(world, seed=self.rng.getrandbits(31), keep=self.keep, budget=self.budget)
+            except clock.OutOfTime:  # listing this turn's lines alone used the budget
+                self._plan = []
+                return legal[greedy_choice(world, player, self.rng)] if len(legal) > 1 else legal[0]
             self._plan = list(choice.line)
         elif not (self._plan and _public_key(world) == self._expect and self._plan[0] in legal):
             self._plan = []

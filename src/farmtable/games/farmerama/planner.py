@@ -29,6 +29,7 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
+from farmtable.core import clock
 from farmtable.core.memo import BoundedCache
 from farmtable.games.farmerama.components import (
     BAR_AFTER_SECTOR,
@@ -108,7 +109,8 @@ def turn_outcomes(
 
     Tokens are spent only before the card is chosen (a good of choice is the same whenever it is
     taken), and at most ``max_wheel_turns`` wheel turns are tried within the turn.
-    Raises ``ValueError`` for a state that is not a solo state waiting for its turn's card.
+    Raises ``ValueError`` for a state that is not a solo state waiting for its turn's card, and
+    :class:`farmtable.core.clock.OutOfTime` when the decision's deadline passes first.
     """
     if not state.solo or state.phase != SOLO_PICK:
         raise ValueError("turn_outcomes needs a solo state at the start of a turn (phase solo-pick)")
@@ -117,6 +119,7 @@ def turn_outcomes(
     found: dict[tuple[object, ...], tuple[list[str], FarmeramaState]] = {}
     stack: list[tuple[FarmeramaState, list[str], int]] = [(state, [], 0)]
     while stack:
+        clock.check()
         node, line, wheel_turns = stack.pop()
         for action in node.legal_actions(0):
             if action.startswith("token") and (
@@ -265,7 +268,10 @@ def best_completion(state: FarmeramaState) -> float:
     each distinct position once (remembered across calls). Tokens are not spent mid-turn.
 
     The value does not depend on the hidden card order: the next card's reveal changes nothing
-    :func:`plan_value` reads. Raises ``ValueError`` for a state that is not a solo turn in phase 3.
+    :func:`plan_value` reads. Raises ``ValueError`` for a state that is not a solo turn in phase 3,
+    and :class:`farmtable.core.clock.OutOfTime` when the decision's deadline passes first (a turn
+    with several sowings and wheel turns has up to ~4,000 distinct positions, 0.1-0.3 CPU s; what
+    was finished stays remembered, exact).
     """
     if not state.solo or state.phase != ACT:
         raise ValueError("best_completion needs a solo state in phase 3 (a card being carried out)")
@@ -296,6 +302,7 @@ def _complete(state: FarmeramaState) -> float:
     cached = _completion_cache.get(key)
     if cached is not None:
         return cached
+    clock.check()
     best = float("-inf")
     for action in state.legal_actions(0):
         if action.startswith("token"):
