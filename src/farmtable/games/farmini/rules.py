@@ -49,6 +49,7 @@ from farmtable.games.farmini.farm import (
     Faces,
     Farm,
     Pos,
+    Slot,
     cell_name,
     faces_for,
 )
@@ -128,9 +129,10 @@ class Place(NamedTuple):
 _TAKES: Final = tuple(Take(i + 1) for i in range(FACE_UP_CARDS))
 _DISCARDS: Final = tuple(Discard(i + 1) for i in range(FACE_UP_CARDS))
 """``take N`` and ``discard N`` for every face-up slot, made once."""
-_PLACES: dict[tuple[str, tuple[int, int], int], Place] = {}
-"""Placements made once and shared (actions are immutable), by (card, position, rotation); bounded."""
-_MAX_PLACES = 100_000
+_SLOT_PLACES: dict[tuple[str, str], dict[Slot, tuple[Place, ...]]] = {}
+"""Per face set and fence card: slot (see ``Farm.slots``) -> the card's placements on it (``slot_places``)."""
+_MAX_SLOT_PLACES = 20_000
+"""Bound on the slots remembered per face set and card."""
 
 
 class PutAnimal(NamedTuple):
@@ -156,6 +158,28 @@ _PLACE_RE: Final = re.compile(rf"^place ([a-z]{{1,2}}\d{{1,2}}) at {_INT} ?, ?{_
 _ANIMAL_RE: Final = re.compile(rf"^animal ([a-z]+) at {_INT} ?, ?{_INT} ?/ ?(ne|se|sw|nw)$")
 
 NOTATION_HELP: Final = "moves look like 'take 3', 'discard 2', 'place C7 at 1,-1 rot 90' or 'animal pig at 0,1/SE'"
+
+
+def slot_places(faces: Faces, card_id: str, slot: Slot) -> tuple[Place, ...]:
+    """The placements of fence card ``card_id`` on one slot of a farm: ``Farm.placements`` of that slot alone.
+
+    ``Farm.placements(card_id)`` is these, slot after slot in ``Farm.slots()`` order, as (position,
+    rotation); the legal list reads them from a table made once per face set, card and slot.
+    """
+    (x, y), mask, value = slot
+    return tuple(Place(card_id, x, y, rot) for rot in faces.fit_rotations(card_id).get((mask, value), ()))
+
+
+_PUT_ANIMALS: Final[dict[str, dict[Cell, PutAnimal]]] = {kind: {} for kind in KINDS}
+"""``animal <kind> at <cell>`` made once per kind and cell (``put_animal``); bounded."""
+
+
+def put_animal(kind: str, cell: Cell) -> PutAnimal:
+    """``PutAnimal(kind, *cell)``, remembered for the next time (a farm has at most 144 cells in play)."""
+    action = PutAnimal(kind, *cell)
+    if len(_PUT_ANIMALS[kind]) < _MAX_SLOT_PLACES:
+        _PUT_ANIMALS[kind][cell] = action
+    return action
 
 
 # --- the game -----------------------------------------------------------------------------
@@ -296,20 +320,21 @@ class FarminiState(State[Action]):
             return list(_DISCARDS[: len(self.table)])
         card = ALL_CARDS[self.pending]
         if isinstance(card, FenceCard):
-            cid = card.id
-            places = _PLACES
+            known = _SLOT_PLACES.get((self.faces.name, card.id))
+            if known is None:
+                known = _SLOT_PLACES[self.faces.name, card.id] = {}
             legal: list[Action] = []
-            for pos, rot in farm.placements(cid):
-                key = (cid, pos, rot)
-                place = places.get(key)
-                if place is None:
-                    place = Place(cid, pos[0], pos[1], rot)
-                    if len(places) < _MAX_PLACES:
-                        places[key] = place
-                legal.append(place)
+            for slot in farm.slots():
+                places = known.get(slot)
+                if places is None:
+                    places = slot_places(self.faces, card.id, slot)
+                    if len(known) < _MAX_SLOT_PLACES:
+                        known[slot] = places
+                legal += places
             return legal
         if isinstance(card, AnimalCard):
-            return [PutAnimal(card.kind, x, y, q) for (x, y, q) in farm.free_cells()]
+            made = _PUT_ANIMALS[card.kind]
+            return [made.get(cell) or put_animal(card.kind, cell) for cell in farm.free_cells()]
         return []  # pragma: no cover - a wolf is never taken
 
     def _playable(self, farm: Farm, card_id: str) -> bool:
