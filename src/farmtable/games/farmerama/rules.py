@@ -133,6 +133,25 @@ HARVEST_ACTIONS = tuple(
     tuple(f"harvest {GOODS[crop]} {AREA_NAMES[a]}" for a in range(AREA_COUNT)) for crop in range(len(GOODS))
 )
 """``harvest <crop> <area>`` by [crop][area], made once."""
+GAIN_ACTIONS = tuple(f"gain {good}" for good in GOODS)
+"""``gain <good>`` by good, made once."""
+TAKE_ACTIONS = tuple(f"take {slot + 1}" for slot in range(DISPLAY_SIZE))
+"""``take <slot>`` by display slot (0-based), made once."""
+FEED_ACTIONS = tuple(f"feed {animal}" for animal in ANIMALS)
+"""``feed <animal>`` by animal, made once."""
+TOKEN_ACTIONS = tuple(f"token {good}" for good in GOODS)
+"""``token <good>`` by good, made once."""
+HARVEST_AREAS = tuple(
+    tuple(a for a in range(AREA_COUNT) if SECTOR_IS_HARVEST[(a + wheel) % SECTOR_COUNT])
+    for wheel in range(SECTOR_COUNT)
+)
+"""The areas under a harvest sector, by the wheel's turn (``sector_of_area``), made once."""
+SOW_AREAS = tuple(
+    {crop: (sector - wheel) % SECTOR_COUNT for crop, sector in SOW_CROP_SECTOR.items()} for wheel in range(SECTOR_COUNT)
+)
+"""The area each feed plant is sown on, by the wheel's turn (``area_of_sector``), made once."""
+BAR_AREAS = tuple((BAR_AFTER_SECTOR - wheel) % SECTOR_COUNT for wheel in range(SECTOR_COUNT))
+"""The area the bar passes over next (``FarmeramaState._bar_area``), by the wheel's turn, made once."""
 _WORDS: dict[str, list[str]] = {}
 """Actions already split into words (notation is a small fixed vocabulary; bounded below)."""
 _MAX_WORDS = 10_000
@@ -427,10 +446,10 @@ class FarmeramaState(State[str]):
             return [CARD_ACTIONS[c] for c in range(len(CARDS)) if c not in board.cards]
         if phase == AWARD:
             if self.gains:
-                return [f"gain {GOODS[g]}" for g in self._gain_choices()]
-            return [f"take {slot + 1}" for slot in range(len(self.display))]
+                return [GAIN_ACTIONS[g] for g in self._gain_choices()]
+            return list(TAKE_ACTIONS[: len(self.display)])
         if phase == SOLO_PICK:
-            actions = [f"card {name}" for name in CARDS]
+            actions = list(CARD_ACTIONS)
             if self.tokens and self.action_stack:
                 actions.append("redraw")
             return actions + self._anytime_actions(board)
@@ -453,16 +472,17 @@ class FarmeramaState(State[str]):
             return self._harvest_actions(board) if board.remaining > 0 else []
         if card == WATER_CARD:
             return ["water"] if board.remaining > 0 and self.supply[WATER] > 0 else []
-        return [f"feed {ANIMALS[a]}" for a in range(len(ANIMALS)) if self._can_feed(board, a)]
+        return [FEED_ACTIONS[a] for a in range(len(ANIMALS)) if self._can_feed(board, a)]
 
     def _sow_actions(self, board: Board) -> list[str]:
         """Rulebook "Sow": a plant from the barn plus one from the supply, on an empty bed of the
         area under that plant's sector of the player wheel."""
         actions = []
         barn, supply, beds = board.barn, self.supply, board.beds
+        sow_area = SOW_AREAS[board.wheel % SECTOR_COUNT]
         for crop in FEEDS:
             if barn[crop] and supply[crop]:
-                area = area_of_sector(board.wheel, SOW_CROP_SECTOR[crop])
+                area = sow_area[crop]
                 if EMPTY_BED in [beds[bed] for bed in BEDS_OF_AREA[area]]:
                     actions.append(SOW_ACTIONS[crop][area])
         return actions
@@ -470,10 +490,10 @@ class FarmeramaState(State[str]):
     def _harvest_actions(self, board: Board) -> list[str]:
         """Rulebook "Harvest": one 2-tile stack from an area under a harvest sector."""
         actions = []
-        for area in range(AREA_COUNT):
-            if SECTOR_IS_HARVEST[sector_of_area(board.wheel, area)]:
-                crops = sorted({board.beds[bed] for bed in BEDS_OF_AREA[area]} - {EMPTY_BED})
-                actions += [HARVEST_ACTIONS[c][area] for c in crops]
+        beds = board.beds
+        for area in HARVEST_AREAS[board.wheel % SECTOR_COUNT]:
+            crops = sorted({beds[bed] for bed in BEDS_OF_AREA[area]} - {EMPTY_BED})
+            actions += [HARVEST_ACTIONS[c][area] for c in crops]
         return actions
 
     def _can_feed(self, board: Board, animal: int) -> bool:
@@ -490,7 +510,7 @@ class FarmeramaState(State[str]):
         """Rulebook "At Any Time": turning the player wheel; solo: spending a Special Action token."""
         actions = ["turn-wheel"] if self._can_turn_wheel(board) else []
         if self.solo and self.tokens:
-            actions += [f"token {GOODS[g]}" for g in range(len(GOODS)) if self.supply[g]]
+            actions += [TOKEN_ACTIONS[g] for g in range(len(GOODS)) if self.supply[g]]
         return actions
 
     def _can_turn_wheel(self, board: Board) -> bool:
@@ -505,7 +525,7 @@ class FarmeramaState(State[str]):
     @staticmethod
     def _bar_area(board: Board) -> int:
         """DA-FR3: the area the bar passes over on the next turn (the one under k6 now)."""
-        return area_of_sector(board.wheel, BAR_AFTER_SECTOR)
+        return BAR_AREAS[board.wheel % SECTOR_COUNT]  # area_of_sector(board.wheel, BAR_AFTER_SECTOR)
 
     def _gain_choices(self) -> list[int]:
         """Goods a reward of choice may take now (feed only, or any good), available in the supply."""

@@ -248,3 +248,28 @@ def fit_table(pattern: str) -> FitTable:
     ordered = sorted(squares, key=lambda mask: tuple(SQUARE_NAMES[s] for s in squares[mask]))
     pairs = tuple((packed, mask) for packed, mask, _ in entries)
     return FitTable(pairs, through, anywhere, {mask: i for i, mask in enumerate(ordered)}, squares)
+
+
+COUNT_SHIFT = 6
+"""Bits per resource in a packed count (``pack_counts``): counts of up to 16 squares plus a guard bit."""
+COUNT_GUARD = sum(32 << (COUNT_SHIFT * i) for i in range(len(RESOURCES)))
+"""The guard bit of every field of a packed count."""
+
+
+@cache
+def resource_counts(pattern: str) -> tuple[int, ...]:
+    """How many squares of each resource (``RESOURCES`` order) the pattern needs."""
+    cells = [res for _, _, res in parse_pattern(pattern)]
+    return tuple(cells.count(r) for r in RESOURCES)
+
+
+def pack_counts(counts: tuple[int, ...] | list[int], guard: bool = False) -> int:
+    """Five counts (0..16) in 6-bit fields; with ``guard`` each field also carries 32.
+
+    ``(pack_counts(have, guard=True) - pack_counts(need)) & COUNT_GUARD == COUNT_GUARD`` exactly when
+    ``have[i] >= need[i]`` for every resource (no field borrows from the next: each stays above 0).
+    """
+    packed = 0
+    for i, n in enumerate(counts):
+        packed |= (n + (32 if guard else 0)) << (COUNT_SHIFT * i)
+    return packed

@@ -33,6 +33,8 @@ from farmtable.games.tiny_towns.patterns import (
     ALL_SQUARES_MASK as ALL_SQUARES,
 )
 from farmtable.games.tiny_towns.patterns import (
+    COUNT_GUARD,
+    COUNT_SHIFT,
     PACK_SHIFT,
     SQUARE_INDEX,
     SQUARE_NAMES,
@@ -40,6 +42,8 @@ from farmtable.games.tiny_towns.patterns import (
     describe_pattern,
     fit_table,
     name_order,
+    pack_counts,
+    resource_counts,
 )
 from farmtable.games.tiny_towns.scoring import (
     READING_MANDRAS_AROUND,
@@ -176,8 +180,10 @@ class BuildSearch:
         self.names = names
         """The buildings looked for; a placement of the ``k``-th is tagged ``k << PACK_SHIFT | squares``."""
         self.tables: tuple[FitTable, ...] = tuple(fit_table(p) for p in patterns)
-        self.through = tuple((k << PACK_SHIFT, t.through) for k, t in enumerate(self.tables))
-        self.anywhere = tuple((k << PACK_SHIFT, t.anywhere) for k, t in enumerate(self.tables))
+        needs = [pack_counts(resource_counts(p)) for p in patterns]
+        self.through = tuple((k << PACK_SHIFT, needs[k], t.through) for k, t in enumerate(self.tables))
+        """Per building: its tag base, its resource counts packed (``pack_counts``), its ``through`` table."""
+        self.anywhere = tuple((k << PACK_SHIFT, needs[k], t.anywhere) for k, t in enumerate(self.tables))
         self.start: Fits = (("",) * C.SQUARES, (0,) * len(C.RESOURCES), 0, names, frozenset(), ALL_SQUARES)
         """The empty board's fits (none): where a town seen for the first time starts from."""
         self.targets: dict[int, tuple[tuple[int, Action], ...]] = {}
@@ -640,17 +646,27 @@ class TinyTownsState(State[Action]):
                     | (gives & ~h3 & ALL_SQUARES) << 3 * PACK_SHIFT
                     | (gives & ~h4 & ALL_SQUARES) << 4 * PACK_SHIFT
                 )
+                # How many squares can give each resource: a building needing more of one cannot fit.
+                can = (
+                    ((h0 | wild).bit_count() + 32)
+                    | ((h1 | wild).bit_count() + 32) << COUNT_SHIFT
+                    | ((h2 | wild).bit_count() + 32) << 2 * COUNT_SHIFT
+                    | ((h3 | wild).bit_count() + 32) << 3 * COUNT_SHIFT
+                    | ((h4 | wild).bit_count() + 32) << 4 * COUNT_SHIFT
+                )
                 for i, sq in now:
                     if i < 0:
-                        for k, anywhere in search.anywhere:
-                            for needs, mask in anywhere[sq]:
-                                if not needs & forbidden and mask & cubes:  # a real resource is needed
-                                    found.add(k | mask)
+                        for k, count, anywhere in search.anywhere:
+                            if (can - count) & COUNT_GUARD == COUNT_GUARD:
+                                for needs, mask in anywhere[sq]:
+                                    if not needs & forbidden and mask & cubes:  # a real resource is needed
+                                        found.add(k | mask)
                     else:
-                        for k, through in search.through:
-                            for needs, mask in through[i][sq]:
-                                if not needs & forbidden and mask & cubes:
-                                    found.add(k | mask)
+                        for k, count, through in search.through:
+                            if (can - count) & COUNT_GUARD == COUNT_GUARD:
+                                for needs, mask in through[i][sq]:
+                                    if not needs & forbidden and mask & cubes:
+                                        found.add(k | mask)
             kept = frozenset(found)
             town.fits = (tuple(grid), tuple(have), wild, names, kept, empty)
         elif prev is not town.fits:
