@@ -21,6 +21,8 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable
+from itertools import accumulate
+from operator import or_
 from typing import Any, ClassVar, NamedTuple
 
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
@@ -33,16 +35,15 @@ from farmtable.games.tiny_towns.patterns import (
     ALL_SQUARES_MASK as ALL_SQUARES,
 )
 from farmtable.games.tiny_towns.patterns import (
-    COUNT_GUARD,
-    COUNT_SHIFT,
     PACK_SHIFT,
     SQUARE_INDEX,
     SQUARE_NAMES,
     FitTable,
+    changed_squares,
     describe_pattern,
+    empty_squares_of,
     fit_table,
     name_order,
-    pack_counts,
     resource_counts,
 )
 from farmtable.games.tiny_towns.scoring import (
@@ -122,6 +123,10 @@ _NOT_YET: frozenset[Any] = frozenset({None})
 
 
 Fits = tuple[tuple[str, ...], tuple[int, ...], int, tuple[str, ...], frozenset[int], int]
+Anywhere = tuple[tuple[tuple[int, int], ...], ...]
+"""A ``FitTable.anywhere`` table: per square, (packed needs, squares mask) of the placements through it."""
+Through = tuple[Anywhere, ...]
+"""A ``FitTable.through`` table: ``Anywhere`` tables per resource."""
 """What ``_find_builds`` remembers of a board: the board, the squares of each resource, the Trading
 Posts, the buildings looked for, the placements that fit (each ``k << 16 | squares mask`` for the
 ``k``-th building) and the empty squares (shared by copies: never changed)."""
@@ -174,20 +179,31 @@ NAME_ACTIONS: dict[str, Action] = {r: Action(NAME, r) for r in C.RESOURCES}
 class BuildSearch:
     """What ``_find_builds`` needs for one set of buildings looked for (made once per game and monument)."""
 
-    __slots__ = ("anywhere", "names", "start", "tables", "targets", "through")
+    __slots__ = ("able", "enough", "names", "start", "tables", "targets", "through")
 
     def __init__(self, names: tuple[str, ...], patterns: tuple[str, ...]) -> None:
         self.names = names
         """The buildings looked for; a placement of the ``k``-th is tagged ``k << PACK_SHIFT | squares``."""
         self.tables: tuple[FitTable, ...] = tuple(fit_table(p) for p in patterns)
-        needs = [pack_counts(resource_counts(p)) for p in patterns]
-        self.through = tuple((k << PACK_SHIFT, needs[k], t.through) for k, t in enumerate(self.tables))
-        """Per building: its tag base, its resource counts packed (``pack_counts``), its ``through`` table."""
-        self.anywhere = tuple((k << PACK_SHIFT, needs[k], t.anywhere) for k, t in enumerate(self.tables))
+        self.through = tuple((k << PACK_SHIFT, t.through, t.anywhere) for k, t in enumerate(self.tables))
+        """Per building: its tags' base, its ``through`` and ``anywhere`` tables."""
+        enough = [[0] * (C.SQUARES + 1) for _ in C.RESOURCES]
+        for k, counts in enumerate(map(resource_counts, patterns)):
+            for i, need in enumerate(counts):
+                enough[i][need] |= 1 << k  # enough with ``need`` squares of resource i, and with more:
+        self.enough = tuple(tuple(accumulate(row, or_)) for row in enough)
+        """``enough[i][n]``: the buildings (bit ``k`` for the ``k``-th) needing at most ``n`` of resource ``i``."""
+        self.able: dict[int, tuple[tuple[int, Through, Anywhere], ...]] = {}
+        """Buildings (a bit set, see ``enough``) -> their entries of ``through`` (see ``able_of``)."""
         self.start: Fits = (("",) * C.SQUARES, (0,) * len(C.RESOURCES), 0, names, frozenset(), ALL_SQUARES)
         """The empty board's fits (none): where a town seen for the first time starts from."""
         self.targets: dict[int, tuple[tuple[int, Action], ...]] = {}
         """Tag -> (square bit, build action) for every square in notation order (see ``list_targets``)."""
+
+    def able_of(self, buildings: int) -> tuple[tuple[int, Through, Anywhere], ...]:
+        """The entries of ``through`` of the buildings in the bit set ``buildings``; remembered."""
+        entries = self.able[buildings] = tuple(e for k, e in enumerate(self.through) if buildings >> k & 1)
+        return entries
 
     def order(self, tag: int) -> int:
         """Where the placement ``tag`` comes in the listing of builds: by building, then squares' names."""
@@ -199,6 +215,21 @@ class BuildSearch:
         k = tag >> PACK_SHIFT
         listed = self.targets[tag] = build_targets(self.names[k], self.tables[k].squares[tag & ALL_SQUARES])
         return listed
+
+
+_SEARCHES: dict[tuple[tuple[str, ...], tuple[str, ...]], BuildSearch] = {}
+"""Made by ``build_search``; bounded by ``_MAX_SEARCHES``."""
+_MAX_SEARCHES = 512
+
+
+def build_search(names: tuple[str, ...], patterns: tuple[str, ...]) -> BuildSearch:
+    """The :class:`BuildSearch` of these buildings and patterns, shared by every game that looks for them."""
+    search = _SEARCHES.get((names, patterns))
+    if search is None:
+        if len(_SEARCHES) >= _MAX_SEARCHES:
+            _SEARCHES.clear()
+        search = _SEARCHES[names, patterns] = BuildSearch(names, patterns)
+    return search
 
 
 _BUILD_TARGETS: dict[tuple[str, tuple[int, ...]], tuple[tuple[int, Action], ...]] = {}
@@ -339,8 +370,8 @@ class Town:
         self.done = False
         self.choice: Action | None = None
         """This round's placement, hidden from the others until everyone has placed."""
-        self.memo: tuple[tuple[Any, ...], list[Action]] | None = None
-        """The last build list computed and what it was computed for (a cache, never saved)."""
+        self.memo: tuple[Fits | None, bool, list[Action]] | None = None
+        """The last build list computed, with the fits and the Obelisk reading it is for (a cache, never saved)."""
         self.fits: Fits | None = None
         """The placements that fitted the board last seen by ``_find_builds`` (a cache, never saved)."""
 
@@ -378,7 +409,7 @@ class Town:
 
     def empty_squares(self) -> list[int]:
         """Squares holding neither a cube nor a building."""
-        return [i for i, v in enumerate(self.grid) if not v]
+        return empty_squares_of(self.grid)
 
     def warehouse_cubes(self) -> int:
         """Cubes stored on all this player's Warehouses."""
@@ -526,7 +557,7 @@ class TinyTownsState(State[Action]):
             return self.placement_options(player)
         if town.pending:
             return self.pending_options(player)
-        return [*self.build_options(player), DONE_ACTION]
+        return [*self._find_builds(town), DONE_ACTION]
 
     def nameable(self, player: int) -> list[str]:
         """Resources the Master Builder may name (solo: the face-up cards), Bank rule applied."""
@@ -542,8 +573,7 @@ class TinyTownsState(State[Action]):
     def placement_options(self, player: int) -> list[Action]:
         """How ``player`` may take this round's resource (rulebook "Resource Placement" + abilities)."""
         town = self.towns[player]
-        grid = town.grid
-        empties = [sq for sq in range(C.SQUARES) if not grid[sq]]
+        empties = town.empty_squares()
         others = self.named_by_another(player)
         if self.free_round:  # Town Hall round 3: any resource, except those on your Banks
             forbidden = self.forbidden_by_banks(player)
@@ -552,7 +582,9 @@ class TinyTownsState(State[Action]):
             kinds = list(C.RESOURCES)  # Factory: take a different resource instead
         else:
             kinds = [self.named]
-        options = [places[sq] for places in map(PLACE_ACTIONS.__getitem__, kinds) for sq in empties]
+        options = [
+            action for places in map(PLACE_ACTIONS.__getitem__, kinds) for action in map(places.__getitem__, empties)
+        ]
         if not others:
             return options
         named = self.named
@@ -581,19 +613,10 @@ class TinyTownsState(State[Action]):
         stays (at least one real resource is needed); the building goes on a square whose
         cube it used, except a Shed, or any building once Obelisk of the Crescent is built.
         """
-        return self._builds_of(self.towns[player])
-
-    def _builds_of(self, town: Town) -> list[Action]:
-        """The builds of ``town``, memoised on the town by its board."""
-        key = (*town.grid, town.built, town.monument, town.has("Obelisk of the Crescent"))
-        if town.memo is not None and town.memo[0] == key:
-            return town.memo[1]
-        options = self._find_builds(town)
-        town.memo = (key, options)
-        return options
+        return self._find_builds(self.towns[player])
 
     def _find_builds(self, town: Town) -> list[Action]:
-        """:meth:`build_options` computed afresh (the result is memoised per town).
+        """:meth:`build_options` of ``town`` (the list is remembered on the town with the board it is for).
 
         A placement fits when each of its squares holds the resource it needs (or a Trading Post) and
         at least one holds a real resource. That depends only on its own squares, so the placements
@@ -613,7 +636,8 @@ class TinyTownsState(State[Action]):
         changed = 0
         now: list[tuple[int, int]] = []
         """What changed squares hold now: (resource number, or -1 for a Trading Post; square)."""
-        for sq in [sq for sq in range(C.SQUARES) if grid[sq] != old_grid[sq]]:
+        # (A square holding another object is read again: an equal string there only costs a re-test.)
+        for sq in changed_squares(grid, old_grid):
             bit = 1 << sq
             changed |= bit
             old = old_grid[sq]
@@ -636,7 +660,17 @@ class TinyTownsState(State[Action]):
         cubes = h0 | h1 | h2 | h3 | h4
         if changed:
             found = {tag for tag in kept if not tag & changed} if kept else set()
-            if now:
+            # The buildings that could fit: each resource they need is on enough squares (a Trading Post
+            # gives any); only their placements through the changed squares are tested.
+            enough = search.enough
+            buildings = (
+                enough[0][(h0 | wild).bit_count()]
+                & enough[1][(h1 | wild).bit_count()]
+                & enough[2][(h2 | wild).bit_count()]
+                & enough[3][(h3 | wild).bit_count()]
+                & enough[4][(h4 | wild).bit_count()]
+            )
+            if now and buildings:
                 # Squares that cannot give each resource (a Trading Post gives any), packed like the needs.
                 gives = ~wild
                 forbidden = (
@@ -646,27 +680,12 @@ class TinyTownsState(State[Action]):
                     | (gives & ~h3 & ALL_SQUARES) << 3 * PACK_SHIFT
                     | (gives & ~h4 & ALL_SQUARES) << 4 * PACK_SHIFT
                 )
-                # How many squares can give each resource: a building needing more of one cannot fit.
-                can = (
-                    ((h0 | wild).bit_count() + 32)
-                    | ((h1 | wild).bit_count() + 32) << COUNT_SHIFT
-                    | ((h2 | wild).bit_count() + 32) << 2 * COUNT_SHIFT
-                    | ((h3 | wild).bit_count() + 32) << 3 * COUNT_SHIFT
-                    | ((h4 | wild).bit_count() + 32) << 4 * COUNT_SHIFT
-                )
+                able = search.able.get(buildings) or search.able_of(buildings)
                 for i, sq in now:
-                    if i < 0:
-                        for k, count, anywhere in search.anywhere:
-                            if (can - count) & COUNT_GUARD == COUNT_GUARD:
-                                for needs, mask in anywhere[sq]:
-                                    if not needs & forbidden and mask & cubes:  # a real resource is needed
-                                        found.add(k | mask)
-                    else:
-                        for k, count, through in search.through:
-                            if (can - count) & COUNT_GUARD == COUNT_GUARD:
-                                for needs, mask in through[i][sq]:
-                                    if not needs & forbidden and mask & cubes:
-                                        found.add(k | mask)
+                    for k, through, anywhere in able:
+                        for needs, mask in anywhere[sq] if i < 0 else through[i][sq]:
+                            if not needs & forbidden and mask & cubes:  # a real resource is needed
+                                found.add(k | mask)
             kept = frozenset(found)
             town.fits = (tuple(grid), tuple(have), wild, names, kept, empty)
         elif prev is not town.fits:
@@ -674,6 +693,9 @@ class TinyTownsState(State[Action]):
         if not kept:
             return []
         anywhere_ok = town.has("Obelisk of the Crescent")
+        memo = town.memo
+        if memo is not None and memo[0] is town.fits and memo[1] == anywhere_ok:
+            return memo[2]  # the same board as last time
         targets = search.targets
         options: list[Action] = []
         # One action per square set: by building, then by the squares' names, then the target's.
@@ -684,6 +706,7 @@ class TinyTownsState(State[Action]):
             if listed is None:
                 listed = search.list_targets(tag)
             options += [action for bit, action in listed if spots & bit]
+        town.memo = (town.fits, anywhere_ok, options)
         return options
 
     def _build_search(self, town: Town) -> BuildSearch:
@@ -692,7 +715,7 @@ class TinyTownsState(State[Action]):
         search = self._fit_tables.get(wanted)
         if search is None:
             names = (*self.buildings, wanted) if wanted else self.buildings
-            search = self._fit_tables[wanted] = BuildSearch(names, tuple(self.pattern_of(n) for n in names))
+            search = self._fit_tables[wanted] = build_search(names, tuple(self.pattern_of(n) for n in names))
         return search
 
     # --- abilities asked right after a build ------------------------------------------------
