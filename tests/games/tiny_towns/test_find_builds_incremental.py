@@ -7,7 +7,7 @@ import random
 
 import farmtable
 from farmtable.games.tiny_towns import components as C
-from farmtable.games.tiny_towns.patterns import SQUARE_NAMES, placements, resource_counts
+from farmtable.games.tiny_towns.patterns import PACK_SHIFT, SQUARE_NAMES, fit_table, placements, resource_counts
 from farmtable.games.tiny_towns.rules import BUILD, SQUARES_IN_NAME_ORDER, Action, TinyTownsState, Town, build_targets
 
 
@@ -97,3 +97,14 @@ def test_build_targets_are_every_square_in_notation_order() -> None:
     assert [a for _, a in listed] == [Action(BUILD, "Cottage", (0, 4, 5), sq) for sq in SQUARES_IN_NAME_ORDER]
     assert [bit for bit, _ in listed] == [1 << sq for sq in SQUARES_IN_NAME_ORDER]
     assert build_targets("Cottage", (0, 4, 5)) is listed  # made once
+
+
+def test_fit_tables_list_the_placements_by_what_they_need() -> None:
+    for pattern in {card.pattern for card in C.ALL_CARDS.values()} | {C.MAUSOLEUM_ALT_PATTERN}:
+        table = fit_table(pattern)
+        for sq in range(C.SQUARES):
+            assert table.anywhere[sq] == tuple(pair for pair in table.placements if pair[1] >> sq & 1)
+            for i in range(len(C.RESOURCES)):
+                wanted = tuple(pair for pair in table.placements if pair[0] >> (PACK_SHIFT * i + sq) & 1)
+                assert table.through[i][sq] == wanted
+        assert len(table.placements) == len(placements(pattern))

@@ -248,20 +248,29 @@ class FitTable(NamedTuple):
 
 @cache
 def fit_table(pattern: str) -> FitTable:
-    """:func:`placements` of ``pattern`` as a :class:`FitTable`."""
+    """:func:`placements` of ``pattern`` as a :class:`FitTable` (one pass over the placements, in order)."""
     entries = [(pack_needs(e[1:6]), e[0], e[6]) for e in placement_table(pattern)]
-    through = tuple(
-        tuple(
-            tuple((packed, mask) for packed, mask, _ in entries if packed >> (PACK_SHIFT * i + sq) & 1)
-            for sq in range(SQUARES)
-        )
-        for i in range(len(RESOURCES))
-    )
-    anywhere = tuple(tuple((packed, mask) for packed, mask, _ in entries if mask >> sq & 1) for sq in range(SQUARES))
+    through: list[list[list[tuple[int, int]]]] = [[[] for _ in range(SQUARES)] for _ in RESOURCES]
+    anywhere: list[list[tuple[int, int]]] = [[] for _ in range(SQUARES)]
+    for packed, mask, _ in entries:
+        pair = (packed, mask)
+        needs = packed
+        while needs:  # each (resource, square) the placement needs: every square it covers, once
+            low = needs & -needs
+            needs ^= low
+            i, sq = divmod(low.bit_length() - 1, PACK_SHIFT)
+            through[i][sq].append(pair)
+            anywhere[sq].append(pair)
     squares = {mask: sq for _, mask, sq in entries}
     ordered = sorted(squares, key=lambda mask: tuple(SQUARE_NAMES[s] for s in squares[mask]))
     pairs = tuple((packed, mask) for packed, mask, _ in entries)
-    return FitTable(pairs, through, anywhere, {mask: i for i, mask in enumerate(ordered)}, squares)
+    return FitTable(
+        pairs,
+        tuple(tuple(map(tuple, per_square)) for per_square in through),
+        tuple(map(tuple, anywhere)),
+        {mask: i for i, mask in enumerate(ordered)},
+        squares,
+    )
 
 
 @cache
