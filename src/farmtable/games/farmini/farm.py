@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import filterfalse
+from operator import itemgetter
 from typing import Final
 
 from farmtable.games.farmini.components import (
@@ -39,6 +41,8 @@ Slot = tuple[Pos, int, int]
 those neighbours show a fence there (bit mask): a new card fits when its fence bits on the
 masked sides equal that value."""
 """Fence (True) or pasture (False) for the arms N, E, S, W of a placed card."""
+_MASK_AND_VALUE: Final = itemgetter(1, 2)
+"""A slot's (sides with a neighbour, which are fences): what ``Faces.fit_rotations`` is keyed by."""
 NO_ARMS: Final[Arms] = (False, False, False, False)
 """A missing card in the gap reading: no fences, so its four quarters are one open space."""
 
@@ -350,7 +354,7 @@ class Farm:
         known = self._fits_card.get(card_id)
         if known is None:
             if self._slot_kinds is None:
-                self._slot_kinds = frozenset((mask, value) for _, mask, value in self._needs.values())
+                self._slot_kinds = frozenset(map(_MASK_AND_VALUE, self._needs.values()))
             known = not self._slot_kinds.isdisjoint(self.faces.fit_kinds(card_id))
             self._fits_card[card_id] = known
         return known
@@ -393,7 +397,7 @@ class Farm:
 
     def free_cells(self) -> list[Cell]:
         """Animal cells with no animal, sorted (where a new token may go)."""
-        return [c for c in self.animal_cells() if c not in self.animals]
+        return list(filterfalse(self.animals.__contains__, self.animal_cells()))
 
     def count(self, kind: str) -> int:
         """How many tokens of ``kind`` are on the farm."""

@@ -49,7 +49,6 @@ from farmtable.games.farmini.farm import (
     Faces,
     Farm,
     Pos,
-    Slot,
     cell_name,
     faces_for,
 )
@@ -126,13 +125,15 @@ class Place(NamedTuple):
         return f"place {self.card} at {self.x},{self.y} rot {self.rot}"
 
 
+PLACE_VERB: Final = "place"
+_new_tuple: Final = tuple.__new__
+"""``_new_tuple(Place, (card, x, y, rot, PLACE_VERB))`` is ``Place(card, x, y, rot)`` made without the
+Python-level ``__new__`` of a NamedTuple (placements are made by the thousand)."""
 _TAKES: Final = tuple(Take(i + 1) for i in range(FACE_UP_CARDS))
 _DISCARDS: Final = tuple(Discard(i + 1) for i in range(FACE_UP_CARDS))
 """``take N`` and ``discard N`` for every face-up slot, made once."""
-_SLOT_PLACES: dict[tuple[str, str], dict[Slot, tuple[Place, ...]]] = {}
-"""Per face set and fence card: slot (see ``Farm.slots``) -> the card's placements on it (``slot_places``)."""
-_MAX_SLOT_PLACES = 20_000
-"""Bound on the slots remembered per face set and card."""
+_MAX_PUT_ANIMALS = 20_000
+"""Bound on the animal actions remembered per kind."""
 
 
 class PutAnimal(NamedTuple):
@@ -160,16 +161,6 @@ _ANIMAL_RE: Final = re.compile(rf"^animal ([a-z]+) at {_INT} ?, ?{_INT} ?/ ?(ne|
 NOTATION_HELP: Final = "moves look like 'take 3', 'discard 2', 'place C7 at 1,-1 rot 90' or 'animal pig at 0,1/SE'"
 
 
-def slot_places(faces: Faces, card_id: str, slot: Slot) -> tuple[Place, ...]:
-    """The placements of fence card ``card_id`` on one slot of a farm: ``Farm.placements`` of that slot alone.
-
-    ``Farm.placements(card_id)`` is these, slot after slot in ``Farm.slots()`` order, as (position,
-    rotation); the legal list reads them from a table made once per face set, card and slot.
-    """
-    (x, y), mask, value = slot
-    return tuple(Place(card_id, x, y, rot) for rot in faces.fit_rotations(card_id).get((mask, value), ()))
-
-
 _PUT_ANIMALS: Final[dict[str, dict[Cell, PutAnimal]]] = {kind: {} for kind in KINDS}
 """``animal <kind> at <cell>`` made once per kind and cell (``put_animal``); bounded."""
 
@@ -177,7 +168,7 @@ _PUT_ANIMALS: Final[dict[str, dict[Cell, PutAnimal]]] = {kind: {} for kind in KI
 def put_animal(kind: str, cell: Cell) -> PutAnimal:
     """``PutAnimal(kind, *cell)``, remembered for the next time (a farm has at most 144 cells in play)."""
     action = PutAnimal(kind, *cell)
-    if len(_PUT_ANIMALS[kind]) < _MAX_SLOT_PLACES:
+    if len(_PUT_ANIMALS[kind]) < _MAX_PUT_ANIMALS:
         _PUT_ANIMALS[kind][cell] = action
     return action
 
@@ -320,18 +311,13 @@ class FarminiState(State[Action]):
             return list(_DISCARDS[: len(self.table)])
         card = ALL_CARDS[self.pending]
         if isinstance(card, FenceCard):
-            known = _SLOT_PLACES.get((self.faces.name, card.id))
-            if known is None:
-                known = _SLOT_PLACES[self.faces.name, card.id] = {}
-            legal: list[Action] = []
-            for slot in farm.slots():
-                places = known.get(slot)
-                if places is None:
-                    places = slot_places(self.faces, card.id, slot)
-                    if len(known) < _MAX_SLOT_PLACES:
-                        known[slot] = places
-                legal += places
-            return legal
+            # Farm.placements(cid) as actions, in one pass over the slots.
+            cid, fitting = card.id, self.faces.fit_rotations(card.id)
+            return [
+                _new_tuple(Place, (cid, x, y, rot, PLACE_VERB))
+                for (x, y), mask, value in farm.slots()
+                for rot in fitting.get((mask, value), ())
+            ]
         if isinstance(card, AnimalCard):
             made = _PUT_ANIMALS[card.kind]
             return [made.get(cell) or put_animal(card.kind, cell) for cell in farm.free_cells()]
