@@ -242,7 +242,7 @@ class Board:
 
     def scarecrows(self) -> int:
         """DA-FR2: visible scarecrows: areas whose scarecrow bed is empty."""
-        return sum(1 for bed in SCARECROW_BED if self.beds[bed] == EMPTY_BED)
+        return [*map(self.beds.__getitem__, SCARECROW_BED)].count(EMPTY_BED)
 
     def feed_in_barn(self) -> int:
         """Feed plants (not water) in the barn."""
@@ -443,6 +443,8 @@ class FarmeramaState(State[str]):
         board = self.boards[p]
         phase = self.phase
         if phase == CHOOSE:
+            if not board.cards:
+                return list(CARD_ACTIONS)  # (what the line below gives with no card chosen yet)
             return [CARD_ACTIONS[c] for c in range(len(CARDS)) if c not in board.cards]
         if phase == AWARD:
             if self.gains:
@@ -483,7 +485,7 @@ class FarmeramaState(State[str]):
         for crop in FEEDS:
             if barn[crop] and supply[crop]:
                 area = sow_area[crop]
-                if EMPTY_BED in [beds[bed] for bed in BEDS_OF_AREA[area]]:
+                if EMPTY_BED in map(beds.__getitem__, BEDS_OF_AREA[area]):
                     actions.append(SOW_ACTIONS[crop][area])
         return actions
 
@@ -685,10 +687,13 @@ class FarmeramaState(State[str]):
     # ------------------------------------------------------------------------------------------
 
     def _do(self, player: int, action: str) -> None:
-        self._carry_out(player, action)
-        self._legal = {}  # the action changed the state: cached legal lists and actors are stale
+        actors = self._carry_out(player, action)
+        # The action changed the state: cached legal lists and actors are stale, except the actors the
+        # last step of the action found.
+        self._legal = {} if actors is None else {ACTORS_KEY: actors}
 
-    def _carry_out(self, player: int, action: str) -> None:
+    def _carry_out(self, player: int, action: str) -> list[int] | None:
+        """Carry out ``action``; returns the actors of the new position when its last step found them."""
         words = _WORDS.get(action)
         if words is None:
             words = action.split()
@@ -697,7 +702,7 @@ class FarmeramaState(State[str]):
         verb = words[0]
         board = self.boards[player]
         if verb == "card":
-            self._choose_card(player, CARD_INDEX[words[1]])
+            return self._choose_card(player, CARD_INDEX[words[1]])
         elif verb == "take":
             self._take_building(player, self.display[int(words[1]) - 1])
             self.chooser = NOBODY
@@ -733,19 +738,23 @@ class FarmeramaState(State[str]):
             self._feed(board, ANIMAL_INDEX[words[1]])
         elif verb == "done":
             self._finish_card(player, board)
+        return None
 
     # --- Phase 1: choose action cards ------------------------------------------------------------
 
-    def _choose_card(self, player: int, card: int) -> None:
+    def _choose_card(self, player: int, card: int) -> list[int] | None:
+        """Phase 1: ``player`` chooses ``card``; returns who still chooses (None once all have chosen)."""
         if self.solo:
             # Solo part 3: carry out one of the five actions, whatever card was revealed.
             self.phase = ACT
             self.act_order = [0]
             self._start_card(self.boards[0], card)
-            return
+            return None
         self.boards[player].cards.append(card)
-        if not self._compute_actors():
-            self._reveal_cards()
+        if actors := self._compute_actors():
+            return actors
+        self._reveal_cards()
+        return None
 
     def _reveal_cards(self) -> None:
         """All have chosen: the cards are revealed together (hidden information resolves)."""
