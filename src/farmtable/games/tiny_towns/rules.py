@@ -123,13 +123,13 @@ _NOT_YET: frozenset[Any] = frozenset({None})
 
 
 Fits = tuple[tuple[str, ...], tuple[int, ...], int, tuple[str, ...], frozenset[int], int]
+"""What ``_find_builds`` remembers of a board: the board, the squares of each resource, the Trading
+Posts, the buildings looked for, the placements that fit (each ``k << 16 | squares mask`` for the
+``k``-th building) and the empty squares (shared by copies: never changed)."""
 Anywhere = tuple[tuple[tuple[int, int], ...], ...]
 """A ``FitTable.anywhere`` table: per square, (packed needs, squares mask) of the placements through it."""
 Through = tuple[Anywhere, ...]
 """A ``FitTable.through`` table: ``Anywhere`` tables per resource."""
-"""What ``_find_builds`` remembers of a board: the board, the squares of each resource, the Trading
-Posts, the buildings looked for, the placements that fit (each ``k << 16 | squares mask`` for the
-``k``-th building) and the empty squares (shared by copies: never changed)."""
 RESOURCE_NUMBER = {r: i for i, r in enumerate(C.RESOURCES)}
 TRADING_POST = "Trading Post"
 
@@ -177,7 +177,7 @@ NAME_ACTIONS: dict[str, Action] = {r: Action(NAME, r) for r in C.RESOURCES}
 
 
 class BuildSearch:
-    """What ``_find_builds`` needs for one set of buildings looked for (made once per game and monument)."""
+    """What ``_find_builds`` needs for one set of buildings looked for (shared by games, see ``build_search``)."""
 
     __slots__ = ("able", "enough", "names", "start", "tables", "targets", "through")
 
