@@ -7,8 +7,8 @@ import random
 
 import farmtable
 from farmtable.games.tiny_towns import components as C
-from farmtable.games.tiny_towns.patterns import SQUARE_NAMES, placements
-from farmtable.games.tiny_towns.rules import BUILD, SQUARES_IN_NAME_ORDER, Action, TinyTownsState, Town
+from farmtable.games.tiny_towns.patterns import PACK_SHIFT, SQUARE_NAMES, fit_table, placements, resource_counts
+from farmtable.games.tiny_towns.rules import BUILD, SQUARES_IN_NAME_ORDER, Action, TinyTownsState, Town, build_targets
 
 
 def reference_builds(state: TinyTownsState, town: Town) -> list[Action]:
@@ -68,3 +68,43 @@ def test_builds_equal_the_plain_search_after_arbitrary_edits() -> None:
         assert builds == reference_builds(state, town)
         found_some += bool(builds)
     assert found_some > 50
+
+
+def test_a_town_seen_for_the_first_time_is_searched_from_the_empty_board() -> None:
+    """No remembered fits (a loaded or new town): every cube and Trading Post is a change from the empty
+    board, so the placements through them are all the placements that can fit."""
+    state = farmtable.get_game("tiny-towns").new_game(players=2, seed=3, variants=())
+    rng = random.Random(4)
+    contents = ["", "", *C.RESOURCES, *C.RESOURCES, *C.RESOURCES, "Trading Post", "Well"]
+    found_some = 0
+    for _ in range(300):
+        town = Town()
+        town.grid = [rng.choice(contents) for _ in range(C.SQUARES)]
+        builds = state._find_builds(town)
+        assert builds == reference_builds(state, town)
+        found_some += bool(builds)
+    assert found_some > 100
+
+
+def test_resource_counts_count_the_pattern_cells() -> None:
+    for card in C.ALL_CARDS.values():
+        cells = placements(card.pattern)[0].cells
+        assert resource_counts(card.pattern) == tuple(sum(1 for _, r in cells if r == res) for res in C.RESOURCES)
+
+
+def test_build_targets_are_every_square_in_notation_order() -> None:
+    listed = build_targets("Cottage", (0, 4, 5))
+    assert [a for _, a in listed] == [Action(BUILD, "Cottage", (0, 4, 5), sq) for sq in SQUARES_IN_NAME_ORDER]
+    assert [bit for bit, _ in listed] == [1 << sq for sq in SQUARES_IN_NAME_ORDER]
+    assert build_targets("Cottage", (0, 4, 5)) is listed  # made once
+
+
+def test_fit_tables_list_the_placements_by_what_they_need() -> None:
+    for pattern in {card.pattern for card in C.ALL_CARDS.values()} | {C.MAUSOLEUM_ALT_PATTERN}:
+        table = fit_table(pattern)
+        for sq in range(C.SQUARES):
+            assert table.anywhere[sq] == tuple(pair for pair in table.placements if pair[1] >> sq & 1)
+            for i in range(len(C.RESOURCES)):
+                wanted = tuple(pair for pair in table.placements if pair[0] >> (PACK_SHIFT * i + sq) & 1)
+                assert table.through[i][sq] == wanted
+        assert len(table.placements) == len(placements(pattern))

@@ -133,6 +133,25 @@ HARVEST_ACTIONS = tuple(
     tuple(f"harvest {GOODS[crop]} {AREA_NAMES[a]}" for a in range(AREA_COUNT)) for crop in range(len(GOODS))
 )
 """``harvest <crop> <area>`` by [crop][area], made once."""
+GAIN_ACTIONS = tuple(f"gain {good}" for good in GOODS)
+"""``gain <good>`` by good, made once."""
+TAKE_ACTIONS = tuple(f"take {slot + 1}" for slot in range(DISPLAY_SIZE))
+"""``take <slot>`` by display slot (0-based), made once."""
+FEED_ACTIONS = tuple(f"feed {animal}" for animal in ANIMALS)
+"""``feed <animal>`` by animal, made once."""
+TOKEN_ACTIONS = tuple(f"token {good}" for good in GOODS)
+"""``token <good>`` by good, made once."""
+HARVEST_AREAS = tuple(
+    tuple(a for a in range(AREA_COUNT) if SECTOR_IS_HARVEST[(a + wheel) % SECTOR_COUNT])
+    for wheel in range(SECTOR_COUNT)
+)
+"""The areas under a harvest sector, by the wheel's turn (``sector_of_area``), made once."""
+SOW_AREAS = tuple(
+    {crop: (sector - wheel) % SECTOR_COUNT for crop, sector in SOW_CROP_SECTOR.items()} for wheel in range(SECTOR_COUNT)
+)
+"""The area each feed plant is sown on, by the wheel's turn (``area_of_sector``), made once."""
+BAR_AREAS = tuple((BAR_AFTER_SECTOR - wheel) % SECTOR_COUNT for wheel in range(SECTOR_COUNT))
+"""The area the bar passes over next (``FarmeramaState._bar_area``), by the wheel's turn, made once."""
 _WORDS: dict[str, list[str]] = {}
 """Actions already split into words (notation is a small fixed vocabulary; bounded below)."""
 _MAX_WORDS = 10_000
@@ -223,7 +242,7 @@ class Board:
 
     def scarecrows(self) -> int:
         """DA-FR2: visible scarecrows: areas whose scarecrow bed is empty."""
-        return sum(1 for bed in SCARECROW_BED if self.beds[bed] == EMPTY_BED)
+        return [*map(self.beds.__getitem__, SCARECROW_BED)].count(EMPTY_BED)
 
     def feed_in_barn(self) -> int:
         """Feed plants (not water) in the barn."""
@@ -424,13 +443,15 @@ class FarmeramaState(State[str]):
         board = self.boards[p]
         phase = self.phase
         if phase == CHOOSE:
+            if not board.cards:
+                return list(CARD_ACTIONS)  # (what the line below gives with no card chosen yet)
             return [CARD_ACTIONS[c] for c in range(len(CARDS)) if c not in board.cards]
         if phase == AWARD:
             if self.gains:
-                return [f"gain {GOODS[g]}" for g in self._gain_choices()]
-            return [f"take {slot + 1}" for slot in range(len(self.display))]
+                return [GAIN_ACTIONS[g] for g in self._gain_choices()]
+            return list(TAKE_ACTIONS[: len(self.display)])
         if phase == SOLO_PICK:
-            actions = [f"card {name}" for name in CARDS]
+            actions = list(CARD_ACTIONS)
             if self.tokens and self.action_stack:
                 actions.append("redraw")
             return actions + self._anytime_actions(board)
@@ -453,27 +474,28 @@ class FarmeramaState(State[str]):
             return self._harvest_actions(board) if board.remaining > 0 else []
         if card == WATER_CARD:
             return ["water"] if board.remaining > 0 and self.supply[WATER] > 0 else []
-        return [f"feed {ANIMALS[a]}" for a in range(len(ANIMALS)) if self._can_feed(board, a)]
+        return [FEED_ACTIONS[a] for a in range(len(ANIMALS)) if self._can_feed(board, a)]
 
     def _sow_actions(self, board: Board) -> list[str]:
         """Rulebook "Sow": a plant from the barn plus one from the supply, on an empty bed of the
         area under that plant's sector of the player wheel."""
         actions = []
         barn, supply, beds = board.barn, self.supply, board.beds
+        sow_area = SOW_AREAS[board.wheel % SECTOR_COUNT]
         for crop in FEEDS:
             if barn[crop] and supply[crop]:
-                area = area_of_sector(board.wheel, SOW_CROP_SECTOR[crop])
-                if EMPTY_BED in [beds[bed] for bed in BEDS_OF_AREA[area]]:
+                area = sow_area[crop]
+                if EMPTY_BED in map(beds.__getitem__, BEDS_OF_AREA[area]):
                     actions.append(SOW_ACTIONS[crop][area])
         return actions
 
     def _harvest_actions(self, board: Board) -> list[str]:
         """Rulebook "Harvest": one 2-tile stack from an area under a harvest sector."""
         actions = []
-        for area in range(AREA_COUNT):
-            if SECTOR_IS_HARVEST[sector_of_area(board.wheel, area)]:
-                crops = sorted({board.beds[bed] for bed in BEDS_OF_AREA[area]} - {EMPTY_BED})
-                actions += [HARVEST_ACTIONS[c][area] for c in crops]
+        beds = board.beds
+        for area in HARVEST_AREAS[board.wheel % SECTOR_COUNT]:
+            crops = sorted({beds[bed] for bed in BEDS_OF_AREA[area]} - {EMPTY_BED})
+            actions += [HARVEST_ACTIONS[c][area] for c in crops]
         return actions
 
     def _can_feed(self, board: Board, animal: int) -> bool:
@@ -490,7 +512,7 @@ class FarmeramaState(State[str]):
         """Rulebook "At Any Time": turning the player wheel; solo: spending a Special Action token."""
         actions = ["turn-wheel"] if self._can_turn_wheel(board) else []
         if self.solo and self.tokens:
-            actions += [f"token {GOODS[g]}" for g in range(len(GOODS)) if self.supply[g]]
+            actions += [TOKEN_ACTIONS[g] for g in range(len(GOODS)) if self.supply[g]]
         return actions
 
     def _can_turn_wheel(self, board: Board) -> bool:
@@ -505,7 +527,7 @@ class FarmeramaState(State[str]):
     @staticmethod
     def _bar_area(board: Board) -> int:
         """DA-FR3: the area the bar passes over on the next turn (the one under k6 now)."""
-        return area_of_sector(board.wheel, BAR_AFTER_SECTOR)
+        return BAR_AREAS[board.wheel % SECTOR_COUNT]  # area_of_sector(board.wheel, BAR_AFTER_SECTOR)
 
     def _gain_choices(self) -> list[int]:
         """Goods a reward of choice may take now (feed only, or any good), available in the supply."""
@@ -665,10 +687,13 @@ class FarmeramaState(State[str]):
     # ------------------------------------------------------------------------------------------
 
     def _do(self, player: int, action: str) -> None:
-        self._carry_out(player, action)
-        self._legal = {}  # the action changed the state: cached legal lists and actors are stale
+        actors = self._carry_out(player, action)
+        # The action changed the state: cached legal lists and actors are stale, except the actors the
+        # last step of the action found.
+        self._legal = {} if actors is None else {ACTORS_KEY: actors}
 
-    def _carry_out(self, player: int, action: str) -> None:
+    def _carry_out(self, player: int, action: str) -> list[int] | None:
+        """Carry out ``action``; returns the actors of the new position when its last step found them."""
         words = _WORDS.get(action)
         if words is None:
             words = action.split()
@@ -677,7 +702,7 @@ class FarmeramaState(State[str]):
         verb = words[0]
         board = self.boards[player]
         if verb == "card":
-            self._choose_card(player, CARD_INDEX[words[1]])
+            return self._choose_card(player, CARD_INDEX[words[1]])
         elif verb == "take":
             self._take_building(player, self.display[int(words[1]) - 1])
             self.chooser = NOBODY
@@ -713,19 +738,23 @@ class FarmeramaState(State[str]):
             self._feed(board, ANIMAL_INDEX[words[1]])
         elif verb == "done":
             self._finish_card(player, board)
+        return None
 
     # --- Phase 1: choose action cards ------------------------------------------------------------
 
-    def _choose_card(self, player: int, card: int) -> None:
+    def _choose_card(self, player: int, card: int) -> list[int] | None:
+        """Phase 1: ``player`` chooses ``card``; returns who still chooses (None once all have chosen)."""
         if self.solo:
             # Solo part 3: carry out one of the five actions, whatever card was revealed.
             self.phase = ACT
             self.act_order = [0]
             self._start_card(self.boards[0], card)
-            return
+            return None
         self.boards[player].cards.append(card)
-        if not self._compute_actors():
-            self._reveal_cards()
+        if actors := self._compute_actors():
+            return actors
+        self._reveal_cards()
+        return None
 
     def _reveal_cards(self) -> None:
         """All have chosen: the cards are revealed together (hidden information resolves)."""

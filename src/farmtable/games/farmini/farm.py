@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import filterfalse
+from operator import itemgetter
 from typing import Final
 
 from farmtable.games.farmini.components import (
@@ -39,6 +41,8 @@ Slot = tuple[Pos, int, int]
 those neighbours show a fence there (bit mask): a new card fits when its fence bits on the
 masked sides equal that value."""
 """Fence (True) or pasture (False) for the arms N, E, S, W of a placed card."""
+_MASK_AND_VALUE: Final = itemgetter(1, 2)
+"""A slot's (sides with a neighbour, which are fences): what ``Faces.fit_rotations`` is keyed by."""
 NO_ARMS: Final[Arms] = (False, False, False, False)
 """A missing card in the gap reading: no fences, so its four quarters are one open space."""
 
@@ -101,7 +105,7 @@ class Faces:
     matching.
     """
 
-    __slots__ = ("_fits", "cards", "distinct_rotations", "name", "oriented", "rotation_bits")
+    __slots__ = ("_fit_kinds", "_fits", "cards", "distinct_rotations", "name", "oriented", "rotation_bits")
 
     def __init__(self, name: str, cards: Iterable[FenceCard]) -> None:
         self.name = name
@@ -121,6 +125,7 @@ class Faces:
             for card_id, rots in self.distinct_rotations.items()
         }
         self._fits: dict[str, dict[tuple[int, int], tuple[int, ...]]] = {}
+        self._fit_kinds: dict[str, frozenset[tuple[int, int]]] = {}
 
     def fit_rotations(self, card_id: str) -> dict[tuple[int, int], tuple[int, ...]]:
         """For every kind of slot a card can fit, (sides with a neighbour, which are fences) -> the
@@ -137,6 +142,13 @@ class Faces:
                     if rots:
                         known[mask, value] = rots
             self._fits[card_id] = known
+        return known
+
+    def fit_kinds(self, card_id: str) -> frozenset[tuple[int, int]]:
+        """The kinds of slot ``card_id`` fits in some rotation: the keys of :meth:`fit_rotations`."""
+        known = self._fit_kinds.get(card_id)
+        if known is None:
+            known = self._fit_kinds[card_id] = frozenset(self.fit_rotations(card_id))
         return known
 
     def canonical_rotation(self, card_id: str, rot: int) -> int:
@@ -194,6 +206,7 @@ class Farm:
 
     __slots__ = (
         "_animal_cells",
+        "_fits_card",
         "_frontier",
         "_needs",
         "_open_regions",
@@ -214,16 +227,20 @@ class Farm:
         missing card is never enclosed."""
         self.cards: dict[Pos, Oriented] = {}
         self.animals: dict[Cell, str] = {}
-        self._needs: dict[Pos, tuple[int, int]] = {}
-        """Per empty position next to the farm: (sides with a neighbour, which of them are fences)."""
+        self._needs: dict[Pos, Slot] = {}
+        """Per empty position next to the farm: its slot (the position, the sides with a neighbour, which
+        of them are fences)."""
         self._regions: tuple[Region, ...] | None = None
         self._open_regions: tuple[Region, ...] | None = None
         self._frontier: tuple[Slot, ...] | None = None
         self._slot_kinds: frozenset[tuple[int, int]] | None = None
         self._animal_cells: tuple[Cell, ...] | None = None
+        self._fits_card: dict[str, bool] = {}
+        """``can_place`` answers for this layout, by card (shared by copies until either lays a card)."""
 
     def _changed(self) -> None:
         """Forget what was computed from the cards (called whenever a card is laid)."""
+        self._fits_card = {}
         self._regions = None
         self._open_regions = None
         self._frontier = None
@@ -245,6 +262,7 @@ class Farm:
         other._frontier = self._frontier
         other._slot_kinds = self._slot_kinds
         other._animal_cells = self._animal_cells
+        other._fits_card = self._fits_card
         return other
 
     def put_card(self, card_id: str, pos: Pos, rot: int) -> None:
@@ -262,8 +280,8 @@ class Farm:
             if npos in cards:
                 continue
             facing = 1 << ((side + 2) % SIDE_COUNT)  # the new neighbour's side facing this card
-            mask, value = needs.get(npos, (0, 0))
-            needs[npos] = (mask | facing, value | facing if card.arms[side] else value)
+            _, mask, value = needs.get(npos, (npos, 0, 0))
+            needs[npos] = (npos, mask | facing, value | facing if card.arms[side] else value)
         self._changed()
         if known is not None:
             # A card on a new position adds its animal cells to the sorted list (no full rebuild).
@@ -278,7 +296,7 @@ class Farm:
         """The frontier with what each position requires of a new card's arms; cached."""
         if self._frontier is None:
             needs = self._needs
-            self._frontier = tuple((pos, *needs[pos]) for pos in sorted(needs))
+            self._frontier = tuple(map(needs.__getitem__, sorted(needs)))
         return self._frontier
 
     def fits(self, card: Oriented, pos: Pos) -> bool:
@@ -332,10 +350,14 @@ class Farm:
         return [(pos, rot) for pos, mask, value in self.slots() for rot in fitting.get((mask, value), ())]
 
     def can_place(self, card_id: str) -> bool:
-        """Whether the card fits anywhere on this farm (checked once per kind of slot)."""
-        if self._slot_kinds is None:
-            self._slot_kinds = frozenset(self._needs.values())
-        return not self._slot_kinds.isdisjoint(self.faces.fit_rotations(card_id))
+        """Whether the card fits anywhere on this farm (checked once per kind of slot; remembered)."""
+        known = self._fits_card.get(card_id)
+        if known is None:
+            if self._slot_kinds is None:
+                self._slot_kinds = frozenset(map(_MASK_AND_VALUE, self._needs.values()))
+            known = not self._slot_kinds.isdisjoint(self.faces.fit_kinds(card_id))
+            self._fits_card[card_id] = known
+        return known
 
     def is_connected(self) -> bool:
         """Whether every card can be reached from every other through shared sides."""
@@ -375,7 +397,7 @@ class Farm:
 
     def free_cells(self) -> list[Cell]:
         """Animal cells with no animal, sorted (where a new token may go)."""
-        return [c for c in self.animal_cells() if c not in self.animals]
+        return list(filterfalse(self.animals.__contains__, self.animal_cells()))
 
     def count(self, kind: str) -> int:
         """How many tokens of ``kind`` are on the farm."""

@@ -125,12 +125,15 @@ class Place(NamedTuple):
         return f"place {self.card} at {self.x},{self.y} rot {self.rot}"
 
 
+PLACE_VERB: Final = "place"
+_new_tuple: Final = tuple.__new__
+"""``_new_tuple(Place, (card, x, y, rot, PLACE_VERB))`` is ``Place(card, x, y, rot)`` made without the
+Python-level ``__new__`` of a NamedTuple (placements are made by the thousand)."""
 _TAKES: Final = tuple(Take(i + 1) for i in range(FACE_UP_CARDS))
 _DISCARDS: Final = tuple(Discard(i + 1) for i in range(FACE_UP_CARDS))
 """``take N`` and ``discard N`` for every face-up slot, made once."""
-_PLACES: dict[tuple[str, tuple[int, int], int], Place] = {}
-"""Placements made once and shared (actions are immutable), by (card, position, rotation); bounded."""
-_MAX_PLACES = 100_000
+_MAX_PUT_ANIMALS = 20_000
+"""Bound on the animal actions remembered per kind."""
 
 
 class PutAnimal(NamedTuple):
@@ -156,6 +159,18 @@ _PLACE_RE: Final = re.compile(rf"^place ([a-z]{{1,2}}\d{{1,2}}) at {_INT} ?, ?{_
 _ANIMAL_RE: Final = re.compile(rf"^animal ([a-z]+) at {_INT} ?, ?{_INT} ?/ ?(ne|se|sw|nw)$")
 
 NOTATION_HELP: Final = "moves look like 'take 3', 'discard 2', 'place C7 at 1,-1 rot 90' or 'animal pig at 0,1/SE'"
+
+
+_PUT_ANIMALS: Final[dict[str, dict[Cell, PutAnimal]]] = {kind: {} for kind in KINDS}
+"""``animal <kind> at <cell>`` made once per kind and cell (``put_animal``); bounded."""
+
+
+def put_animal(kind: str, cell: Cell) -> PutAnimal:
+    """``PutAnimal(kind, *cell)``, remembered for the next time (a farm has at most 144 cells in play)."""
+    action = PutAnimal(kind, *cell)
+    if len(_PUT_ANIMALS[kind]) < _MAX_PUT_ANIMALS:
+        _PUT_ANIMALS[kind][cell] = action
+    return action
 
 
 # --- the game -----------------------------------------------------------------------------
@@ -296,20 +311,16 @@ class FarminiState(State[Action]):
             return list(_DISCARDS[: len(self.table)])
         card = ALL_CARDS[self.pending]
         if isinstance(card, FenceCard):
-            cid = card.id
-            places = _PLACES
-            legal: list[Action] = []
-            for pos, rot in farm.placements(cid):
-                key = (cid, pos, rot)
-                place = places.get(key)
-                if place is None:
-                    place = Place(cid, pos[0], pos[1], rot)
-                    if len(places) < _MAX_PLACES:
-                        places[key] = place
-                legal.append(place)
-            return legal
+            # Farm.placements(cid) as actions, in one pass over the slots.
+            cid, fitting = card.id, self.faces.fit_rotations(card.id)
+            return [
+                _new_tuple(Place, (cid, x, y, rot, PLACE_VERB))
+                for (x, y), mask, value in farm.slots()
+                for rot in fitting.get((mask, value), ())
+            ]
         if isinstance(card, AnimalCard):
-            return [PutAnimal(card.kind, x, y, q) for (x, y, q) in farm.free_cells()]
+            made = _PUT_ANIMALS[card.kind]
+            return [made.get(cell) or put_animal(card.kind, cell) for cell in farm.free_cells()]
         return []  # pragma: no cover - a wolf is never taken
 
     def _playable(self, farm: Farm, card_id: str) -> bool:

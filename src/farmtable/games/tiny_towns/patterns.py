@@ -8,7 +8,10 @@ precomputed once as bit masks so that finding what a town can build is cheap.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
+from itertools import compress
+from operator import is_not, not_
 from typing import NamedTuple
 
 from farmtable.games.tiny_towns.components import COLUMN_LETTERS, RESOURCE_LETTERS, RESOURCES, SQUARES, TOWN_SIZE
@@ -56,6 +59,17 @@ COLUMN: tuple[tuple[int, ...], ...] = tuple(
 )
 """The other squares of a square's column."""
 ALL_SQUARES_MASK = (1 << SQUARES) - 1
+
+
+def empty_squares_of(grid: Sequence[str]) -> list[int]:
+    """The empty squares of a town's grid, ascending: ``[sq for sq in range(16) if not grid[sq]]``, run in C."""
+    return list(compress(range(SQUARES), map(not_, grid)))
+
+
+def changed_squares(grid: Sequence[str], old: Sequence[str]) -> list[int]:
+    """The squares whose content is not the very object ``old`` held there, ascending:
+    ``[sq for sq in range(16) if grid[sq] is not old[sq]]``, run in C."""
+    return list(compress(range(SQUARES), map(is_not, grid, old)))
 
 
 def mask_squares(mask: int) -> list[int]:
@@ -234,17 +248,33 @@ class FitTable(NamedTuple):
 
 @cache
 def fit_table(pattern: str) -> FitTable:
-    """:func:`placements` of ``pattern`` as a :class:`FitTable`."""
+    """:func:`placements` of ``pattern`` as a :class:`FitTable` (one pass over the placements, in order)."""
     entries = [(pack_needs(e[1:6]), e[0], e[6]) for e in placement_table(pattern)]
-    through = tuple(
-        tuple(
-            tuple((packed, mask) for packed, mask, _ in entries if packed >> (PACK_SHIFT * i + sq) & 1)
-            for sq in range(SQUARES)
-        )
-        for i in range(len(RESOURCES))
-    )
-    anywhere = tuple(tuple((packed, mask) for packed, mask, _ in entries if mask >> sq & 1) for sq in range(SQUARES))
+    through: list[list[list[tuple[int, int]]]] = [[[] for _ in range(SQUARES)] for _ in RESOURCES]
+    anywhere: list[list[tuple[int, int]]] = [[] for _ in range(SQUARES)]
+    for packed, mask, _ in entries:
+        pair = (packed, mask)
+        needs = packed
+        while needs:  # each (resource, square) the placement needs: every square it covers, once
+            low = needs & -needs
+            needs ^= low
+            i, sq = divmod(low.bit_length() - 1, PACK_SHIFT)
+            through[i][sq].append(pair)
+            anywhere[sq].append(pair)
     squares = {mask: sq for _, mask, sq in entries}
     ordered = sorted(squares, key=lambda mask: tuple(SQUARE_NAMES[s] for s in squares[mask]))
     pairs = tuple((packed, mask) for packed, mask, _ in entries)
-    return FitTable(pairs, through, anywhere, {mask: i for i, mask in enumerate(ordered)}, squares)
+    return FitTable(
+        pairs,
+        tuple(tuple(map(tuple, per_square)) for per_square in through),
+        tuple(map(tuple, anywhere)),
+        {mask: i for i, mask in enumerate(ordered)},
+        squares,
+    )
+
+
+@cache
+def resource_counts(pattern: str) -> tuple[int, ...]:
+    """How many squares of each resource (``RESOURCES`` order) the pattern needs."""
+    cells = [res for _, _, res in parse_pattern(pattern)]
+    return tuple(cells.count(r) for r in RESOURCES)

@@ -21,6 +21,8 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable
+from itertools import accumulate
+from operator import or_
 from typing import Any, ClassVar, NamedTuple
 
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
@@ -37,9 +39,12 @@ from farmtable.games.tiny_towns.patterns import (
     SQUARE_INDEX,
     SQUARE_NAMES,
     FitTable,
+    changed_squares,
     describe_pattern,
+    empty_squares_of,
     fit_table,
     name_order,
+    resource_counts,
 )
 from farmtable.games.tiny_towns.scoring import (
     READING_MANDRAS_AROUND,
@@ -121,9 +126,12 @@ Fits = tuple[tuple[str, ...], tuple[int, ...], int, tuple[str, ...], frozenset[i
 """What ``_find_builds`` remembers of a board: the board, the squares of each resource, the Trading
 Posts, the buildings looked for, the placements that fit (each ``k << 16 | squares mask`` for the
 ``k``-th building) and the empty squares (shared by copies: never changed)."""
+Anywhere = tuple[tuple[tuple[int, int], ...], ...]
+"""A ``FitTable.anywhere`` table: per square, (packed needs, squares mask) of the placements through it."""
+Through = tuple[Anywhere, ...]
+"""A ``FitTable.through`` table: ``Anywhere`` tables per resource."""
 RESOURCE_NUMBER = {r: i for i, r in enumerate(C.RESOURCES)}
 TRADING_POST = "Trading Post"
-SQUARE_BITS = tuple(1 << sq for sq in range(C.SQUARES))
 
 
 class Action(NamedTuple):
@@ -164,6 +172,78 @@ PLACE_ACTIONS: dict[str, tuple[Action, ...]] = {
     r: tuple(Action(PLACE, r, target=sq) for sq in range(C.SQUARES)) for r in C.RESOURCES
 }
 """``place <resource> <square>``, made once (actions are immutable)."""
+NAME_ACTIONS: dict[str, Action] = {r: Action(NAME, r) for r in C.RESOURCES}
+"""``name <resource>``, made once."""
+
+
+class BuildSearch:
+    """What ``_find_builds`` needs for one set of buildings looked for (shared by games, see ``build_search``)."""
+
+    __slots__ = ("able", "enough", "names", "start", "tables", "targets", "through")
+
+    def __init__(self, names: tuple[str, ...], patterns: tuple[str, ...]) -> None:
+        self.names = names
+        """The buildings looked for; a placement of the ``k``-th is tagged ``k << PACK_SHIFT | squares``."""
+        self.tables: tuple[FitTable, ...] = tuple(fit_table(p) for p in patterns)
+        self.through = tuple((k << PACK_SHIFT, t.through, t.anywhere) for k, t in enumerate(self.tables))
+        """Per building: its tags' base, its ``through`` and ``anywhere`` tables."""
+        enough = [[0] * (C.SQUARES + 1) for _ in C.RESOURCES]
+        for k, counts in enumerate(map(resource_counts, patterns)):
+            for i, need in enumerate(counts):
+                enough[i][need] |= 1 << k  # enough with ``need`` squares of resource i, and with more:
+        self.enough = tuple(tuple(accumulate(row, or_)) for row in enough)
+        """``enough[i][n]``: the buildings (bit ``k`` for the ``k``-th) needing at most ``n`` of resource ``i``."""
+        self.able: dict[int, tuple[tuple[int, Through, Anywhere], ...]] = {}
+        """Buildings (a bit set, see ``enough``) -> their entries of ``through`` (see ``able_of``)."""
+        self.start: Fits = (("",) * C.SQUARES, (0,) * len(C.RESOURCES), 0, names, frozenset(), ALL_SQUARES)
+        """The empty board's fits (none): where a town seen for the first time starts from."""
+        self.targets: dict[int, tuple[tuple[int, Action], ...]] = {}
+        """Tag -> (square bit, build action) for every square in notation order (see ``list_targets``)."""
+
+    def able_of(self, buildings: int) -> tuple[tuple[int, Through, Anywhere], ...]:
+        """The entries of ``through`` of the buildings in the bit set ``buildings``; remembered."""
+        entries = self.able[buildings] = tuple(e for k, e in enumerate(self.through) if buildings >> k & 1)
+        return entries
+
+    def order(self, tag: int) -> int:
+        """Where the placement ``tag`` comes in the listing of builds: by building, then squares' names."""
+        k = tag >> PACK_SHIFT
+        return k << PACK_SHIFT | self.tables[k].rank[tag & ALL_SQUARES]
+
+    def list_targets(self, tag: int) -> tuple[tuple[int, Action], ...]:
+        """The build of the placement ``tag`` onto each square, in notation order (see ``build_targets``)."""
+        k = tag >> PACK_SHIFT
+        listed = self.targets[tag] = build_targets(self.names[k], self.tables[k].squares[tag & ALL_SQUARES])
+        return listed
+
+
+_SEARCHES: dict[tuple[tuple[str, ...], tuple[str, ...]], BuildSearch] = {}
+"""Made by ``build_search``; bounded by ``_MAX_SEARCHES``."""
+_MAX_SEARCHES = 512
+
+
+def build_search(names: tuple[str, ...], patterns: tuple[str, ...]) -> BuildSearch:
+    """The :class:`BuildSearch` of these buildings and patterns, shared by every game that looks for them."""
+    search = _SEARCHES.get((names, patterns))
+    if search is None:
+        if len(_SEARCHES) >= _MAX_SEARCHES:
+            _SEARCHES.clear()
+        search = _SEARCHES[names, patterns] = BuildSearch(names, patterns)
+    return search
+
+
+_BUILD_TARGETS: dict[tuple[str, tuple[int, ...]], tuple[tuple[int, Action], ...]] = {}
+"""Made by ``build_targets`` (bounded: one entry per card and placement of its pattern)."""
+
+
+def build_targets(name: str, squares: tuple[int, ...]) -> tuple[tuple[int, Action], ...]:
+    """(square bit, ``build <name> <squares> at <square>``) for every square in notation order; made once."""
+    listed = _BUILD_TARGETS.get((name, squares))
+    if listed is None:
+        listed = tuple((1 << sq, Action(BUILD, name, squares, sq)) for sq in SQUARES_IN_NAME_ORDER)
+        _BUILD_TARGETS[name, squares] = listed
+    return listed
+
 
 # --- notation -------------------------------------------------------------------------------
 
@@ -290,8 +370,8 @@ class Town:
         self.done = False
         self.choice: Action | None = None
         """This round's placement, hidden from the others until everyone has placed."""
-        self.memo: tuple[tuple[Any, ...], list[Action]] | None = None
-        """The last build list computed and what it was computed for (a cache, never saved)."""
+        self.memo: tuple[Fits | None, bool, list[Action]] | None = None
+        """The last build list computed, with the fits and the Obelisk reading it is for (a cache, never saved)."""
         self.fits: Fits | None = None
         """The placements that fitted the board last seen by ``_find_builds`` (a cache, never saved)."""
 
@@ -329,7 +409,7 @@ class Town:
 
     def empty_squares(self) -> list[int]:
         """Squares holding neither a cube nor a building."""
-        return [i for i, v in enumerate(self.grid) if not v]
+        return empty_squares_of(self.grid)
 
     def warehouse_cubes(self) -> int:
         """Cubes stored on all this player's Warehouses."""
@@ -371,8 +451,8 @@ class TinyTownsState(State[Action]):
         self.towns = [Town() for _ in range(players)]
         self._readings = frozenset(variants)
         self._cache: dict[int, tuple[list[Any], frozenset[Action]]] = {}
-        self._fit_tables: dict[tuple[str, ...], tuple[FitTable, ...]] = {}
-        """The placement tables of the buildings a town looks for (``_find_builds``), by their names."""
+        self._fit_tables: dict[str, BuildSearch] = {}
+        """What ``_find_builds`` needs, by the monument looked for besides the buildings ("" for none)."""
 
     # --- small queries ------------------------------------------------------------------------
 
@@ -472,15 +552,17 @@ class TinyTownsState(State[Action]):
         if self.phase == KEEP_PHASE:
             return [Action(KEEP, name) for name in town.dealt]
         if self.phase == NAME_PHASE:
-            return [Action(NAME, r) for r in self.nameable(player)]
+            return [NAME_ACTIONS[r] for r in self.nameable(player)]
         if self.phase == PLACE_PHASE:
             return self.placement_options(player)
         if town.pending:
             return self.pending_options(player)
-        return [*self.build_options(player), DONE_ACTION]
+        return [*self._find_builds(town), DONE_ACTION]
 
     def nameable(self, player: int) -> list[str]:
         """Resources the Master Builder may name (solo: the face-up cards), Bank rule applied."""
+        if not self.solo and not self.towns[player].bank:
+            return list(C.RESOURCES)  # no Bank: every resource (what the lines below give then)
         forbidden = self.forbidden_by_banks(player)
         offered = [r for r in C.RESOURCES if r in self.face_up] if self.solo else list(C.RESOURCES)
         allowed = [r for r in offered if r not in forbidden]
@@ -492,15 +574,18 @@ class TinyTownsState(State[Action]):
         """How ``player`` may take this round's resource (rulebook "Resource Placement" + abilities)."""
         town = self.towns[player]
         empties = town.empty_squares()
+        others = self.named_by_another(player)
         if self.free_round:  # Town Hall round 3: any resource, except those on your Banks
             forbidden = self.forbidden_by_banks(player)
             kinds = [r for r in C.RESOURCES if r not in forbidden]
-        elif self.named_by_another(player) and self.named in town.factory.values():
+        elif others and self.named in town.factory.values():
             kinds = list(C.RESOURCES)  # Factory: take a different resource instead
         else:
             kinds = [self.named]
-        options = [PLACE_ACTIONS[r][sq] for r in kinds for sq in empties]
-        if not self.named_by_another(player):
+        options = [
+            action for places in map(PLACE_ACTIONS.__getitem__, kinds) for action in map(places.__getitem__, empties)
+        ]
+        if not others:
             return options
         named = self.named
         if town.has("Statue of the Bondmaker"):  # 1 cube per cottage, never built with
@@ -528,112 +613,110 @@ class TinyTownsState(State[Action]):
         stays (at least one real resource is needed); the building goes on a square whose
         cube it used, except a Shed, or any building once Obelisk of the Crescent is built.
         """
-        return self._builds_of(self.towns[player])
-
-    def _builds_of(self, town: Town) -> list[Action]:
-        """The builds of ``town``, memoised on the town by its board."""
-        key = (*town.grid, town.built, town.monument, town.has("Obelisk of the Crescent"))
-        if town.memo is not None and town.memo[0] == key:
-            return town.memo[1]
-        options = self._find_builds(town)
-        town.memo = (key, options)
-        return options
+        return self._find_builds(self.towns[player])
 
     def _find_builds(self, town: Town) -> list[Action]:
-        """:meth:`build_options` computed afresh (the result is memoised per town).
+        """:meth:`build_options` of ``town`` (the list is remembered on the town with the board it is for).
 
         A placement fits when each of its squares holds the resource it needs (or a Trading Post) and
         at least one holds a real resource. That depends only on its own squares, so the placements
-        that fitted the board this town had last time (``town.fits``) are kept unless they cover a
-        square that changed, and only the placements through changed squares are tested: after a
-        placed cube, those needing that resource on that square.
+        that fitted the board this town had last time (``town.fits``; a fresh town starts from the
+        empty board, on which nothing fits) are kept unless they cover a square that changed, and only
+        the placements through changed squares are tested: those needing the resource now there.
         """
-        names = self.buildings
-        if town.monument and not town.built:
-            names = (*names, town.monument)
-        tables = self._fit_tables.get(names)
-        if tables is None:
-            tables = self._fit_tables[names] = tuple(fit_table(self.pattern_of(name)) for name in names)
+        search = self._build_search(town)
+        names = search.names
         grid = town.grid
-        number = RESOURCE_NUMBER
-        bits = SQUARE_BITS
         prev = town.fits
-        if prev is not None and prev[3] == names:
-            # Only the squares that differ from the board seen last time are read again.
-            old_grid, old_have, wild, _, _, empty = prev
-            have = list(old_have)
-            changed = 0
-            for sq in [sq for sq in range(C.SQUARES) if grid[sq] != old_grid[sq]]:
-                bit = bits[sq]
-                changed |= bit
-                empty &= ~bit
-                wild &= ~bit
-                for i in range(5):
-                    have[i] &= ~bit
-                v = grid[sq]
-                if not v:
-                    empty |= bit
-                elif (i := number.get(v, -1)) >= 0:
-                    have[i] |= bit
-                elif v == TRADING_POST:
-                    wild |= bit
-        else:
-            prev = None
-            changed = ALL_SQUARES
-            have = [0, 0, 0, 0, 0]
-            wild = empty = 0
-            for sq, v in enumerate(grid):
-                if not v:
-                    empty |= bits[sq]
-                elif (i := number.get(v, -1)) >= 0:
-                    have[i] |= bits[sq]
-                elif v == TRADING_POST:
-                    wild |= bits[sq]
-        cubes = have[0] | have[1] | have[2] | have[3] | have[4]
-        # Squares that cannot give each resource (a Trading Post gives any), packed like the placements.
-        forbidden = 0
-        for i in range(5):
-            forbidden |= (~(have[i] | wild) & ALL_SQUARES) << (PACK_SHIFT * i)
-        # What changed squares hold now: (resource number or -1 for a Trading Post, square).
+        if prev is None or prev[3] != names:
+            prev = search.start
+        old_grid, old_have, wild, _, kept, empty = prev
+        have = list(old_have)
+        number = RESOURCE_NUMBER
+        changed = 0
         now: list[tuple[int, int]] = []
-        rest = changed if prev is not None else 0
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            sq = low.bit_length() - 1
-            if wild & low:
+        """What changed squares hold now: (resource number, or -1 for a Trading Post; square)."""
+        # (A square holding another object is read again: an equal string there only costs a re-test.)
+        for sq in changed_squares(grid, old_grid):
+            bit = 1 << sq
+            changed |= bit
+            old = old_grid[sq]
+            if not old:
+                empty &= ~bit
+            elif (i := number.get(old, -1)) >= 0:
+                have[i] &= ~bit
+            elif old == TRADING_POST:
+                wild &= ~bit
+            v = grid[sq]
+            if not v:
+                empty |= bit
+            elif (i := number.get(v, -1)) >= 0:
+                have[i] |= bit
+                now.append((i, sq))
+            elif v == TRADING_POST:
+                wild |= bit
                 now.append((-1, sq))
-            elif cubes & low:
-                now.append((number[grid[sq]], sq))
-        if prev is None:
-            kept: set[int] = set()
-            for k, table in enumerate(tables):
-                for needs, mask in table.placements:
-                    if not needs & forbidden and mask & cubes:  # a real resource is needed
-                        kept.add(k << PACK_SHIFT | mask)
-        else:
-            kept = {tag for tag in prev[4] if not tag & changed} if changed else set(prev[4])
-            for i, sq in now:
-                for k, table in enumerate(tables):
-                    for needs, mask in table.anywhere[sq] if i < 0 else table.through[i][sq]:
-                        if not needs & forbidden and mask & cubes:
-                            kept.add(k << PACK_SHIFT | mask)
-        town.fits = (tuple(grid), tuple(have), wild, names, frozenset(kept), empty)
+        h0, h1, h2, h3, h4 = have
+        cubes = h0 | h1 | h2 | h3 | h4
+        if changed:
+            found = {tag for tag in kept if not tag & changed} if kept else set()
+            # The buildings that could fit: each resource they need is on enough squares (a Trading Post
+            # gives any); only their placements through the changed squares are tested.
+            enough = search.enough
+            buildings = (
+                enough[0][(h0 | wild).bit_count()]
+                & enough[1][(h1 | wild).bit_count()]
+                & enough[2][(h2 | wild).bit_count()]
+                & enough[3][(h3 | wild).bit_count()]
+                & enough[4][(h4 | wild).bit_count()]
+            )
+            if now and buildings:
+                # Squares that cannot give each resource (a Trading Post gives any), packed like the needs.
+                gives = ~wild
+                forbidden = (
+                    (gives & ~h0 & ALL_SQUARES)
+                    | (gives & ~h1 & ALL_SQUARES) << PACK_SHIFT
+                    | (gives & ~h2 & ALL_SQUARES) << 2 * PACK_SHIFT
+                    | (gives & ~h3 & ALL_SQUARES) << 3 * PACK_SHIFT
+                    | (gives & ~h4 & ALL_SQUARES) << 4 * PACK_SHIFT
+                )
+                able = search.able.get(buildings) or search.able_of(buildings)
+                for i, sq in now:
+                    for k, through, anywhere in able:
+                        for needs, mask in anywhere[sq] if i < 0 else through[i][sq]:
+                            if not needs & forbidden and mask & cubes:  # a real resource is needed
+                                found.add(k | mask)
+            kept = frozenset(found)
+            town.fits = (tuple(grid), tuple(have), wild, names, kept, empty)
+        elif prev is not town.fits:
+            town.fits = prev
         if not kept:
             return []
-        anywhere = town.has("Obelisk of the Crescent")
+        anywhere_ok = town.has("Obelisk of the Crescent")
+        memo = town.memo
+        if memo is not None and memo[0] is town.fits and memo[1] == anywhere_ok:
+            return memo[2]  # the same board as last time
+        targets = search.targets
         options: list[Action] = []
         # One action per square set: by building, then by the squares' names, then the target's.
-        for _, tag in sorted(
-            (tag >> PACK_SHIFT << PACK_SHIFT | tables[tag >> PACK_SHIFT].rank[tag & ALL_SQUARES], tag) for tag in kept
-        ):
-            k, mask = tag >> PACK_SHIFT, tag & ALL_SQUARES
-            name = names[k]
-            real = mask & cubes
-            spots = real | empty if anywhere or name == "Shed" else real
-            squares = tables[k].squares[mask]
-            options += [Action(BUILD, name, squares, sq) for sq in SQUARES_IN_NAME_ORDER if spots >> sq & 1]
+        for tag in sorted(kept, key=search.order):
+            real = tag & cubes
+            spots = real | empty if anywhere_ok or names[tag >> PACK_SHIFT] == "Shed" else real
+            listed = targets.get(tag)
+            if listed is None:
+                listed = search.list_targets(tag)
+            options += [action for bit, action in listed if spots & bit]
+        town.memo = (town.fits, anywhere_ok, options)
         return options
+
+    def _build_search(self, town: Town) -> BuildSearch:
+        """The tables for the buildings ``town`` looks for: those in play, and its monument until built."""
+        wanted = town.monument if town.monument and not town.built else ""
+        search = self._fit_tables.get(wanted)
+        if search is None:
+            names = (*self.buildings, wanted) if wanted else self.buildings
+            search = self._fit_tables[wanted] = build_search(names, tuple(self.pattern_of(n) for n in names))
+        return search
 
     # --- abilities asked right after a build ------------------------------------------------
 
@@ -768,24 +851,30 @@ class TinyTownsState(State[Action]):
     # --- carrying out a legal action --------------------------------------------------------
 
     def _do(self, player: int, action: Action) -> None:
-        self._cache.clear()
-        self._carry_out(player, action)
-        self._cache.clear()  # legal lists and actors are computed afresh for the new position
+        cache = self._cache
+        cache.clear()
+        actors = self._carry_out(player, action)
+        cache.clear()  # legal lists and actors are computed afresh for the new position
+        if actors:
+            cache[ACTORS_KEY] = (actors, frozenset())  # ... except the actors found by the last step
 
-    def _carry_out(self, player: int, action: Action) -> None:
+    def _carry_out(self, player: int, action: Action) -> list[int] | None:
+        """Carry out ``action``; returns the actors of the new position when its last step found them."""
         town = self.towns[player]
         verb = action.verb
         if verb == KEEP:
             town.monument = action.what
-            if not self._compute_actors():
-                self.epoch += 1  # the secret choices are made; the first round begins
-                self._start_round()
+            if actors := self._compute_actors():
+                return actors
+            self.epoch += 1  # the secret choices are made; the first round begins
+            self._start_round()
         elif verb == NAME:
             self._name(player, action.what)
         elif verb in (PLACE, STORE, CAVERN_VERB):
             town.choice = action
-            if not self._compute_actors():
-                self._resolve_placements()
+            if actors := self._compute_actors():
+                return actors
+            self._resolve_placements()
         else:
             if verb == BUILD:
                 self._build(player, action)
@@ -796,8 +885,10 @@ class TinyTownsState(State[Action]):
             for q, other in enumerate(self.towns):
                 if other.pending:
                     self._drop_unanswerable(q)
-            if not self._compute_actors():
-                self._end_round()
+            if actors := self._compute_actors():
+                return actors
+            self._end_round()
+        return None
 
     def _name(self, player: int, resource: str) -> None:
         """Game Play 1: the Master Builder names a resource (solo: picks a face-up card)."""

@@ -1,0 +1,95 @@
+"""Engine work counted, not timed: Python opcodes per random decision, this checkout against a base.
+
+    nice -n 10 .venv/bin/python benchmarks/speed/opcodes.py --base /tmp/sp7-base/src --games tiny-towns farmini
+    nice -n 10 .venv/bin/python benchmarks/speed/opcodes.py --warm 300      # steady state: every table made
+
+CPU time on a shared machine moves with the load (the paired ratios of ``engine.py`` carry intervals of
++-10-20% at load 8); the number of Python opcodes a seeded random game executes does not move at all.
+Each side plays the same random 2-player games as ``engine.py`` (game ``i`` = deal ``i``, a
+``random.Random(i)`` picking among ``legal_actions``, every move through ``apply``) under a
+``sys.settrace`` opcode counter, after ``--warm`` untraced games of other deals (1, as ``engine.py``:
+tables the rules make once per process are then mostly made inside the count; 300: steady state).
+Opcodes are not time (a C-level call counts as one), so this complements ``engine.py``, never replaces it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from common import DEFAULT_BASE, HERE_SRC, ensure_base
+
+GAMES = ("farmers-finances", "tiny-farms", "farmerama", "tiny-towns", "farmini")
+
+WORKER = r"""
+import json, random, sys
+import farmtable
+game_id, games, warm = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+game = farmtable.get_game(game_id)
+def play(seed):
+    rng = random.Random(seed)
+    state = game.new_game(players=2, seed=seed)
+    n = 0
+    while not state.is_over():
+        player = state.actors()[0]
+        legal = state.legal_actions(player)
+        state.apply(player, legal[rng.randrange(len(legal))])
+        n += 1
+    return n
+for seed in range(warm):
+    play(10**6 + seed)
+count = 0
+def tracer(frame, event, arg):
+    global count
+    frame.f_trace_opcodes = True
+    frame.f_trace_lines = False
+    if event == "opcode":
+        count += 1
+    return tracer
+sys.settrace(tracer)
+decisions = sum(play(seed) for seed in range(games))
+sys.settrace(None)
+print(json.dumps({"decisions": decisions, "opcodes": count}))
+"""
+
+
+def run(src: Path, game_id: str, games: int, warm: int) -> dict[str, int]:
+    """One worker process on ``src``: its decisions and opcodes."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    out = subprocess.run(
+        [sys.executable, "-c", WORKER, game_id, str(games), str(warm)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data: dict[str, int] = json.loads(out.stdout)
+    return data
+
+
+def main() -> None:
+    """Print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="*", default=list(GAMES))
+    parser.add_argument("--deals", type=int, default=40, help="traced games per side")
+    parser.add_argument("--warm", type=int, default=1, help="untraced games played first")
+    parser.add_argument("--base", type=Path, default=DEFAULT_BASE)
+    parser.add_argument("--this", type=Path, default=HERE_SRC, help="src folder to count (default: this checkout)")
+    args = parser.parse_args()
+    base = ensure_base(args.base)
+    print(f"random 2-player play, {args.deals} deals, {args.warm} warm-up game(s); Python opcodes per decision\n")
+    print("| game | decisions | base opcodes/decision | this opcodes/decision | base/this |")
+    print("|---|---:|---:|---:|---:|")
+    for game_id in args.games:
+        b = run(base, game_id, args.deals, args.warm)
+        t = run(args.this, game_id, args.deals, args.warm)
+        per_b, per_t = b["opcodes"] / b["decisions"], t["opcodes"] / t["decisions"]
+        print(f"| {game_id} | {t['decisions']:,} | {per_b:,.0f} | {per_t:,.0f} | {per_b / per_t:.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
