@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
-from farmtable.agents.base import Agent
+from farmtable.agents.base import Agent, old_objects_set_aside
 from farmtable.agents.greedy import greedy_choice
 from farmtable.core import Rng, State
 from farmtable.core.memo import BoundedCache
@@ -433,5 +433,6 @@ class ExpectimaxAgent(Agent):
         world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
         if not isinstance(world, TinyFarmsState) or not world.solo:
             return legal[greedy_choice(world, player, self.rng)]
-        choice = choose(world, self.keep, self.milk_steps, self.budget, start, self.width)
+        with old_objects_set_aside():  # no full garbage collection of the caches inside the clock
+            choice = choose(world, self.keep, self.milk_steps, self.budget, start, self.width)
         return choice.action
