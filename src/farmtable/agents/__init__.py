@@ -25,3 +25,13 @@ def _farmerama_lookahead(**params: object) -> Agent:
 register_agent("farmerama-lookahead", _farmerama_lookahead)
 
 __all__ = ["Agent", "agent_names", "make", "parse_spec", "register_agent"]
+
+
+def _tiny_farms_expectimax(**params: object) -> Agent:
+    """Tiny Farms' solo expectimax player, exact over the next roll (imported when first asked for)."""
+    from farmtable.games.tiny_farms.expectimax import ExpectimaxAgent
+
+    return ExpectimaxAgent(**params)  # type: ignore[arg-type]
+
+
+register_agent("tiny-farms-expectimax", _tiny_farms_expectimax)

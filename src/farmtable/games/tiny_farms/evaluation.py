@@ -272,6 +272,7 @@ def _solo_model() -> tuple[float, ...]:
         _farm_potential.cache_clear()
         _kind_gains.cache_clear()
         _option_values.cache_clear()
+        _solo_place.cache_clear()
     return _VECTOR[0][1]
 
 
@@ -423,11 +424,18 @@ def _place_in_farm(
     return best_farm
 
 
+@lru_cache(maxsize=1 << 14)
+def _solo_place(farm: tuple[int, ...], animals: tuple[int, ...], left: float) -> tuple[int, ...]:
+    """:func:`_place_in_farm` with the solo potential, remembered (an expectimax meets the same
+    placement under many rolls; cleared when the weights change)."""
+    return _place_in_farm(farm, list(animals), left)
+
+
 def _best_placement(board: list[int], farm: int, animals: list[int], left: float) -> list[int]:
     """The board after writing ``animals`` into ``farm`` where it scores best (greedy per animal, both orders)."""
     base = farm * c.FARM_CELLS
     out = list(board)
-    out[base : base + c.FARM_CELLS] = _place_in_farm(tuple(board[base : base + c.FARM_CELLS]), animals, left)
+    out[base : base + c.FARM_CELLS] = _solo_place(tuple(board[base : base + c.FARM_CELLS]), tuple(animals), left)
     return out
 
 
