@@ -1,5 +1,7 @@
-"""Computer players. Every agent but one uses only the game contract, so each serves all five games;
-``farmerama-lookahead`` is Farmerama's own solo player (it plays like ``greedy`` anywhere else).
+"""Computer players. Most agents use only the game contract, so each serves all five games; three
+are a game's own solo player, imported when first asked for, that play like ``greedy`` anywhere
+else: ``farmerama-lookahead`` (counts the action cards), ``tiny-farms-expectimax`` (exact over the
+next roll) and ``tiny-towns-rollout`` (whole games played ahead greedily).
 
 >>> import farmtable, farmtable.agents
 >>> state = farmtable.get_game("farmers-finances").new_game(players=2, seed=1)
@@ -8,30 +10,33 @@
 True
 """
 
+from importlib import import_module
+
 from farmtable.agents import greedy as _greedy  # noqa: F401  (registers "greedy")
 from farmtable.agents import ismcts as _ismcts  # noqa: F401  (registers "ismcts")
 from farmtable.agents import mcts as _mcts  # noqa: F401  (registers "mcts")
 from farmtable.agents import random_agent as _random_agent  # noqa: F401  (registers "random")
-from farmtable.agents.base import Agent, agent_names, make, parse_spec, register_agent
+from farmtable.agents.base import Agent, AgentFactory, agent_names, make, parse_spec, register_agent
+
+GAME_SOLO_PLAYERS = {
+    "farmerama-lookahead": ("farmtable.games.farmerama.lookahead", "LookaheadAgent"),
+    "tiny-farms-expectimax": ("farmtable.games.tiny_farms.expectimax", "ExpectimaxAgent"),
+    "tiny-towns-rollout": ("farmtable.games.tiny_towns.rollout", "RolloutAgent"),
+}
+"""The games' own solo players: agent name -> (module, class). Imported when first made, so that
+importing the agents does not import the games' search code."""
 
 
-def _farmerama_lookahead(**params: object) -> Agent:
-    """Farmerama's card-counting solo player (imported when first asked for)."""
-    from farmtable.games.farmerama.lookahead import LookaheadAgent
+def _imported_when_made(module: str, cls: str) -> AgentFactory:
+    def factory(**params: object) -> Agent:
+        agent_class = getattr(import_module(module), cls)
+        return agent_class(**params)  # type: ignore[no-any-return]
 
-    return LookaheadAgent(**params)  # type: ignore[arg-type]
+    factory.__doc__ = f"Make a {cls} from {module} (imported on first use)."
+    return factory
 
 
-register_agent("farmerama-lookahead", _farmerama_lookahead)
+for _name, (_module, _cls) in GAME_SOLO_PLAYERS.items():
+    register_agent(_name, _imported_when_made(_module, _cls))
 
 __all__ = ["Agent", "agent_names", "make", "parse_spec", "register_agent"]
-
-
-def _tiny_farms_expectimax(**params: object) -> Agent:
-    """Tiny Farms' solo expectimax player, exact over the next roll (imported when first asked for)."""
-    from farmtable.games.tiny_farms.expectimax import ExpectimaxAgent
-
-    return ExpectimaxAgent(**params)  # type: ignore[arg-type]
-
-
-register_agent("tiny-farms-expectimax", _tiny_farms_expectimax)

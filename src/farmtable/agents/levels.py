@@ -81,6 +81,15 @@ OVERRIDES: Final[tuple[Override, ...]] = (
         players=1,
     ),
     Override(
+        "expert",
+        "tiny-farms",
+        "tiny-farms-expectimax:keep=4,time=1.0",
+        "solo against Emma hard, deals 1000-1199: 52.0% [45.1, 58.8] wins; paired +6.83 [+4.91, +8.75] "
+        "margin and +26.0 [+17.7, +34.3] win points over Normal, +8.72 [+6.64, +10.80] over Easy "
+        "(where the general Expert lost to Normal). benchmarks/ai/tiny-farms.md, session 7",
+        players=1,
+    ),
+    Override(
         "hard",
         "tiny-farms",
         "mcts:iters=200,time=0.5,widen=0.5",
