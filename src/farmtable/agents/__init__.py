@@ -24,4 +24,14 @@ def _farmerama_lookahead(**params: object) -> Agent:
 
 register_agent("farmerama-lookahead", _farmerama_lookahead)
 
+
+def _tiny_towns_rollout(**params: object) -> Agent:
+    """Tiny Towns' solo rollout player (imported when first asked for)."""
+    from farmtable.games.tiny_towns.rollout import RolloutAgent
+
+    return RolloutAgent(**params)  # type: ignore[arg-type]
+
+
+register_agent("tiny-towns-rollout", _tiny_towns_rollout)
+
 __all__ = ["Agent", "agent_names", "make", "parse_spec", "register_agent"]
