@@ -55,8 +55,11 @@ DEFAULT_K: Final = 4
 """Candidate moves rated by rollouts."""
 DEFAULT_WORLDS: Final = 2
 """Determinizations each candidate is played in (fewer when the deck order is known)."""
-SAFETY: Final = 0.97
+SAFETY: Final = 0.95
 """Share of the budget the rollouts may use (the rest covers choosing and returning)."""
+SPREAD = False
+"""At a name decision, rate each face-up card's best square first (then the other pairs by value), so
+that every card is a candidate when ``k`` allows; off: the best ``k`` pairs whatever their cards."""
 MAX_STEPS: Final = 5_000
 """Decisions a rollout may take before it is treated as broken (a solo game takes about 130)."""
 
@@ -103,6 +106,12 @@ def name_candidates(state: TinyTownsState) -> list[Candidate]:
             out.append(Candidate(action, sq, estimate(state, 0, grid)))
             grid[sq] = ""
     out.sort(key=lambda c: -c.prior)  # stable: equal values keep the legal order
+    if SPREAD:
+        firsts: dict[str, Candidate] = {}
+        for cand in out:
+            firsts.setdefault(cand.action.what, cand)
+        heads = list(firsts.values())
+        out = heads + [c for c in out if c not in heads]
     return out
 
 
@@ -111,7 +120,7 @@ def move_candidates(state: TinyTownsState) -> list[Candidate]:
     out: list[Candidate] = []
     for action in state.legal_actions(0):
         child = state.clone()
-        child.apply(0, action)
+        child.apply(0, _listed(child, action))
         value = float(child.result().solo_score) if child.is_over() else child.heuristic(0)
         out.append(Candidate(action, -1, value))
     out.sort(key=lambda c: -c.prior)
@@ -133,7 +142,7 @@ def _base_build(state: TinyTownsState, legal: list[Action]) -> Action:
             value = estimate(state, 0)
         else:
             child = state.clone()
-            child.apply(0, action)
+            child.apply(0, _listed(child, action))
             value = child.heuristic(0)
         if value > best_value:
             best, best_value = action, value
@@ -145,7 +154,7 @@ def play_out(state: TinyTownsState, deadline: float | None = None, square: int =
 
     ``square``: where the cube of the card just named goes (a candidate's square), if the state
     waits for that placement. Raises :class:`OutOfTime` when ``deadline`` (a ``process_time``
-    reading) passes, checked once a round.
+    reading) passes, checked before each decision.
     """
     rng = random.Random(0)  # ties in the rare decisions played by ``greedy_choice``
     steps = 0
@@ -153,15 +162,15 @@ def play_out(state: TinyTownsState, deadline: float | None = None, square: int =
         steps += 1
         if steps > MAX_STEPS:
             raise RuntimeError(f"a Tiny Towns rollout did not end after {MAX_STEPS} decisions")
+        if deadline is not None and time.process_time() > deadline:
+            raise OutOfTime
         legal = state.legal_actions(0)
         phase = state.phase
         if len(legal) == 1:
             action = legal[0]
         elif phase == NAME_PHASE:
-            if deadline is not None and time.process_time() > deadline:
-                raise OutOfTime
             action, square = _base_name(state)
-            state.apply(0, action)
+            state.apply(0, _listed(state, action))
             continue
         elif phase == PLACE_PHASE and square >= 0:
             planned = _plain_place(legal, state.named, square)
@@ -171,7 +180,7 @@ def play_out(state: TinyTownsState, deadline: float | None = None, square: int =
         else:
             action = legal[greedy_choice(state, 0, rng)]
         square = -1
-        state.apply(0, action)
+        state.apply(0, _listed(state, action))  # the listed object: ``apply`` skips its legality check
     return int(state.result().solo_score)
 
 
