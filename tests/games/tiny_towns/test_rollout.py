@@ -136,6 +136,7 @@ def test_every_choice_is_legal_and_a_seeded_agent_repeats(seed: int) -> None:
         ({"k": 2.5}, "k"),
         ({"worlds": 0}, "worlds"),
         ({"worlds": True}, "worlds"),
+        ({"widen": 2}, "widen"),
     ],
 )
 def test_bad_parameters_are_refused_with_their_name(params: dict[str, Any], word: str) -> None:
@@ -183,3 +184,16 @@ def test_outside_solo_tiny_towns_it_plays_like_greedy() -> None:
         mine = RolloutAgent(seed=3, time=0.5).act(state, p)
         assert mine == GreedyAgent(seed=3).act(state, p)
         state.apply(p, mine)
+
+
+def test_widening_rates_every_move_when_time_allows_and_keeps_the_best() -> None:
+    state = _late()
+    narrow = RolloutAgent(seed=0, time=120.0, k=2, worlds=1)
+    wide = RolloutAgent(seed=0, time=120.0, k=2, worlds=1, widen=1)
+    narrow.act(state, 0)
+    wide.act(state, 0)
+    assert len(narrow.last["means"]) == 2
+    assert len(wide.last["means"]) == len(name_candidates(state))  # every (card, square) pair
+    assert wide.last["means"][:2] == narrow.last["means"]  # the same games for the first two
+    assert max(wide.last["means"]) >= max(narrow.last["means"])
+    assert wide.last["means"][wide.last["chosen"]] == max(wide.last["means"])

@@ -198,7 +198,9 @@ class RolloutAgent(Agent):
     policy in up to ``worlds`` determinizations, within ``time`` CPU seconds; greedy elsewhere.
 
     Parameters (spec ``tiny-towns-rollout:time=1.0,k=4,worlds=2``): ``time`` (CPU seconds per
-    decision, > 0), ``k`` (candidates, ≥ 1), ``worlds`` (determinizations, ≥ 1).
+    decision, > 0), ``k`` (candidates, ≥ 1), ``worlds`` (determinizations, ≥ 1), ``widen`` (0 or 1:
+    with 1, once the ``k`` candidates are rated in every world, the next moves in greedy's order are
+    rated too while the budget lasts; late in a game, when whole games are short, that is every move).
     """
 
     name = "tiny-towns-rollout"
@@ -209,9 +211,13 @@ class RolloutAgent(Agent):
         time: float = DEFAULT_TIME,
         k: int = DEFAULT_K,
         worlds: int = DEFAULT_WORLDS,
+        widen: int = 0,
     ) -> None:
         budget, k, worlds = _check_params(time, k, worlds)
-        super().__init__(seed, time=time, k=k, worlds=worlds)
+        if widen not in (0, 1) or isinstance(widen, bool):
+            raise ValueError(f"tiny-towns-rollout: widen must be 0 or 1, not {widen!r}")
+        super().__init__(seed, time=time, k=k, worlds=worlds, widen=widen)
+        self.widen = widen
         self.budget = budget
         self.k = k
         self.worlds = worlds
@@ -257,6 +263,18 @@ class RolloutAgent(Agent):
                 break
             done += 1
             totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        if self.widen and done == len(worlds):
+            for cand in ranked[self.k :]:
+                try:
+                    total = 0.0
+                    for world in worlds:
+                        copy = world.clone()
+                        copy.apply(0, _listed(copy, cand.action))
+                        total += play_out(copy, deadline, cand.square)
+                except OutOfTime:
+                    break
+                candidates.append(cand)
+                totals.append(total)
         best = 0
         if done:
             for i in range(1, len(candidates)):
