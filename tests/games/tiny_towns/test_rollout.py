@@ -137,6 +137,7 @@ def test_every_choice_is_legal_and_a_seeded_agent_repeats(seed: int) -> None:
         ({"worlds": 0}, "worlds"),
         ({"worlds": True}, "worlds"),
         ({"widen": 2}, "widen"),
+        ({"spread": -1}, "spread"),
     ],
 )
 def test_bad_parameters_are_refused_with_their_name(params: dict[str, Any], word: str) -> None:
@@ -197,3 +198,15 @@ def test_widening_rates_every_move_when_time_allows_and_keeps_the_best() -> None
     assert wide.last["means"][:2] == narrow.last["means"]  # the same games for the first two
     assert max(wide.last["means"]) >= max(narrow.last["means"])
     assert wide.last["means"][wide.last["chosen"]] == max(wide.last["means"])
+
+
+def test_spread_puts_every_cards_best_square_first() -> None:
+    state = _late()
+    plain = name_candidates(state)
+    spread = name_candidates(state, spread=True)
+    cards = sorted({str(a) for a in state.legal_actions(0)})
+    assert sorted(str(c.action) for c in spread[: len(cards)]) == cards
+    assert spread[0] == plain[0]  # greedy's own pair stays first
+    assert sorted(spread, key=lambda c: (c.action, c.square)) == sorted(plain, key=lambda c: (c.action, c.square))
+    for cand in spread[: len(cards)]:  # each is its card's best pair
+        assert cand.prior == max(c.prior for c in plain if c.action == cand.action)

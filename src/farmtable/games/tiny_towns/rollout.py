@@ -3,17 +3,19 @@
 Solo Tiny Towns is almost a deterministic puzzle: the picked resource card goes under the deck, so
 the card sequence follows from the player's own picks (after 12 picks the whole deck order is
 known) and only the order of the never-seen top of the deck is hidden. In a deterministic problem
-the *rollout algorithm* (Bertsekas, "Rollout algorithms for combinatorial optimization", 1997)
+the *rollout algorithm* (Bertsekas, Tsitsiklis and Wu, "Rollout algorithms for combinatorial
+optimization", Journal of Heuristics, 1997)
 provably does no worse than its base policy: for each candidate move, play the rest of the game
 with the base policy and keep the move whose game ends best.
 
-:class:`RolloutAgent` (spec ``tiny-towns-rollout:time=1.0,k=4,worlds=2``):
+:class:`RolloutAgent` (spec ``tiny-towns-rollout:time=1.0,k=6,worlds=2``):
 
 - **Candidates**: the best ``k`` moves by the greedy agent's one-step value (the shipped fitted
   evaluation, ``state.heuristic``). At a *name* decision (pick a face-up card) the candidates are
   (card, square) pairs: the card and where its cube goes, ranked by the evaluation of the board with
-  the cube on it (what the greedy agent computes for each card); the square chosen is remembered and
-  played at the following *place* decision without a new search.
+  the cube on it (what the greedy agent computes for each card), each card's best pair first
+  (``spread``); the square chosen is remembered and played at the following *place* decision
+  without a new search.
 - **Worlds**: up to ``worlds`` determinizations (``state.determinize(player, rng)``; the same ones for
   every candidate: common random numbers); worlds with the same deck are played once (after 12
   picks every world is the same).
@@ -51,15 +53,12 @@ from farmtable.games.tiny_towns.rules import (
 
 DEFAULT_TIME: Final = 1.0
 """CPU seconds per decision (Expert's budget)."""
-DEFAULT_K: Final = 4
+DEFAULT_K: Final = 6
 """Candidate moves rated by rollouts."""
 DEFAULT_WORLDS: Final = 2
 """Determinizations each candidate is played in (fewer when the deck order is known)."""
 SAFETY: Final = 0.95
 """Share of the budget the rollouts may use (the rest covers choosing and returning)."""
-SPREAD = False
-"""At a name decision, rate each face-up card's best square first (then the other pairs by value), so
-that every card is a candidate when ``k`` allows; off: the best ``k`` pairs whatever their cards."""
 MAX_STEPS: Final = 5_000
 """Decisions a rollout may take before it is treated as broken (a solo game takes about 130)."""
 
@@ -90,9 +89,12 @@ def _plain_place(legal: list[Action], resource: str, square: int) -> Action | No
     return None
 
 
-def name_candidates(state: TinyTownsState) -> list[Candidate]:
+def name_candidates(state: TinyTownsState, spread: bool = False) -> list[Candidate]:
     """Every (card, square) pair of a solo name decision, best first by the evaluation of the board
-    with that card's cube on that square (greedy's value of naming the card is the best of its pairs)."""
+    with that card's cube on that square (greedy's value of naming the card is the best of its pairs).
+
+    ``spread``: each face-up card's best pair first (best card first), then the other pairs by value,
+    so that every card is among the candidates of a rollout with ``k`` at least the cards offered."""
     town = state.towns[0]
     grid = town.grid[:]
     empties = [sq for sq, v in enumerate(grid) if not v]
@@ -106,7 +108,7 @@ def name_candidates(state: TinyTownsState) -> list[Candidate]:
             out.append(Candidate(action, sq, estimate(state, 0, grid)))
             grid[sq] = ""
     out.sort(key=lambda c: -c.prior)  # stable: equal values keep the legal order
-    if SPREAD:
+    if spread:
         firsts: dict[str, Candidate] = {}
         for cand in out:
             firsts.setdefault(cand.action.what, cand)
@@ -197,10 +199,11 @@ class RolloutAgent(Agent):
     """Solo Tiny Towns: rates greedy's best ``k`` moves by whole games played with the greedy base
     policy in up to ``worlds`` determinizations, within ``time`` CPU seconds; greedy elsewhere.
 
-    Parameters (spec ``tiny-towns-rollout:time=1.0,k=4,worlds=2``): ``time`` (CPU seconds per
-    decision, > 0), ``k`` (candidates, ≥ 1), ``worlds`` (determinizations, ≥ 1), ``widen`` (0 or 1:
-    with 1, once the ``k`` candidates are rated in every world, the next moves in greedy's order are
-    rated too while the budget lasts; late in a game, when whole games are short, that is every move).
+    Parameters (spec ``tiny-towns-rollout:time=1.0,k=6,worlds=2``): ``time`` (CPU seconds per
+    decision, > 0), ``k`` (candidates, ≥ 1), ``worlds`` (determinizations, ≥ 1), ``spread`` (0 or 1,
+    default 1: at a card pick, every face-up card's best square is a candidate before any card's second
+    square), ``widen`` (0 or 1, default 0: with 1, once the ``k`` candidates are rated in every world,
+    the next moves in greedy's order are rated too while the budget lasts).
     """
 
     name = "tiny-towns-rollout"
@@ -212,12 +215,15 @@ class RolloutAgent(Agent):
         k: int = DEFAULT_K,
         worlds: int = DEFAULT_WORLDS,
         widen: int = 0,
+        spread: int = 1,
     ) -> None:
         budget, k, worlds = _check_params(time, k, worlds)
-        if widen not in (0, 1) or isinstance(widen, bool):
-            raise ValueError(f"tiny-towns-rollout: widen must be 0 or 1, not {widen!r}")
-        super().__init__(seed, time=time, k=k, worlds=worlds, widen=widen)
+        for name, flag in (("widen", widen), ("spread", spread)):
+            if flag not in (0, 1) or isinstance(flag, bool):
+                raise ValueError(f"tiny-towns-rollout: {name} must be 0 or 1, not {flag!r}")
+        super().__init__(seed, time=time, k=k, worlds=worlds, widen=widen, spread=spread)
         self.widen = widen
+        self.spread = spread
         self.budget = budget
         self.k = k
         self.worlds = worlds
@@ -248,7 +254,7 @@ class RolloutAgent(Agent):
         worlds = self._worlds(state, player)
         first = worlds[0]
         naming = first.phase == NAME_PHASE
-        ranked = name_candidates(first) if naming else move_candidates(first)
+        ranked = name_candidates(first, bool(self.spread)) if naming else move_candidates(first)
         candidates = ranked[: self.k]
         totals = [0.0] * len(candidates)
         done = 0
