@@ -210,3 +210,35 @@ def test_spread_puts_every_cards_best_square_first() -> None:
     assert sorted(spread, key=lambda c: (c.action, c.square)) == sorted(plain, key=lambda c: (c.action, c.square))
     for cand in spread[: len(cards)]:  # each is its card's best pair
         assert cand.prior == max(c.prior for c in plain if c.action == cand.action)
+
+
+class _Guard:
+    """A solo state that lets the agent read only what its player may: the game, the player count,
+    whose turn, the legal moves and determinizations (as ``tests/agents/test_hidden_info.py``)."""
+
+    SAFE = frozenset({"actors", "legal_actions", "determinize", "players", "is_over", "game"})
+
+    def __init__(self, state: TinyTownsState) -> None:
+        object.__setattr__(self, "_state", state)
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in self.SAFE:
+            raise AssertionError(f"the agent read state.{name}, which may show hidden information")
+        return getattr(object.__getattribute__(self, "_state"), name)
+
+
+def test_it_reads_only_what_its_player_may_see_and_ignores_the_hidden_deck_order() -> None:
+    state = GAME.new_game(players=1, seed=11)
+    assert isinstance(state, TinyTownsState)
+    state.apply(0, state.legal_actions(0)[0])  # the monument kept; now a card pick, the deck unseen
+    assert state.unknown > 0
+    guarded = RolloutAgent(seed=2, time=60.0, k=2, worlds=1)
+    name = guarded.act(_Guard(state), 0)  # type: ignore[arg-type]
+    assert name in state.legal_actions(0)
+    after = state.clone()
+    after.apply(0, name)
+    assert guarded.act(_Guard(after), 0) in after.legal_actions(0)  # the remembered square
+    other = state.determinize(0, 1234)  # the same view, the unseen cards in another order
+    assert other.deck != state.deck
+    plain = RolloutAgent(seed=2, time=60.0, k=2, worlds=1)
+    assert plain.act(state, 0) == RolloutAgent(seed=2, time=60.0, k=2, worlds=1).act(other, 0) == name

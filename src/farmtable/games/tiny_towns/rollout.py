@@ -77,10 +77,6 @@ class Candidate:
     """The greedy one-step value (for ranking and reports)."""
 
 
-def _is_solo_tiny_towns(state: State[Any]) -> bool:
-    return isinstance(state, TinyTownsState) and state.players == 1
-
-
 def _plain_place(legal: list[Action], resource: str, square: int) -> Action | None:
     """The legal action that puts ``resource`` on ``square`` (the listed object itself), if any."""
     for action in legal:
@@ -235,21 +231,24 @@ class RolloutAgent(Agent):
         """What the last decision did (candidates' mean scores, worlds finished), for reports and tests."""
 
     def act(self, state: State[Any], player: int) -> Any:
-        """The move whose rolled-out games end best (greedy's choice when none finished in time)."""
+        """The move whose rolled-out games end best (greedy's choice when none finished in time).
+
+        Reads only the game's id, the player count, the legal moves and determinizations."""
         start = time.process_time()
-        if not _is_solo_tiny_towns(state):
+        if state.players != 1 or state.game.id != "tiny-towns":
             return self.greedy.act(state, player)
-        assert isinstance(state, TinyTownsState)
         legal = state.legal_actions(player)
         if not legal:
             raise ValueError(f"player {player} has no legal action now")
         if len(legal) == 1:
             return legal[0]
         deadline = start + SAFETY * self.budget
-        if state.phase == PLACE_PHASE and self.planned is not None:
+        if self.planned is not None:  # the square chosen with the card: the public position is checked
             key, planned = self.planned
             self.planned = None
-            if key == self._key(state) and planned in legal:
+            probe = state.determinize(player, random.Random(0))  # (not the agent's rng: worlds repeat)
+            same = isinstance(probe, TinyTownsState) and probe.phase == PLACE_PHASE and key == self._key(probe)
+            if same and planned in legal:
                 return legal[legal.index(planned)]
         worlds = self._worlds(state, player)
         first = worlds[0]
@@ -295,7 +294,7 @@ class RolloutAgent(Agent):
         }
         if naming and choice.square >= 0:
             self.planned = (
-                (state.round, tuple(state.towns[player].grid), choice.action.what),
+                (first.round, tuple(first.towns[0].grid), choice.action.what),
                 Action(PLACE, choice.action.what, target=choice.square),
             )
         return legal[legal.index(choice.action)]
@@ -303,12 +302,14 @@ class RolloutAgent(Agent):
     def _key(self, state: TinyTownsState) -> tuple[object, ...]:
         return (state.round, tuple(state.towns[0].grid), state.named)
 
-    def _worlds(self, state: TinyTownsState, player: int) -> list[TinyTownsState]:
+    def _worlds(self, state: State[Any], player: int) -> list[TinyTownsState]:
         """Up to ``worlds`` determinizations, those with the same deck and face-up cards kept once."""
         seen: set[tuple[str, ...]] = set()
         out: list[TinyTownsState] = []
         for _ in range(self.worlds):
             world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
+            if not isinstance(world, TinyTownsState):
+                raise TypeError(f"tiny-towns-rollout: a determinization of {state.game.id} is not a Tiny Towns state")
             key = (*world.deck, "|", *world.face_up)
             if key in seen:
                 continue
