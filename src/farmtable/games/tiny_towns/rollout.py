@@ -23,9 +23,10 @@ with the base policy and keep the move whose game ends best.
   it can (a card and its square together, from the board alone), ties to the first move; the
   rollout's value is the game's final solo score.
 - **Anytime within a CPU budget**: ``time`` CPU seconds (``time.process_time``) from the moment
-  ``act`` is called. A world is used only when every candidate has been played in it; a rollout that
-  would pass the deadline stops (:class:`OutOfTime`) and its world is dropped; with no finished
-  world the agent plays greedy's choice (the first candidate). Ties go to greedy's order.
+  ``act`` is called, less a reserve (:data:`SAFETY`, :data:`RESERVE`). A world is used only when
+  every candidate has been played in it; a rollout that would pass the deadline stops
+  (:class:`OutOfTime`, checked before every base-policy decision) and its world is dropped; with no
+  finished world the agent plays greedy's choice (the first candidate). Ties go to greedy's order.
 
 Outside solo Tiny Towns it plays exactly like the greedy agent.
 """
@@ -59,6 +60,9 @@ DEFAULT_WORLDS: Final = 2
 """Determinizations each candidate is played in (fewer when the deck order is known)."""
 SAFETY: Final = 0.95
 """Share of the budget the rollouts may use (the rest covers choosing and returning)."""
+RESERVE: Final = 0.03
+"""CPU seconds kept free at least: one base-policy decision (a card pick rates every card on every
+empty square: up to ~20 ms when none of the boards is cached) may run past the deadline."""
 MAX_STEPS: Final = 5_000
 """Decisions a rollout may take before it is treated as broken (a solo game takes about 130)."""
 
@@ -242,7 +246,7 @@ class RolloutAgent(Agent):
             raise ValueError(f"player {player} has no legal action now")
         if len(legal) == 1:
             return legal[0]
-        deadline = start + SAFETY * self.budget
+        deadline = start + self.budget - max((1.0 - SAFETY) * self.budget, RESERVE)
         if self.planned is not None:  # the square chosen with the card: the public position is checked
             key, planned = self.planned
             self.planned = None
