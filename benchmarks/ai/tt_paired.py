@@ -51,8 +51,11 @@ def main() -> None:
     if not deals:
         raise SystemExit("no deal was played by every agent")
     print(f"{len(deals)} deals played by every agent ({deals[0]}..{deals[-1]})\n")
-    print("| agent | mean [95%] | >= 25 [Wilson 95%] | >= 38 | max | CPU s/decision p50 / p99 / max | CPU s/game |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| agent | mean [95%] | >= 25 [Wilson 95%] | >= 38 | max | CPU s/decision p50 / p99 / max "
+        "| p50 of decisions over 10 ms (count/game) | CPU s/game |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     scores = {a: [float(games[a][d]["solo_score"]) for d in deals] for a in args.agents}  # type: ignore[arg-type]
     for a in args.agents:
         s = scores[a]
@@ -61,10 +64,12 @@ def main() -> None:
         wl, wh = wilson(hits, len(s))
         cpu = [c for d in deals for c in games[a][d]["cpu"][0]]  # type: ignore[index]
         per_game = sum(cpu) / len(deals)
+        slow = sorted(c for c in cpu if c > 0.01)
+        slow_p50 = f"{slow[len(slow) // 2]:.3f} ({len(slow) / len(deals):.0f})" if slow else "-"
         print(
             f"| `{a}` | {m:.2f} [{lo:.2f}, {hi:.2f}] | {hits}/{len(s)} = {100 * hits / len(s):.1f}% "
             f"[{100 * wl:.1f}, {100 * wh:.1f}] | {sum(1 for x in s if x >= 38)} | {max(s):.0f} | "
-            f"{cpu_line(cpu)} | {per_game:.1f} |"
+            f"{cpu_line(cpu)} | {slow_p50} | {per_game:.1f} |"
         )
     base = args.agents[0]
     print()
