@@ -38,7 +38,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
-from farmtable.agents.base import Agent
+from farmtable.agents.base import Agent, old_objects_set_aside
 from farmtable.agents.greedy import GreedyAgent, greedy_choice
 from farmtable.core import State
 from farmtable.games.tiny_towns.evaluation import estimate
@@ -254,6 +254,11 @@ class RolloutAgent(Agent):
             same = isinstance(probe, TinyTownsState) and probe.phase == PLACE_PHASE and key == self._key(probe)
             if same and planned in legal:
                 return legal[legal.index(planned)]
+        with old_objects_set_aside():  # no full garbage collection of the caches inside the budget
+            return self._search(state, player, legal, deadline)
+
+    def _search(self, state: State[Any], player: int, legal: list[Any], deadline: float) -> Any:
+        """Rate the candidates by rollouts until ``deadline``; the best one's legal action."""
         worlds = self._worlds(state, player)
         first = worlds[0]
         naming = first.phase == NAME_PHASE
