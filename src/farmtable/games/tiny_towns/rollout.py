@@ -1,0 +1,343 @@
+"""A solo Tiny Towns player that plays whole games ahead: Bertsekas' rollout algorithm over greedy.
+
+Solo Tiny Towns is almost a deterministic puzzle: the picked resource card goes under the deck, so
+the card sequence follows from the player's own picks (after 12 picks the whole deck order is
+known) and only the order of the never-seen top of the deck is hidden. In a deterministic problem
+the *rollout algorithm* (Bertsekas, Tsitsiklis and Wu, "Rollout algorithms for combinatorial
+optimization", Journal of Heuristics, 1997)
+provably does no worse than its base policy: for each candidate move, play the rest of the game
+with the base policy and keep the move whose game ends best.
+
+:class:`RolloutAgent` (spec ``tiny-towns-rollout:time=1.0,k=6,worlds=2``):
+
+- **Candidates**: the best ``k`` moves by the greedy agent's one-step value (the shipped fitted
+  evaluation, ``state.heuristic``). At a *name* decision (pick a face-up card) the candidates are
+  (card, square) pairs: the card and where its cube goes, ranked by the evaluation of the board with
+  the cube on it (what the greedy agent computes for each card), each card's best pair first
+  (``spread``); the square chosen is remembered and played at the following *place* decision
+  without a new search.
+- **Worlds**: up to ``worlds`` determinizations (``state.determinize(player, rng)``; the same ones for
+  every candidate: common random numbers); worlds with the same deck are played once (after 12
+  picks every world is the same).
+- **Base policy** (:func:`play_out`): the greedy agent's choices, computed without copies where
+  it can (a card and its square together, from the board alone), ties to the first move; the
+  rollout's value is the game's final solo score.
+- **Anytime within a CPU budget**: ``time`` CPU seconds (``time.process_time``) from the moment
+  ``act`` is called, less a reserve (:data:`SAFETY`, :data:`RESERVE`). A world is used only when
+  every candidate has been played in it; a rollout that would pass the deadline stops
+  (:class:`OutOfTime`, checked before every base-policy decision) and its world is dropped; with no
+  finished world the agent plays greedy's choice (the first candidate). Ties go to greedy's order.
+
+Outside solo Tiny Towns it plays exactly like the greedy agent.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Final
+
+from farmtable.agents.base import Agent, old_objects_set_aside
+from farmtable.agents.greedy import GreedyAgent, greedy_choice
+from farmtable.core import State
+from farmtable.games.tiny_towns.evaluation import estimate
+from farmtable.games.tiny_towns.rules import (
+    BUILD_PHASE,
+    DONE,
+    NAME_PHASE,
+    PLACE,
+    PLACE_PHASE,
+    Action,
+    TinyTownsState,
+)
+
+DEFAULT_TIME: Final = 1.0
+"""CPU seconds per decision (Expert's budget)."""
+DEFAULT_K: Final = 6
+"""Candidate moves rated by rollouts."""
+DEFAULT_WORLDS: Final = 2
+"""Determinizations each candidate is played in (fewer when the deck order is known)."""
+SAFETY: Final = 0.95
+"""Share of the budget the rollouts may use (the rest covers choosing and returning)."""
+RESERVE: Final = 0.03
+"""CPU seconds kept free at least: one base-policy decision (a card pick rates every card on every
+empty square: up to ~20 ms when none of the boards is cached) may run past the deadline."""
+MAX_STEPS: Final = 5_000
+"""Decisions a rollout may take before it is treated as broken (a solo game takes about 130)."""
+
+
+class OutOfTime(Exception):
+    """Raised by :func:`play_out` when its deadline (CPU clock) has passed."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A move to rate: ``action`` now, and at a name decision the ``square`` its cube goes on."""
+
+    action: Action
+    square: int = -1
+    prior: float = 0.0
+    """The greedy one-step value (for ranking and reports)."""
+
+
+def _plain_place(legal: list[Action], resource: str, square: int) -> Action | None:
+    """The legal action that puts ``resource`` on ``square`` (the listed object itself), if any."""
+    for action in legal:
+        if action.verb == PLACE and action.target == square and action.what == resource:
+            return action
+    return None
+
+
+def name_candidates(state: TinyTownsState, spread: bool = False) -> list[Candidate]:
+    """Every (card, square) pair of a solo name decision, best first by the evaluation of the board
+    with that card's cube on that square (greedy's value of naming the card is the best of its pairs).
+
+    ``spread``: each face-up card's best pair first (best card first), then the other pairs by value,
+    so that every card is among the candidates of a rollout with ``k`` at least the cards offered."""
+    town = state.towns[0]
+    grid = town.grid[:]
+    empties = [sq for sq, v in enumerate(grid) if not v]
+    out: list[Candidate] = []
+    for action in state.legal_actions(0):
+        if not empties:
+            out.append(Candidate(action, -1, estimate(state, 0)))
+            continue
+        for sq in empties:
+            grid[sq] = action.what
+            out.append(Candidate(action, sq, estimate(state, 0, grid)))
+            grid[sq] = ""
+    out.sort(key=lambda c: -c.prior)  # stable: equal values keep the legal order
+    if spread:
+        firsts: dict[str, Candidate] = {}
+        for cand in out:
+            firsts.setdefault(cand.action.what, cand)
+        heads = list(firsts.values())
+        out = heads + [c for c in out if c not in heads]
+    return out
+
+
+def move_candidates(state: TinyTownsState) -> list[Candidate]:
+    """Every legal move of player 0, best first by greedy's one-step value (``heuristic`` after it)."""
+    out: list[Candidate] = []
+    for action in state.legal_actions(0):
+        child = state.clone()
+        child.apply(0, _listed(child, action))
+        value = float(child.result().solo_score) if child.is_over() else child.heuristic(0)
+        out.append(Candidate(action, -1, value))
+    out.sort(key=lambda c: -c.prior)
+    return out
+
+
+def _base_name(state: TinyTownsState) -> tuple[Action, int]:
+    """The base policy's card and square at a name decision (greedy's, ties to the first)."""
+    best = name_candidates(state)[0]
+    return best.action, best.square
+
+
+def _base_build(state: TinyTownsState, legal: list[Action]) -> Action:
+    """The base policy's build-step move: the best board after it, ``done`` judged as it stands."""
+    best: Action = legal[0]
+    best_value = float("-inf")
+    for action in legal:
+        if action.verb == DONE:
+            value = estimate(state, 0)
+        else:
+            child = state.clone()
+            child.apply(0, _listed(child, action))
+            value = child.heuristic(0)
+        if value > best_value:
+            best, best_value = action, value
+    return best
+
+
+def play_out(state: TinyTownsState, deadline: float | None = None, square: int = -1) -> int:
+    """Play the solo game ``state`` (changed in place) to its end with the base policy; its solo score.
+
+    ``square``: where the cube of the card just named goes (a candidate's square), if the state
+    waits for that placement. Raises :class:`OutOfTime` when ``deadline`` (a ``process_time``
+    reading) passes, checked before each decision.
+    """
+    rng = random.Random(0)  # ties in the rare decisions played by ``greedy_choice``
+    steps = 0
+    while not state.is_over():
+        steps += 1
+        if steps > MAX_STEPS:
+            raise RuntimeError(f"a Tiny Towns rollout did not end after {MAX_STEPS} decisions")
+        if deadline is not None and time.process_time() > deadline:
+            raise OutOfTime
+        legal = state.legal_actions(0)
+        phase = state.phase
+        if len(legal) == 1:
+            action = legal[0]
+        elif phase == NAME_PHASE:
+            action, square = _base_name(state)
+            state.apply(0, _listed(state, action))
+            continue
+        elif phase == PLACE_PHASE and square >= 0:
+            planned = _plain_place(legal, state.named, square)
+            action = planned if planned is not None else legal[greedy_choice(state, 0, rng)]
+        elif phase == BUILD_PHASE and all(a.verb in ("build", DONE) for a in legal):
+            action = _base_build(state, legal)
+        else:
+            action = legal[greedy_choice(state, 0, rng)]
+        square = -1
+        state.apply(0, _listed(state, action))  # the listed object: ``apply`` skips its legality check
+    return int(state.result().solo_score)
+
+
+def _check_params(time_budget: Any, k: Any, worlds: Any) -> tuple[float, int, int]:
+    if isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) or not time_budget > 0:
+        raise ValueError(f"tiny-towns-rollout: time must be a positive number of CPU seconds, not {time_budget!r}")
+    for name, value in (("k", k), ("worlds", worlds)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"tiny-towns-rollout: {name} must be a whole number of at least 1, not {value!r}")
+    return float(time_budget), int(k), int(worlds)
+
+
+class RolloutAgent(Agent):
+    """Solo Tiny Towns: rates greedy's best ``k`` moves by whole games played with the greedy base
+    policy in up to ``worlds`` determinizations, within ``time`` CPU seconds; greedy elsewhere.
+
+    Parameters (spec ``tiny-towns-rollout:time=1.0,k=6,worlds=2``): ``time`` (CPU seconds per
+    decision, > 0), ``k`` (candidates, ≥ 1), ``worlds`` (determinizations, ≥ 1), ``spread`` (0 or 1,
+    default 1: at a card pick, every face-up card's best square is a candidate before any card's second
+    square), ``widen`` (0 or 1, default 0: with 1, once the ``k`` candidates are rated in every world,
+    the next moves in greedy's order are rated too while the budget lasts).
+    """
+
+    name = "tiny-towns-rollout"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        time: float = DEFAULT_TIME,
+        k: int = DEFAULT_K,
+        worlds: int = DEFAULT_WORLDS,
+        widen: int = 0,
+        spread: int = 1,
+    ) -> None:
+        budget, k, worlds = _check_params(time, k, worlds)
+        for name, flag in (("widen", widen), ("spread", spread)):
+            if flag not in (0, 1) or isinstance(flag, bool):
+                raise ValueError(f"tiny-towns-rollout: {name} must be 0 or 1, not {flag!r}")
+        super().__init__(seed, time=time, k=k, worlds=worlds, widen=widen, spread=spread)
+        self.widen = widen
+        self.spread = spread
+        self.budget = budget
+        self.k = k
+        self.worlds = worlds
+        self.rng = random.Random(seed)
+        self.greedy = GreedyAgent(seed)
+        self.planned: tuple[tuple[object, ...], Action] | None = None
+        """The placement chosen with the last card: (the position it is for, the action)."""
+        self.last: dict[str, Any] = {}
+        """What the last decision did (candidates' mean scores, worlds finished), for reports and tests."""
+
+    def act(self, state: State[Any], player: int) -> Any:
+        """The move whose rolled-out games end best (greedy's choice when none finished in time).
+
+        Reads only the game's id, the player count, the legal moves and determinizations."""
+        start = time.process_time()
+        if state.players != 1 or state.game.id != "tiny-towns":
+            return self.greedy.act(state, player)
+        legal = state.legal_actions(player)
+        if not legal:
+            raise ValueError(f"player {player} has no legal action now")
+        if len(legal) == 1:
+            return legal[0]
+        deadline = start + self.budget - max((1.0 - SAFETY) * self.budget, RESERVE)
+        if self.planned is not None:  # the square chosen with the card: the public position is checked
+            key, planned = self.planned
+            self.planned = None
+            probe = state.determinize(player, random.Random(0))  # (not the agent's rng: worlds repeat)
+            same = isinstance(probe, TinyTownsState) and probe.phase == PLACE_PHASE and key == self._key(probe)
+            if same and planned in legal:
+                return legal[legal.index(planned)]
+        with old_objects_set_aside():  # no full garbage collection of the caches inside the budget
+            return self._search(state, player, legal, deadline)
+
+    def _search(self, state: State[Any], player: int, legal: list[Any], deadline: float) -> Any:
+        """Rate the candidates by rollouts until ``deadline``; the best one's legal action."""
+        worlds = self._worlds(state, player)
+        first = worlds[0]
+        naming = first.phase == NAME_PHASE
+        ranked = name_candidates(first, bool(self.spread)) if naming else move_candidates(first)
+        candidates = ranked[: self.k]
+        totals = [0.0] * len(candidates)
+        done = 0
+        for world in worlds:
+            scores: list[int] = []
+            try:
+                for cand in candidates:
+                    copy = world.clone()
+                    copy.apply(0, _listed(copy, cand.action))
+                    scores.append(play_out(copy, deadline, cand.square))
+            except OutOfTime:
+                break
+            done += 1
+            totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        if self.widen and done == len(worlds):
+            for cand in ranked[self.k :]:
+                try:
+                    total = 0.0
+                    for world in worlds:
+                        copy = world.clone()
+                        copy.apply(0, _listed(copy, cand.action))
+                        total += play_out(copy, deadline, cand.square)
+                except OutOfTime:
+                    break
+                candidates.append(cand)
+                totals.append(total)
+        best = 0
+        if done:
+            for i in range(1, len(candidates)):
+                if totals[i] > totals[best]:
+                    best = i
+        choice = candidates[best]
+        self.last = {
+            "worlds": done,
+            "means": [t / done for t in totals] if done else [],
+            "candidates": [(str(c.action), c.square, c.prior) for c in candidates],
+            "chosen": best,
+        }
+        if naming and choice.square >= 0:
+            self.planned = (
+                (first.round, tuple(first.towns[0].grid), choice.action.what),
+                Action(PLACE, choice.action.what, target=choice.square),
+            )
+        return legal[legal.index(choice.action)]
+
+    def _key(self, state: TinyTownsState) -> tuple[object, ...]:
+        return (state.round, tuple(state.towns[0].grid), state.named)
+
+    def _worlds(self, state: State[Any], player: int) -> list[TinyTownsState]:
+        """Up to ``worlds`` determinizations, those with the same deck and face-up cards kept once."""
+        seen: set[tuple[str, ...]] = set()
+        out: list[TinyTownsState] = []
+        for _ in range(self.worlds):
+            world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
+            if not isinstance(world, TinyTownsState):
+                raise TypeError(f"tiny-towns-rollout: a determinization of {state.game.id} is not a Tiny Towns state")
+            key = (*world.deck, "|", *world.face_up)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(world)
+        return out
+
+
+def _listed(state: TinyTownsState, action: Action) -> Action:
+    """The object in ``state``'s legal list equal to ``action`` (so ``apply`` takes its fast path)."""
+    legal = state.legal_actions(0)
+    return legal[legal.index(action)]
+
+
+__all__ = [
+    "Candidate",
+    "OutOfTime",
+    "RolloutAgent",
+    "move_candidates",
+    "name_candidates",
+    "play_out",
+]
