@@ -40,13 +40,4 @@ for _name, (_module, _cls) in GAME_SOLO_PLAYERS.items():
     register_agent(_name, _imported_when_made(_module, _cls))
 
 
-def _tiny_towns_rollout(**params: object) -> Agent:
-    """Tiny Towns' solo rollout player (imported when first asked for)."""
-    from farmtable.games.tiny_towns.rollout import RolloutAgent
-
-    return RolloutAgent(**params)  # type: ignore[arg-type]
-
-
-register_agent("tiny-towns-rollout", _tiny_towns_rollout)
-
 __all__ = ["Agent", "agent_names", "make", "parse_spec", "register_agent"]

@@ -82,6 +82,24 @@ OVERRIDES: Final[tuple[Override, ...]] = (
     ),
     Override(
         "expert",
+        "tiny-towns",
+        "tiny-towns-rollout:time=1.0,k=6,worlds=2",
+        "solo, deals 3000-3019: 25.05 against the general Expert's 15.80, +9.25 [+6.88, +11.62]; fresh "
+        "deals 4000-4199: 24.82 [24.27, 25.37], 25+ on 58.0% [51.1, 64.6], +13.73 [+12.77, +14.70] over "
+        "greedy; max 0.983 CPU s a decision. benchmarks/ai/tiny-towns.md, session 7",
+        players=1,
+    ),
+    Override(
+        "hard",
+        "tiny-towns",
+        "tiny-towns-rollout:time=0.5,k=6,worlds=2",
+        "solo, deals 3000-3019: 23.35 against the general Hard's 13.55, +9.80 [+7.53, +12.07]; max 0.479 "
+        "CPU s a decision (Normal keeps the search, 12.65 there, so the solo levels climb). "
+        "benchmarks/ai/tiny-towns.md, session 7",
+        players=1,
+    ),
+    Override(
+        "expert",
         "tiny-farms",
         "tiny-farms-expectimax:keep=4,time=1.0",
         "solo against Emma hard, deals 1000-1199: 52.0% [45.1, 58.8] wins; paired +6.83 [+4.91, +8.75] "
