@@ -152,6 +152,15 @@ def warm_up_game(game_id: str, players: int, variants: tuple[str, ...] = ()) -> 
     return warm_up(state)
 
 
+def legal_actions_or_refuse(state: State[Any], player: int) -> list[Any]:
+    """``player``'s legal actions now; a ``ValueError`` naming the player when there are none (an
+    agent asked to move when it is not that player's turn)."""
+    legal = state.legal_actions(player)
+    if not legal:
+        raise ValueError(f"player {player} has no legal action now")
+    return legal
+
+
 @contextmanager
 def old_objects_set_aside() -> Iterator[None]:
     """Keep Python's cyclic garbage collector off the objects that existed before a decision.

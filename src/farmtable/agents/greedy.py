@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from farmtable.agents.base import Agent, register_agent
+from farmtable.agents.base import Agent, legal_actions_or_refuse, register_agent
 from farmtable.core import State
 
 
@@ -69,9 +69,7 @@ class GreedyAgent(Agent):
 
     def act(self, state: State[Any], player: int) -> Any:
         """The best-looking legal action of ``player`` after one step of lookahead."""
-        legal = state.legal_actions(player)
-        if not legal:
-            raise ValueError(f"player {player} has no legal action now")
+        legal = legal_actions_or_refuse(state, player)
         if len(legal) == 1:
             return legal[0]
         world = state.determinize(player, random.Random(self.rng.getrandbits(64)))

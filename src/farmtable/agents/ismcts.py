@@ -42,7 +42,7 @@ import time as _time
 from dataclasses import dataclass
 from typing import Any
 
-from farmtable.agents.base import Agent, register_agent
+from farmtable.agents.base import Agent, legal_actions_or_refuse, register_agent
 from farmtable.agents.greedy import greedy_choice, terminal_value
 from farmtable.core import State
 
@@ -132,9 +132,7 @@ class IsmctsAgent(Agent):
 
     def act(self, state: State[Any], player: int) -> Any:
         """The root move visited most often by the search."""
-        legal = state.legal_actions(player)
-        if not legal:
-            raise ValueError(f"player {player} has no legal action now")
+        legal = legal_actions_or_refuse(state, player)
         if len(legal) == 1:
             return legal[0]
         stats = self.analyze(state, player)

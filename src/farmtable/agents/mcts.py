@@ -62,7 +62,7 @@ import random
 import time as _time
 from typing import Any
 
-from farmtable.agents.base import Agent, old_objects_set_aside, register_agent, warm_up
+from farmtable.agents.base import Agent, legal_actions_or_refuse, old_objects_set_aside, register_agent, warm_up
 from farmtable.agents.ismcts import MoveStat
 from farmtable.core import Result, State, clock
 
@@ -291,9 +291,7 @@ class MctsAgent(Agent):
 
     def act(self, state: State[Any], player: int) -> Any:
         """The root move the search visited most."""
-        legal = state.legal_actions(player)
-        if not legal:
-            raise ValueError(f"player {player} has no legal action now")
+        legal = legal_actions_or_refuse(state, player)
         if len(legal) == 1:
             self._kept = None
             return legal[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from farmtable.agents.base import Agent, register_agent
+from farmtable.agents.base import Agent, legal_actions_or_refuse, register_agent
 from farmtable.core import State
 
 
@@ -20,9 +20,7 @@ class RandomAgent(Agent):
 
     def act(self, state: State[Any], player: int) -> Any:
         """A uniformly random legal action of ``player``."""
-        legal = state.legal_actions(player)
-        if not legal:
-            raise ValueError(f"player {player} has no legal action now")
+        legal = legal_actions_or_refuse(state, player)
         return self.rng.choice(legal)
 
 

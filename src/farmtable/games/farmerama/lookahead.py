@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from math import prod
 from typing import Any, Final
 
-from farmtable.agents.base import Agent
+from farmtable.agents.base import Agent, legal_actions_or_refuse
 from farmtable.agents.greedy import greedy_choice
 from farmtable.core import State, clock
 from farmtable.core.memo import BoundedCache
@@ -331,9 +331,7 @@ class LookaheadAgent(Agent):
     def act(self, state: State[Any], player: int) -> Any:
         """The next step of the planned turn (a new plan at the start of every solo turn)."""
         start = time.process_time()
-        legal = state.legal_actions(player)
-        if not legal:
-            raise ValueError(f"player {player} has no legal action now")
+        legal = legal_actions_or_refuse(state, player)
         world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
         # the whole budget bounds the fallbacks too: their evaluations value a turn's completion
         # that would pass it by the position as it stands (evaluation.solo_estimate)

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
-from farmtable.agents.base import Agent, old_objects_set_aside
+from farmtable.agents.base import Agent, legal_actions_or_refuse, old_objects_set_aside
 from farmtable.agents.greedy import greedy_choice
 from farmtable.core import Rng, State
 from farmtable.core.memo import BoundedCache
@@ -425,9 +425,7 @@ class ExpectimaxAgent(Agent):
     def act(self, state: State[Any], player: int) -> Any:
         """The expectimax choice (solo Tiny Farms) or greedy's (anything else)."""
         start = time.process_time()
-        legal = state.legal_actions(player)
-        if not legal:
-            raise ValueError(f"player {player} has no legal action now")
+        legal = legal_actions_or_refuse(state, player)
         if len(legal) == 1:
             return legal[0]
         world = state.determinize(player, random.Random(self.rng.getrandbits(64)))

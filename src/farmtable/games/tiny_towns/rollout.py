@@ -38,7 +38,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
-from farmtable.agents.base import Agent, old_objects_set_aside
+from farmtable.agents.base import Agent, legal_actions_or_refuse, old_objects_set_aside
 from farmtable.agents.greedy import GreedyAgent, greedy_choice
 from farmtable.core import State
 from farmtable.games.tiny_towns.evaluation import estimate
@@ -241,9 +241,7 @@ class RolloutAgent(Agent):
         start = time.process_time()
         if state.players != 1 or state.game.id != "tiny-towns":
             return self.greedy.act(state, player)
-        legal = state.legal_actions(player)
-        if not legal:
-            raise ValueError(f"player {player} has no legal action now")
+        legal = legal_actions_or_refuse(state, player)
         if len(legal) == 1:
             return legal[0]
         deadline = start + self.budget - max((1.0 - SAFETY) * self.budget, RESERVE)
