@@ -9,14 +9,40 @@ children's rusage), never wall time.
 
 from __future__ import annotations
 
+import argparse
+import json
 import math
+import os
 import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE_SRC = Path(__file__).resolve().parents[2] / "src"
 DEFAULT_BASE = Path("/tmp/farmtable-base/src")
+GAMES = ("farmers-finances", "tiny-farms", "farmerama", "tiny-towns", "farmini")
+"""The games the engine benchmarks play, in their table order."""
+
+
+def add_sides(parser: argparse.ArgumentParser, measured: str) -> None:
+    """The options every side-by-side engine benchmark takes: ``--games``, ``--base`` and ``--this``
+    (``measured`` says what is done to the code: "measure", "count")."""
+    parser.add_argument("--games", nargs="*", default=list(GAMES))
+    parser.add_argument("--base", type=Path, default=DEFAULT_BASE)
+    parser.add_argument(
+        "--this", type=Path, default=HERE_SRC, help=f"src folder to {measured} (default: this checkout)"
+    )
+
+
+def run_worker(src: Path, worker: str, *args: object) -> Any:
+    """Run the Python source ``worker`` in a fresh process on ``src`` with ``args`` as its
+    ``sys.argv[1:]``, and return the JSON it prints."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    out = subprocess.run(
+        [sys.executable, "-c", worker, *map(str, args)], env=env, capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout)
 
 
 def ensure_base(base: Path, commit: str = "HEAD", repo: Path = Path("/work/main")) -> Path:

@@ -16,15 +16,9 @@ Targets: Farmers Finances games/s >= 1.8x the base; every game >= 100k decisions
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-from common import DEFAULT_BASE, HERE_SRC, ensure_base, fmt, median_ci, ratio_ci
-
-GAMES = ("farmers-finances", "tiny-farms", "farmerama", "tiny-towns", "farmini")
+from common import add_sides, ensure_base, fmt, median_ci, ratio_ci, run_worker
 
 WORKER = r"""
 import json, random, sys, time
@@ -55,11 +49,7 @@ print(json.dumps({"games": games, "decisions": decisions, "cpu": cpu}))
 
 def run(src: Path, game_id: str, seconds: float) -> dict[str, float]:
     """One worker process on ``src``: its games, decisions and CPU seconds."""
-    env = dict(os.environ, PYTHONPATH=str(src))
-    out = subprocess.run(
-        [sys.executable, "-c", WORKER, game_id, str(seconds)], env=env, capture_output=True, text=True, check=True
-    )
-    data: dict[str, float] = json.loads(out.stdout)
+    data: dict[str, float] = run_worker(src, WORKER, game_id, seconds)
     return data
 
 
@@ -68,9 +58,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=1.5)
-    parser.add_argument("--games", nargs="*", default=list(GAMES))
-    parser.add_argument("--base", type=Path, default=DEFAULT_BASE)
-    parser.add_argument("--this", type=Path, default=HERE_SRC, help="src folder to measure (default: this checkout)")
+    add_sides(parser, "measure")
     args = parser.parse_args()
     base = ensure_base(args.base)
     print(f"random 2-player play, CPU time, {args.rounds} alternating rounds of {args.seconds} s per side\n")

@@ -15,15 +15,9 @@ Opcodes are not time (a C-level call counts as one), so this complements ``engin
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-from common import DEFAULT_BASE, HERE_SRC, ensure_base
-
-GAMES = ("farmers-finances", "tiny-farms", "farmerama", "tiny-towns", "farmini")
+from common import add_sides, ensure_base, run_worker
 
 WORKER = r"""
 import json, random, sys
@@ -59,26 +53,16 @@ print(json.dumps({"decisions": decisions, "opcodes": count}))
 
 def run(src: Path, game_id: str, games: int, warm: int) -> dict[str, int]:
     """One worker process on ``src``: its decisions and opcodes."""
-    env = dict(os.environ, PYTHONPATH=str(src))
-    out = subprocess.run(
-        [sys.executable, "-c", WORKER, game_id, str(games), str(warm)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    data: dict[str, int] = json.loads(out.stdout)
+    data: dict[str, int] = run_worker(src, WORKER, game_id, games, warm)
     return data
 
 
 def main() -> None:
     """Print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", nargs="*", default=list(GAMES))
     parser.add_argument("--deals", type=int, default=40, help="traced games per side")
     parser.add_argument("--warm", type=int, default=1, help="untraced games played first")
-    parser.add_argument("--base", type=Path, default=DEFAULT_BASE)
-    parser.add_argument("--this", type=Path, default=HERE_SRC, help="src folder to count (default: this checkout)")
+    add_sides(parser, "count")
     args = parser.parse_args()
     base = ensure_base(args.base)
     print(f"random 2-player play, {args.deals} deals, {args.warm} warm-up game(s); Python opcodes per decision\n")
