@@ -5,9 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import httpx
+import pytest
+
 import farmtable
 from tests.browser.conftest import shoot
-from tests.browser.helpers import click_a_move, wait_ready
+from tests.browser.helpers import click_a_move, legal_board_actions, version, wait_ready
 from tests.browser.test_games import open_table_from_the_form
 from tests.server.live import LiveServer
 
@@ -67,6 +70,73 @@ def test_two_people_play_from_two_browsers_via_the_join_link(browser: Any, serve
     finally:
         host_context.close()
         friend_context.close()
+
+
+def test_a_move_stays_pending_while_another_seats_hidden_choice_is_shown_first(
+    browser: Any, server: LiveServer
+) -> None:
+    """Simultaneous choices (Farmerama's action cards): the other seat's hidden choice can reach the
+    page before the page's own move is taken. That update must not offer the choices again (a second
+    click would decide for a position already left behind): the page stays pending until it shows
+    the version its own move made."""
+    if "farmerama" not in farmtable.list_games():
+        pytest.skip("farmerama is not registered")
+    seats = [{"kind": "you"}, {"kind": "invite"}]
+    made = httpx.post(
+        f"{server.url}/api/tables", json={"game": "farmerama", "players": 2, "seats": seats, "seed": 4}, timeout=10
+    ).json()
+    table, friend = made["id"], made["seats"][1]["token"]
+    held: list[str] = []
+    hold = {"moves": False}
+
+    def route(ws: Any) -> None:  # the page's socket, with its moves held back while asked
+        to_server = ws.connect_to_server()
+
+        def upward(message: str | bytes) -> None:
+            if hold["moves"] and isinstance(message, str) and '"move"' in message:
+                held.append(message)
+            else:
+                to_server.send(message)
+
+        ws.on_message(upward)
+        release["send"] = to_server.send
+
+    release: dict[str, Any] = {}
+    context = browser.new_context(bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.route_web_socket("**/ws/tables/*", route)
+        page.goto(server.url + made["seats"][0]["link"])
+        wait_ready(page)
+        start = version(page)
+        first = page.evaluate("window.FTstate.legal")
+        cards = [a for a in legal_board_actions(page) if a.startswith("card ")]
+        assert cards, "the first decision of Farmerama is an action card"
+        hold["moves"] = True
+        page.locator(f'#board .ft-legal[data-action="{cards[0]}"]').first.dispatch_event("click")
+        page.wait_for_function("document.body.dataset.pending === '1'")
+        assert len(held) == 1
+        # meanwhile the friend chooses: the page is shown that hidden choice first
+        theirs = httpx.get(f"{server.url}/api/tables/{table}", headers={"X-Seat-Token": friend}, timeout=10).json()
+        choice = next(a for a in theirs["legal"] if a.startswith("card "))
+        answer = httpx.post(
+            f"{server.url}/api/tables/{table}/moves",
+            json={"token": friend, "action": choice, "version": theirs["version"]},
+            timeout=10,
+        )
+        assert answer.status_code == 200, answer.text
+        page.wait_for_function(f"Number(document.body.dataset.version) > {start}")
+        assert page.evaluate("document.body.dataset.pending") == "1", "the choices were offered again"
+        # the page's move arrives late and is taken (only a hidden choice of another seat came between)
+        hold["moves"] = False
+        release["send"](held.pop())
+        page.wait_for_function("!document.body.dataset.pending")
+        assert page.evaluate("document.getElementById('move-error').textContent") == ""
+        assert version(page) == start + 2
+        assert page.evaluate("window.FTstate.version") == start + 2
+        assert sorted(page.evaluate("window.FTstate.legal")) != sorted(first), "the page's own card is shown as taken"
+    finally:
+        context.close()
 
 
 def test_a_server_killed_mid_game_restarts_and_the_page_goes_on(page: Any, tmp_path: Any) -> None:

@@ -14,20 +14,27 @@
   let ws = null, state = null, pending = false, msgId = 0, retry = 0, tokenRefused = false;
 
   function send(msg) {
-    if (!ws || ws.readyState !== WebSocket.OPEN) { showError("not connected — reconnecting…"); return; }
+    if (!ws || ws.readyState !== WebSocket.OPEN) { showError("not connected — reconnecting…"); return false; }
     msg.id = ++msgId;
     ws.send(JSON.stringify(msg));
+    return true;
   }
   function showError(text) { $("move-error").textContent = text || ""; }
   // every move carries the version it was made at: a repeat (a retry, a second tab) is refused, never applied twice
   function act(notation) {
     if (pending || !state || !state.legal.includes(notation)) return;
     coachDone(notation);
+    showError("");
+    if (!send({ type: "move", action: notation, version: state.version })) return;
     pending = true;
     document.body.dataset.pending = "1";
-    showError("");
-    send({ type: "move", action: notation, version: state.version });
+    awaiting = { id: msgId, version: null };
   }
+  // A move stays pending until the page shows the version it made (the server's "ack" names it).
+  // In a simultaneous step another seat's hidden choice may be shown first: that update must not
+  // offer the choices again, or a second click would decide for a position already left behind.
+  let awaiting = null;
+  function settle() { awaiting = null; pending = false; delete document.body.dataset.pending; }
 
   // a seat's name on the page: the name they chose (when the server has names), else the server's label
   function seatName(s, me) {
@@ -242,8 +249,7 @@
     state = p;
     hidePicker();
     window.FTstate = p; // for tests and the curious: the update the page shows
-    pending = false;
-    delete document.body.dataset.pending;
+    if (!awaiting || (awaiting.version !== null && p.version >= awaiting.version)) settle();
     const me = p.seat;
     const labels = p.seats.map((s) => seatName(s, me));
     // board: the game's SVG; its data-action elements that are legal become buttons. An update whose
@@ -611,8 +617,13 @@
     ws.onmessage = (event) => {
       const msg = JSON.parse(event.data);
       if (msg.type === "update") enqueue(msg);
-      else if (msg.type === "error") {
-        pending = false; delete document.body.dataset.pending;
+      else if (msg.type === "ack") {
+        if (awaiting && msg.id === awaiting.id) {
+          awaiting.version = msg.version;
+          if (state && state.version >= msg.version) settle();
+        }
+      } else if (msg.type === "error") {
+        if (!awaiting || msg.id === awaiting.id || msg.id == null) settle();
         if ((msg.status === 403 || msg.status === 401) && msg.id === undefined) { tokenRefused = true; $("notice").hidden = false; $("notice").textContent = msg.error + " — watching as a spectator."; }
         else if (msg.status === 409 && msg.version !== undefined && state && msg.version !== state.version) showError("The table changed meanwhile: look again and decide.");
         else showError(msg.error);
@@ -624,7 +635,7 @@
     ws.onclose = (event) => {
       if (event.code === 4404) { $("status").textContent = "No such table."; return; }
       document.body.dataset.connected = "0";
-      pending = false;
+      settle();
       retry = Math.min(retry + 1, 6);
       $("status").textContent = "Connection lost — reconnecting…";
       setTimeout(connect, 300 * retry);
