@@ -324,6 +324,16 @@ def main(argv: list[str] | None = None) -> int:
             for g in played:
                 seats[g.deal] = seats.get(g.deal, 0) + 1
             played = [g for g in played if seats[g.deal] == 2]
+        else:  # paired: only the deals every agent played (runs cut short, or one run per agent)
+            deals = [{g.deal for g in played if g.specs[0] == s} for s in specs]
+            missing = [s for s, d in zip(specs, deals, strict=True) if not d]
+            if missing:
+                raise SystemExit(f"no game of {', '.join(missing)} in {', '.join(args.from_raw)}")
+            common = set.intersection(*deals)
+            dropped = sum(len(d - common) for d in deals)
+            played = [g for g in played if g.deal in common]
+            if dropped:
+                print(f"({dropped} games left out: their deals were not played by every agent)\n")
         print(f"$ python benchmarks/ai/compare.py {' '.join(sys.argv[1:] if argv is None else argv)}\n")
         print(report(args.game, args.players, variants, specs, played))
         return 0
