@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
+from farmtable.core.svgkit import escape, quoteattr
 from farmtable.games.farmers_finances import components as c
 
 WIDTH = 1000
