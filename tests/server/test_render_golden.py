@@ -27,7 +27,9 @@ def test_the_fixture_covers_every_game_seat_and_the_end() -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_every_picture_is_byte_identical(game: str) -> None:
     mine = [(i, item) for i, item in enumerate(ITEMS) if item["game"] == game]
-    changed = [(i, item["seat"]) for i, item in mine if digest(draw(item)) != item["sha256"]]
+    # twice, the second time backwards: the renderers remember parts, and a part remembered under too
+    # small a key would show up drawn for another position
+    changed = [(i, item["seat"]) for i, item in [*mine, *mine[::-1]] if digest(draw(item)) != item["sha256"]]
     assert not changed, f"{game}: {len(changed)} pictures changed, e.g. position/seat {changed[:5]}"
 
 

@@ -150,7 +150,13 @@ def _scarecrow(x: float, y: float) -> str:
 
 
 def _stars_now(board: dict[str, Any]) -> tuple[int, ScoreInput]:
-    """The stars a board would score if the game ended now (the final scoring, from public facts)."""
+    """The stars a board would score if the game ended now (the final scoring, from public facts);
+    remembered by the board's ``repr`` (the live score of every seat's update asks it too)."""
+    return _stars_now_of(repr(board), board)
+
+
+def _count_stars(board: dict[str, Any]) -> tuple[int, ScoreInput]:
+    """:func:`_stars_now`, counted."""
     barn = board.get("barn", {})
     feed = sum(int(barn.get(g, 0)) for g in GOOD_NAMES[:4])
     on_land = sum(2 for area in board.get("areas", []) for bed in area.get("beds", []) if bed is not None)
@@ -723,7 +729,7 @@ def _stars_now_of(key: str, board: dict[str, Any]) -> tuple[int, ScoreInput]:
     if got is None:
         if len(_STARS) >= CACHE_LIMIT:
             _STARS.clear()
-        got = _STARS[key] = _stars_now(board)
+        got = _STARS[key] = _count_stars(board)
     return got
 
 

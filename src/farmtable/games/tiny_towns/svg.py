@@ -796,7 +796,39 @@ def _store_groups(stores: list[str]) -> dict[str, list[tuple[str, str]]]:
     return groups
 
 
+_OWN: dict[tuple[Any, ...], tuple[str, float]] = {}
+"""The focused town drawn with no legal move to show, by everything the drawing reads (:func:`_own_area`)."""
+
+
 def _own_area(svg: _Svg, view: dict[str, Any], q: int, player: int | None, legal: list[str], y: float) -> float:
+    """The focused town, big, with its panel; returns its bottom. Without legal moves it has no button
+    and is remembered (a seat waiting for the others sees it unchanged after their decisions)."""
+    if legal:
+        return _draw_own_area(svg, view, q, player, legal, y)
+    actors = view.get("actors") or []
+    key = (
+        q,
+        q == player,
+        y,
+        repr((view.get("towns") or [])[q]),
+        repr(view.get("named")),
+        q in actors,
+        view.get("phase"),
+        view.get("master_builder") == q,
+        repr(view.get("variants")),
+    )
+    got = _OWN.get(key)
+    if got is None:
+        alone = _Svg(svg.legal)
+        bottom = _draw_own_area(alone, view, q, player, legal, y)
+        if len(_OWN) >= SMALL_CACHE_LIMIT:
+            _OWN.clear()
+        got = _OWN[key] = ("".join(alone.parts), bottom)
+    svg.add(got[0])
+    return got[1]
+
+
+def _draw_own_area(svg: _Svg, view: dict[str, Any], q: int, player: int | None, legal: list[str], y: float) -> float:
     towns = view.get("towns") or []
     town: dict[str, Any] = dict(towns[q])
     town["named"] = view.get("named")
