@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from farmtable.server.hub import HUMAN, Drawn, Hub, Wire, encode_update
+from farmtable.server.hub import HUMAN, Drawn, Hub, LogItem, LogLine, Wire, encode_update
 from farmtable.server.narrate import table_extras
 from farmtable.server.render import render
 from farmtable.server.store import Store
@@ -43,6 +43,21 @@ def test_a_wrong_svg_text_would_show() -> None:
     """The splice really uses the given text (so the byte-equality checks below can fail)."""
     payload = {"type": "update", "svg": "<svg/>", "version": 2}
     assert json.loads(encode_update(payload, '"<svg id=\\"x\\"/>"'))["svg"] == '<svg id="x"/>'
+
+
+def test_the_log_is_spliced_from_its_items_own_text() -> None:
+    line = LogLine(4, "move", 1, "take 3", False)
+    line.events = ['The "wolf" comes']
+    item = line.item_for(0)
+    assert isinstance(item, LogItem) and item == {"seq": 4, "player": 1, "text": item["text"], "events": line.events}
+    assert line.item_for(None) is item  # one item per way of reading the line
+    payload = {"type": "update", "svg": "<svg/>", "log": [item, LogLine(5, "move", 0, "pass", False).item_for(0)]}
+    assert encode_update(payload) == _plain(payload)
+    fake = LogItem(seq=1)
+    fake.encoded = '{"seq":2}'  # the splice uses the item's own text (so the checks above can fail)
+    assert json.loads(encode_update({"log": [fake]}))["log"] == [{"seq": 2}]
+    plain_list = {"log": [fake, {"seq": 3}]}  # not every item knows its text: encoded the plain way
+    assert encode_update(plain_list) == _plain(plain_list)
 
 
 def test_a_picture_is_encoded_once_and_reused_while_it_is_shown() -> None:

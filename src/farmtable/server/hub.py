@@ -154,6 +154,17 @@ def seat_name(seat: Seat) -> str | None:
     return None
 
 
+class LogItem(dict[str, Any]):
+    """A log line as pushed (a plain dict to everyone), knowing its own JSON text (``encoded``): an
+    update's log is spliced from these instead of being encoded again. Read-only once encoded."""
+
+    __slots__ = ("encoded",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.encoded: str | None = None
+
+
 @dataclass
 class LogLine:
     """One line of the game log. A ``secret`` line (a choice in a simultaneous step) shows its notation
@@ -183,22 +194,23 @@ class LogLine:
         """A secret line of the simultaneous step still open."""
         return self.secret and not self.closed
 
-    _items: dict[bool, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
+    _items: dict[bool, LogItem] = field(default_factory=dict, repr=False, compare=False)
     """The log item as pushed, by whether its notation is hidden to the reader (see :meth:`item_for`)."""
 
     def text_for(self, seat: int | None) -> str:
         """The line as ``seat`` may read it."""
         return log_text(self.kind, self.player, self.notation, self.hidden and seat != self.player)
 
-    def item_for(self, seat: int | None) -> dict[str, Any]:
+    def item_for(self, seat: int | None) -> LogItem:
         """The line as pushed to ``seat``: ``seq``, ``player``, ``text`` and, when known, ``events``;
-        made once per way of reading it and shared by every update (treat it as read-only)."""
+        made (and JSON-encoded) once per way of reading it and shared by every update (read-only)."""
         hidden = self.secret and not self.revealed and seat != self.player
         item = self._items.get(hidden)
         if item is None or item.get("events") is not self.events:
-            item = {"seq": self.seq, "player": self.player, "text": self.text_for(seat)}
+            item = LogItem(seq=self.seq, player=self.player, text=self.text_for(seat))
             if self.events is not None:
                 item["events"] = self.events
+            item.encoded = _dumps(item)
             self._items[hidden] = item
         return item
 
@@ -296,22 +308,37 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def _log_json(value: Any) -> str | None:
+    """The JSON text of an update's ``log`` made of :class:`LogItem` s that know theirs (else None)."""
+    if not isinstance(value, list) or not value:
+        return None
+    texts = []
+    for item in value:
+        if type(item) is not LogItem or item.encoded is None:
+            return None
+        texts.append(item.encoded)
+    return "[" + ",".join(texts) + "]"
+
+
 def encode_update(payload: dict[str, Any], svg_json: str | None = None) -> str:
     """``payload`` as compact JSON, the very text ``json.dumps(payload, separators=(",", ":"),
-    ensure_ascii=False)`` gives; with ``svg_json`` (``payload["svg"]`` already encoded) that part is
-    spliced in instead of being encoded again (a picture is ~80% of an update)."""
-    if svg_json is None or "svg" not in payload:
-        return _dumps(payload)
-    head: dict[str, Any] = {}
-    tail: dict[str, Any] = {}
-    part = head
+    ensure_ascii=False)`` gives, with the parts already encoded spliced in instead of being encoded
+    again: ``svg_json`` (``payload["svg"]`` encoded; a picture is ~60% of an update) and the log's
+    items (each encoded once, when the line was first pushed)."""
+    out: list[str] = []
+    run: dict[str, Any] = {}
     for key, value in payload.items():
-        if key == "svg":
-            part = tail
-        else:
-            part[key] = value
-    text = _dumps(head)[:-1] + ("," if head else "") + '"svg":' + svg_json
-    return text + ("," + _dumps(tail)[1:] if tail else "}")
+        text = svg_json if key == "svg" else _log_json(value) if key == "log" else None
+        if text is None:
+            run[key] = value
+            continue
+        if run:
+            out.append(_dumps(run)[1:-1])
+            run = {}
+        out.append(_dumps(key) + ":" + text)
+    if run:
+        out.append(_dumps(run)[1:-1])
+    return "{" + ",".join(out) + "}"
 
 
 class Wire:
@@ -1004,7 +1031,7 @@ class Hub:
         table.drawn[seat] = Drawn(view, legal, svg)
         return svg
 
-    def log_lines(self, table: Table, seat: int | None, last: int | None = None) -> list[dict[str, Any]]:
+    def log_lines(self, table: Table, seat: int | None, last: int | None = None) -> list[LogItem]:
         """The game log as ``seat`` may read it (only the ``last`` lines if given); a line whose automatic
         events this process knows carries them (``events``: public, so the same for every seat)."""
         lines = table.lines if last is None else table.lines[-last:]

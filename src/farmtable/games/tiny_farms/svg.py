@@ -502,6 +502,10 @@ def _area_size(cell: float) -> tuple[float, float]:
     return 16 + 4 * cell + 30 + 16 + 4 * cell + 12 + (0 if cell >= 40 else 26), 36 + 28 + 4 * cell + 12
 
 
+_AREAS: dict[tuple[Any, ...], tuple[list[str], float, float]] = {}
+"""Player areas without buttons or highlights, by everything they show (see :func:`_player_area`)."""
+
+
 def _player_area(
     view: dict[str, Any],
     p: int,
@@ -512,7 +516,43 @@ def _player_area(
     cell: float,
     totals: list[int],
 ) -> tuple[list[str], float, float]:
-    """A player's name, milk and two farms; returns the parts, width and height."""
+    """A player's name, milk and two farms; returns the parts, width and height. An area with nothing to
+    click or highlight (every one but that of the seat deciding) is remembered by what it shows."""
+    acting = p in (view.get("to_act") or [])
+    if (acting and isinstance(view.get("crop"), dict)) or (p == player and any(a[-3:-2] == "-" for a in legal)):
+        return _draw_player_area(view, p, player, legal, x, y, cell, totals)
+    key = (
+        p,
+        p == player,
+        "emma" in view,
+        acting,
+        view.get("start_player") == p,
+        repr(totals[p]) if p < len(totals) else None,
+        x,
+        y,
+        cell,
+        repr((view.get("players") or [])[p]),
+    )
+    got = _AREAS.get(key)
+    if got is None:
+        parts, width, height = _draw_player_area(view, p, player, set(), x, y, cell, totals)
+        if len(_AREAS) >= CACHE_LIMIT:
+            _AREAS.clear()
+        got = _AREAS[key] = (["".join(parts)], width, height)
+    return got
+
+
+def _draw_player_area(
+    view: dict[str, Any],
+    p: int,
+    player: int | None,
+    legal: set[str],
+    x: float,
+    y: float,
+    cell: float,
+    totals: list[int],
+) -> tuple[list[str], float, float]:
+    """:func:`_player_area`, drawn."""
     data = (view.get("players") or [])[p]
     solo = "emma" in view
     acting = p in (view.get("to_act") or [])
