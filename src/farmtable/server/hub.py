@@ -305,7 +305,10 @@ class Drawn:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON in ASCII (``\\uXXXX`` for the rest: the same object once decoded). An ASCII text is
+    cheaper to make than one keeping a picture's few "—", "▶" or "★" as they are, and then nearly free
+    to send: a WebSocket encodes every text it sends to UTF-8, and an ASCII ``str`` is already that."""
+    return json.dumps(value, separators=(",", ":"))
 
 
 def _log_json(value: Any) -> str | None:
@@ -321,8 +324,8 @@ def _log_json(value: Any) -> str | None:
 
 
 def encode_update(payload: dict[str, Any], svg_json: str | None = None) -> str:
-    """``payload`` as compact JSON, the very text ``json.dumps(payload, separators=(",", ":"),
-    ensure_ascii=False)`` gives, with the parts already encoded spliced in instead of being encoded
+    """``payload`` as compact ASCII JSON, the very text ``json.dumps(payload, separators=(",", ":"))``
+    gives, with the parts already encoded spliced in instead of being encoded
     again: ``svg_json`` (``payload["svg"]`` encoded; a picture is ~60% of an update) and the log's
     items (each encoded once, when the line was first pushed)."""
     out: list[str] = []
@@ -367,7 +370,7 @@ class Wire:
         if self._lite is None:
             rest = {k: v for k, v in self.payload.items() if k != "svg"}
             rest["svg_same"] = True
-            self._lite = json.dumps(rest, separators=(",", ":"), ensure_ascii=False)
+            self._lite = _dumps(rest)
         return self._lite
 
 
