@@ -478,7 +478,7 @@ def _chip_label(action: str) -> str:
 
 _FARMS: dict[tuple[Any, ...], tuple[list[str], float]] = {}
 """Farms drawn without buttons, by everything they show (see :func:`_farm`)."""
-FARM_CACHE_LIMIT = 2048
+FARM_CACHE_LIMIT = 1024
 
 
 def _farm(

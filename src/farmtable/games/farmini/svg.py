@@ -424,7 +424,7 @@ def _solo_line(view: dict[str, Any]) -> str:
 _BLOCKS: dict[tuple[Any, ...], tuple[list[str], float, float]] = {}
 """Farms drawn without buttons, by everything they show: a farm not being played is drawn the same for
 every seat that is not its owner, and again after every decision until its owner plays."""
-BLOCK_CACHE_LIMIT: Final = 2_000
+BLOCK_CACHE_LIMIT: Final = 1024
 
 
 def _farm_block(

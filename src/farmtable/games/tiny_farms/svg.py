@@ -504,6 +504,8 @@ def _area_size(cell: float) -> tuple[float, float]:
 
 _AREAS: dict[tuple[Any, ...], tuple[list[str], float, float]] = {}
 """Player areas without buttons or highlights, by everything they show (see :func:`_player_area`)."""
+AREA_CACHE_LIMIT: Final = 1024
+"""Entries of :data:`_AREAS` (a few KB each) before it is emptied: a bound on a server's memory."""
 
 
 def _player_area(
@@ -536,7 +538,7 @@ def _player_area(
     got = _AREAS.get(key)
     if got is None:
         parts, width, height = _draw_player_area(view, p, player, set(), x, y, cell, totals)
-        if len(_AREAS) >= CACHE_LIMIT:
+        if len(_AREAS) >= AREA_CACHE_LIMIT:
             _AREAS.clear()
         got = _AREAS[key] = (["".join(parts)], width, height)
     return got

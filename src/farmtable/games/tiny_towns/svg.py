@@ -938,7 +938,7 @@ def _small_status(view: dict[str, Any], q: int, w: float) -> list[str]:
 
 _SMALL: dict[tuple[Any, ...], tuple[str, float]] = {}
 """Other players' towns as drawn by :func:`_small_town`, by everything the drawing reads."""
-SMALL_CACHE_LIMIT = 2048
+SMALL_CACHE_LIMIT = 1024
 
 
 def _small_town(
