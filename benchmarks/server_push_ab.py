@@ -148,6 +148,7 @@ from farmtable.server.store import Store
 async def main(games, decisions, tables, seed):
     with tempfile.TemporaryDirectory() as tmp:
         hub = Hub(Store(f"sqlite:///{tmp}/w.db"), ai_delay=0.0)
+        wire = getattr(hub, "wire", None)
         cpu = {"decide": 0.0, "push": 0.0}
         count = 0
         # first a warm-up table per game (t = -1: imports, caches; 3 decisions, not counted)
@@ -166,7 +167,10 @@ async def main(games, decisions, tables, seed):
                 await hub.act(table, seat, action, table.version)
                 c1 = time.process_time()
                 for who in (0, 1, None):  # one socket per seat and a spectator: what each is sent
-                    json.dumps(hub.payload(table, who), separators=(",", ":"), ensure_ascii=False)
+                    if wire is not None:  # the server's own encoded update (one per seat and version)
+                        wire(table, who).full
+                    else:  # before the push work: Starlette's send_json, json.dumps per socket
+                        json.dumps(hub.payload(table, who), separators=(",", ":"), ensure_ascii=False)
                 c2 = time.process_time()
                 if t >= 0:
                     cpu["decide"] += c1 - c0
@@ -180,8 +184,10 @@ asyncio.run(main(sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3]), int
 """
 """The in-process workload (``--in-process``): the same decisions on both servers' ``Hub`` (a fresh SQLite
 file, the server's own decision write), and after each one the update of seat 0, seat 1 and a spectator,
-built and JSON-encoded as the push does; CPU time only (``time.process_time``), so a busy machine barely
-moves it and no AI pacing or update coalescing enters. Written against the Hub API both commits share."""
+built and JSON-encoded as that server's push does (``Hub.wire(...).full`` where the Hub has it, else
+``json.dumps`` of ``Hub.payload``, as Starlette's ``send_json`` did for every socket); CPU time only
+(``time.process_time``), so a busy machine barely moves it and no AI pacing or update coalescing enters.
+Written against the Hub API both commits share."""
 
 GAMES = ["tiny-farms", "farmini", "farmerama", "tiny-towns", "farmers-finances"]
 

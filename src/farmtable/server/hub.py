@@ -154,6 +154,17 @@ def seat_name(seat: Seat) -> str | None:
     return None
 
 
+class LogItem(dict[str, Any]):
+    """A log line as pushed (a plain dict to everyone), knowing its own JSON text (``encoded``): an
+    update's log is spliced from these instead of being encoded again. Read-only once encoded."""
+
+    __slots__ = ("encoded",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.encoded: str | None = None
+
+
 @dataclass
 class LogLine:
     """One line of the game log. A ``secret`` line (a choice in a simultaneous step) shows its notation
@@ -183,9 +194,25 @@ class LogLine:
         """A secret line of the simultaneous step still open."""
         return self.secret and not self.closed
 
+    _items: dict[bool, LogItem] = field(default_factory=dict, repr=False, compare=False)
+    """The log item as pushed, by whether its notation is hidden to the reader (see :meth:`item_for`)."""
+
     def text_for(self, seat: int | None) -> str:
         """The line as ``seat`` may read it."""
         return log_text(self.kind, self.player, self.notation, self.hidden and seat != self.player)
+
+    def item_for(self, seat: int | None) -> LogItem:
+        """The line as pushed to ``seat``: ``seq``, ``player``, ``text`` and, when known, ``events``;
+        made (and JSON-encoded) once per way of reading it and shared by every update (read-only)."""
+        hidden = self.secret and not self.revealed and seat != self.player
+        item = self._items.get(hidden)
+        if item is None or item.get("events") is not self.events:
+            item = LogItem(seq=self.seq, player=self.player, text=self.text_for(seat))
+            if self.events is not None:
+                item["events"] = self.events
+            item.encoded = _dumps(item)
+            self._items[hidden] = item
+        return item
 
 
 @dataclass
@@ -259,9 +286,62 @@ def shown_choices(game: Game[Any], players: int, decisions: Sequence[Decision], 
                 actual.apply(later.player, later.notation)
             for q in others:
                 differs[q] = differs[q] or seen(world, q) != seen(actual, q)
+            if all(differs.values()):
+                break  # every other seat already sees this choice: more alternatives cannot change that
         if all(differs.values()):
             shown.append(seq)
     return shown
+
+
+@dataclass(slots=True)
+class Drawn:
+    """A board picture and what it was drawn from; ``encoded`` is the picture as a JSON string (made once,
+    when first sent: the update of every later version that shows the same picture reuses it)."""
+
+    view: dict[str, Any]
+    legal: list[str]
+    svg: str
+    encoded: str | None = None
+
+
+def _dumps(value: Any) -> str:
+    """Compact JSON in ASCII (``\\uXXXX`` for the rest: the same object once decoded). An ASCII text is
+    cheaper to make than one keeping a picture's few "—", "▶" or "★" as they are, and then nearly free
+    to send: a WebSocket encodes every text it sends to UTF-8, and an ASCII ``str`` is already that."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _log_json(value: Any) -> str | None:
+    """The JSON text of an update's ``log`` made of :class:`LogItem` s that know theirs (else None)."""
+    if not isinstance(value, list) or not value:
+        return None
+    texts = []
+    for item in value:
+        if type(item) is not LogItem or item.encoded is None:
+            return None
+        texts.append(item.encoded)
+    return "[" + ",".join(texts) + "]"
+
+
+def encode_update(payload: dict[str, Any], svg_json: str | None = None) -> str:
+    """``payload`` as compact ASCII JSON, the very text ``json.dumps(payload, separators=(",", ":"))``
+    gives, with the parts already encoded spliced in instead of being encoded
+    again: ``svg_json`` (``payload["svg"]`` encoded; a picture is ~60% of an update) and the log's
+    items (each encoded once, when the line was first pushed)."""
+    out: list[str] = []
+    run: dict[str, Any] = {}
+    for key, value in payload.items():
+        text = svg_json if key == "svg" else _log_json(value) if key == "log" else None
+        if text is None:
+            run[key] = value
+            continue
+        if run:
+            out.append(_dumps(run)[1:-1])
+            run = {}
+        out.append(_dumps(key) + ":" + text)
+    if run:
+        out.append(_dumps(run)[1:-1])
+    return "{" + ",".join(out) + "}"
 
 
 class Wire:
@@ -271,10 +351,17 @@ class Wire:
 
     __slots__ = ("_lite", "full", "payload", "svg")
 
-    def __init__(self, payload: dict[str, Any]) -> None:
+    def __init__(self, payload: dict[str, Any], drawn: Drawn | None = None) -> None:
+        """``drawn``: the seat's picture as the hub keeps it; when it is this update's, its JSON text is
+        made once there and reused by every later update showing the same picture."""
         self.payload = payload
         self.svg: str = payload["svg"]
-        self.full = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+        svg_json: str | None = None
+        if drawn is not None and drawn.svg is self.svg:
+            if drawn.encoded is None:
+                drawn.encoded = _dumps(self.svg)
+            svg_json = drawn.encoded
+        self.full = encode_update(payload, svg_json)
         self._lite: str | None = None
 
     @property
@@ -283,7 +370,7 @@ class Wire:
         if self._lite is None:
             rest = {k: v for k, v in self.payload.items() if k != "svg"}
             rest["svg_same"] = True
-            self._lite = json.dumps(rest, separators=(",", ":"), ensure_ascii=False)
+            self._lite = _dumps(rest)
         return self._lite
 
 
@@ -385,9 +472,12 @@ class Table:
     catching: asyncio.Task[None] | None = None
     public: tuple[int, dict[str, Any]] | None = None
     """The spectators' view and the version it is of (shared by the spectators' update and the events)."""
-    drawn: dict[int | None, tuple[dict[str, Any], list[str], str]] = field(default_factory=dict)
+    drawn: dict[int | None, Drawn] = field(default_factory=dict)
     """Per seat, the last board picture drawn and the view and legal moves it was drawn from: a new version
     that leaves them as they were (another seat's hidden choice, a notice) reuses the picture."""
+    extras_version: int = -1
+    extras_made: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
+    """The page extras made at ``extras_version``, with the view each was made from (see ``Hub._extras``)."""
 
     @property
     def state(self) -> State[Any]:
@@ -914,33 +1004,41 @@ class Hub:
             "undo_reason": undo,
             "rematch": table.record.rematch,
             "notice": table.notice,
-            "extras": table_extras(table.game, state, view, seat),
+            "extras": self._extras(table, state, view, seat),
         }
         table.cache[seat] = payload
         return payload
+
+    @staticmethod
+    def _extras(table: Table, state: State[Any], view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """:func:`narrate.table_extras` for ``seat``, made once per version for every seat that sees the
+        same view (it is a function of the game, the state and the view; ``seat`` only says whose)."""
+        if table.extras_version != table.version:
+            table.extras_version = table.version
+            table.extras_made.clear()
+        for seen, extras in table.extras_made:
+            if seen is view or seen == view:
+                return extras
+        extras = table_extras(table.game, state, view, seat)
+        table.extras_made.append((view, extras))
+        return extras
 
     @staticmethod
     def _board(table: Table, seat: int | None, view: dict[str, Any], legal: list[str]) -> str:
         """The board picture for ``seat``: drawn again only when its view or legal moves changed (a render
         is a pure function of them, and the most expensive part of an update)."""
         last = table.drawn.get(seat)
-        if last is not None and last[1] == legal and last[0] == view:
-            return last[2]
+        if last is not None and last.legal == legal and last.view == view:
+            return last.svg
         svg = render(table.game, view, legal, seat)
-        table.drawn[seat] = (view, legal, svg)
+        table.drawn[seat] = Drawn(view, legal, svg)
         return svg
 
-    def log_lines(self, table: Table, seat: int | None, last: int | None = None) -> list[dict[str, Any]]:
+    def log_lines(self, table: Table, seat: int | None, last: int | None = None) -> list[LogItem]:
         """The game log as ``seat`` may read it (only the ``last`` lines if given); a line whose automatic
         events this process knows carries them (``events``: public, so the same for every seat)."""
         lines = table.lines if last is None else table.lines[-last:]
-        out: list[dict[str, Any]] = []
-        for line in lines:
-            item: dict[str, Any] = {"seq": line.seq, "player": line.player, "text": line.text_for(seat)}
-            if line.events is not None:
-                item["events"] = line.events
-            out.append(item)
-        return out
+        return [line.item_for(seat) for line in lines]
 
     @staticmethod
     def public_view(table: Table) -> dict[str, Any]:
@@ -961,7 +1059,7 @@ class Hub:
         payload = self.payload(table, seat)
         wire = table.wires.get(seat)
         if wire is None or wire.payload is not payload:
-            wire = table.wires[seat] = Wire(payload)
+            wire = table.wires[seat] = Wire(payload, table.drawn.get(seat))
         return wire
 
     async def wire_snapshot(self, table: Table, seat: int | None) -> Wire:

@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
+from farmtable.core.svgkit import escape, quoteattr
 from farmtable.games.farmerama.components import BUILDING_INDEX, BUILDINGS, FEED_COST, PRODUCT_VALUE, SOLO_TURNS
 from farmtable.games.farmerama.scoring import ScoreInput, score, score_sheet
 
@@ -150,7 +150,13 @@ def _scarecrow(x: float, y: float) -> str:
 
 
 def _stars_now(board: dict[str, Any]) -> tuple[int, ScoreInput]:
-    """The stars a board would score if the game ended now (the final scoring, from public facts)."""
+    """The stars a board would score if the game ended now (the final scoring, from public facts);
+    remembered by the board's ``repr`` (the live score of every seat's update asks it too)."""
+    return _stars_now_of(repr(board), board)
+
+
+def _count_stars(board: dict[str, Any]) -> tuple[int, ScoreInput]:
+    """:func:`_stars_now`, counted."""
     barn = board.get("barn", {})
     feed = sum(int(barn.get(g, 0)) for g in GOOD_NAMES[:4])
     on_land = sum(2 for area in board.get("areas", []) for bed in area.get("beds", []) if bed is not None)
@@ -709,6 +715,24 @@ def _award_line(view: dict[str, Any], player: int | None) -> str:
     return ""
 
 
+CACHE_LIMIT = 1024
+_PANELS: dict[tuple[str, str, str, tuple[str, ...], bool], str] = {}
+"""Other seats' board panels, by what they show (see :func:`render_svg`)."""
+_STARS: dict[str, tuple[int, ScoreInput]] = {}
+_MARKS: dict[str, str] = {}
+"""A board's invisible bed and pasture outlines (:func:`_bed_marks`), by the board's ``repr``."""
+
+
+def _stars_now_of(key: str, board: dict[str, Any]) -> tuple[int, ScoreInput]:
+    """:func:`_stars_now` remembered by ``key`` (the board's ``repr``)."""
+    got = _STARS.get(key)
+    if got is None:
+        if len(_STARS) >= CACHE_LIMIT:
+            _STARS.clear()
+        got = _STARS[key] = _count_stars(board)
+    return got
+
+
 PANEL_MINE = _rect(2, 0, W - 4, PANEL_H - 10, "#fffaf0", BLUE, 10, ' stroke-width="3"')
 PANEL_OTHER = _rect(2, 0, W - 4, PANEL_H - 10, "#ffffff", LINE, 10)
 
@@ -717,7 +741,8 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
     """Draw ``view`` as one ``<svg>``; elements for legal decisions carry ``data-action``."""
     allowed = set(legal)
     boards = [b for b in view.get("boards", []) if isinstance(b, dict)]
-    scored = [_stars_now(b) for b in boards]
+    keys = [repr(b) for b in boards]  # what a board shows: the key of the drawings remembered below
+    scored = [_stars_now_of(key, b) for key, b in zip(keys, boards, strict=True)]
     parts = [*_header(view, player, [e for _, e in scored])]
     parts += _action_wheel(view)
     parts += _supply(view, allowed)
@@ -736,16 +761,38 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
         mine = q == player
         seat = int(board.get("seat", q))
         parts.append(f'<g transform="translate(0 {y:.0f})" data-board="{seat}">')
-        parts.append(PANEL_MINE if mine else PANEL_OTHER)
-        parts += _farmland(board, allowed, mine)
-        parts.append(_bed_marks(board))
         title = f"P{seat} · you" if mine else f"P{seat}"
         if over and q in winners and len(boards) > 1:
             title += " · winner"
         elif seat in view.get("actors", []) and not over:
             title += " · to act"
         stars = f"{scored[q][0]} stars" + ("" if over else " now")
-        parts += _info(board, allowed, mine, title, stars, _seat_notes(view, seat, board))
+        notes = _seat_notes(view, seat, board)
+        if mine:
+            parts.append(PANEL_MINE)
+            parts += _farmland(board, allowed, mine)
+            marks = _MARKS.get(keys[q])
+            if marks is None:
+                if len(_MARKS) >= CACHE_LIMIT:
+                    _MARKS.clear()
+                marks = _MARKS[keys[q]] = _bed_marks(board)
+            parts.append(marks)
+            parts += _info(board, allowed, mine, title, stars, notes)
+        else:  # nothing on another seat's board is a button: the same drawing for every seat but its own
+            key = (keys[q], title, stars, tuple(notes), "" in allowed)
+            panel = _PANELS.get(key)
+            if panel is None:
+                if len(_PANELS) >= CACHE_LIMIT:
+                    _PANELS.clear()
+                panel = _PANELS[key] = "".join(
+                    [
+                        PANEL_OTHER,
+                        *_farmland(board, allowed, mine),
+                        _bed_marks(board),
+                        *_info(board, allowed, mine, title, stars, notes),
+                    ]
+                )
+            parts.append(panel)
         parts.append("</g>")
         y += PANEL_H
     height = y + 4

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
+from farmtable.core.svgkit import escape, quoteattr
 from farmtable.games.farmers_finances import components as c
 
 WIDTH = 1000
@@ -476,7 +476,52 @@ def _chip_label(action: str) -> str:
     return f"{words[0]} {words[-1]}"
 
 
+_FARMS: dict[tuple[Any, ...], tuple[list[str], float]] = {}
+"""Farms drawn without buttons, by everything they show (see :func:`_farm`)."""
+FARM_CACHE_LIMIT = 1024
+
+
 def _farm(
+    view: dict[str, Any],
+    p: int,
+    player: int | None,
+    x: float,
+    y: float,
+    w: float,
+    legal: list[str],
+    *,
+    big: bool,
+    winners: list[int],
+) -> tuple[list[str], float]:
+    """A player's farm panel and its bottom; one without buttons (anyone's but the seat's own big one)
+    is remembered by what it shows: it is drawn the same for every other seat and after most decisions."""
+    if big and p == player and legal:
+        return _draw_farm(view, p, player, x, y, w, legal, big=big, winners=winners)
+    farm = view["farms"][p]
+    key = (
+        p,
+        p == player,
+        _seat_name(p, player),
+        x,
+        y,
+        w,
+        big,
+        view["to_act"] == p,
+        p in winners,
+        repr(view["money"][p]),
+        tuple(repr(farm[sort]) for sort in c.SORTS),
+        tuple(repr(view["sell_prices"][sort]) for sort in c.SORTS) if big else (),
+    )
+    got = _FARMS.get(key)
+    if got is None:
+        parts, bottom = _draw_farm(view, p, player, x, y, w, legal, big=big, winners=winners)
+        if len(_FARMS) >= FARM_CACHE_LIMIT:
+            _FARMS.clear()
+        got = _FARMS[key] = (["".join(parts)], bottom)
+    return got
+
+
+def _draw_farm(
     view: dict[str, Any],
     p: int,
     player: int | None,

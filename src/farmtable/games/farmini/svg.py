@@ -18,9 +18,10 @@ rotation drawn as the card turned that way (``place ID at X,Y rot R``).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Final
-from xml.sax.saxutils import escape, quoteattr
 
+from farmtable.core.svgkit import escape, quoteattr
 from farmtable.games.farmini.components import (
     ALL_CARDS,
     KINDS,
@@ -420,6 +421,12 @@ def _solo_line(view: dict[str, Any]) -> str:
 # --- the farm ---------------------------------------------------------------------------------
 
 
+_BLOCKS: dict[tuple[Any, ...], tuple[list[str], float, float]] = {}
+"""Farms drawn without buttons, by everything they show: a farm not being played is drawn the same for
+every seat that is not its owner, and again after every decision until its owner plays."""
+BLOCK_CACHE_LIMIT: Final = 1024
+
+
 def _farm_block(
     view: dict[str, Any],
     p: int,
@@ -430,7 +437,47 @@ def _farm_block(
     winners: set[int],
     faces: Faces = DEFAULT,
 ) -> tuple[list[str], float, float]:
-    """One player's area at (0, 0): header, score line, coordinates and the card grid; its size."""
+    """One player's area at (0, 0): header, score line, coordinates and the card grid; its size.
+
+    A farm without buttons on it is remembered by what it shows (the drawing reads nothing else)."""
+    mine = p == player
+    if mine and (places or cells):
+        return _draw_farm_block(view, p, player, places, place_card, cells, winners, faces)
+    farms = view["farms"]
+    scores = view.get("scores") or []
+    sheets = view.get("score_sheets") or []
+    key = (
+        p,
+        mine,
+        faces.name,
+        bool(view.get("over")),
+        p in (view.get("actors") or []),
+        p in winners and len(farms) > 1,
+        repr(scores[p]) if p < len(scores) else None,
+        repr(farms[p]),
+        repr(sheets[p]) if p < len(sheets) else None,
+        "second-variant" in (view.get("variants") or []),
+    )
+    cached = _BLOCKS.get(key)
+    if cached is None:
+        parts, width, height = _draw_farm_block(view, p, player, {}, None, {}, winners, faces)
+        if len(_BLOCKS) >= BLOCK_CACHE_LIMIT:
+            _BLOCKS.clear()
+        cached = _BLOCKS[key] = (["".join(parts)], width, height)
+    return cached
+
+
+def _draw_farm_block(
+    view: dict[str, Any],
+    p: int,
+    player: int | None,
+    places: dict[tuple[int, int], dict[int, str]],
+    place_card: str | None,
+    cells: dict[Cell, str],
+    winners: set[int],
+    faces: Faces = DEFAULT,
+) -> tuple[list[str], float, float]:
+    """:func:`_farm_block` drawn."""
     farm = view["farms"][p]
     cards = {(int(c[0]), int(c[1])): (str(c[2]), int(c[3])) for c in farm.get("cards", [])}
     animals = {(int(a[0]), int(a[1]), QUARTER_INDEX.get(str(a[2]), 0)): str(a[3]) for a in farm.get("animals", [])}
@@ -641,8 +688,9 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
     )
 
 
+@lru_cache(maxsize=256)
 def _legend(x: float, y: float) -> str:
-    """One line explaining the symbols."""
+    """One line explaining the symbols (remembered: it moves only with the height of what is above it)."""
     parts: list[str] = []
     parts.append(
         f'<line x1="{x:g}" y1="{y + 8:g}" x2="{x + 20:g}" y2="{y + 8:g}" stroke="{FENCE}" stroke-width="5" '

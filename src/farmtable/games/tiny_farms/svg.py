@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import math
 from typing import Any, Final
-from xml.sax.saxutils import escape, quoteattr
 
+from farmtable.core.svgkit import escape, quoteattr
 from farmtable.games.tiny_farms import components as c
 from farmtable.games.tiny_farms import scoring
 
@@ -332,6 +332,8 @@ def _emma(emma: dict[str, Any], x: float, y: float, width: float, *, over: bool)
 _FARMS: dict[tuple[str, float, tuple[tuple[str, ...], ...]], str] = {}
 """Drawn farms nobody can click, by content: the same farms are drawn for every seat on every decision."""
 _WHEELS: dict[tuple[Any, ...], str] = {}
+_MARKS: dict[tuple[str, float, tuple[tuple[str, ...], ...]], str] = {}
+"""A farm's invisible space outlines (``data-cell``, ``data-content``), by the same key as :data:`_FARMS`."""
 CACHE_LIMIT: Final = 4096
 
 
@@ -350,10 +352,10 @@ def _farm(
 
     With ``board`` (the farm's player) every space also gets an invisible outline with ``data-cell``
     and ``data-content``: the page outlines the spaces each player's last decision changed."""
+    key = (letter, cell, tuple(tuple(str(m) for m in row) for row in rows))
     if highlight or any(a[-4] == letter and a[-3] == "-" for a in legal if len(a) > 5):
         body = _farm_body(rows, letter, cell, legal, collected, highlight)
     else:
-        key = (letter, cell, tuple(tuple(str(m) for m in row) for row in rows))
         cached = _FARMS.get(key)
         if cached is None:
             if len(_FARMS) >= CACHE_LIMIT:
@@ -362,14 +364,18 @@ def _farm(
         body = cached
     if board is None:
         return f'<g transform="translate({x:.1f},{y:.1f})">{body}</g>'
-    marks = "".join(
-        f'<rect class="ft-cell" data-cell="{letter}-{c.COLUMN_LETTERS[col]}{r + 1}" '
-        f"data-content={quoteattr(str(row[col]))} "
-        f'x="{col * cell + 1:.1f}" y="{TOP + r * cell + 1:.1f}" width="{cell - 2:.1f}" height="{cell - 2:.1f}" '
-        f'fill="none" pointer-events="none"/>'
-        for r, row in enumerate(rows[:4])
-        for col in range(min(4, len(row)))
-    )
+    marks = _MARKS.get(key)
+    if marks is None:
+        if len(_MARKS) >= CACHE_LIMIT:
+            _MARKS.clear()
+        marks = _MARKS[key] = "".join(
+            f'<rect class="ft-cell" data-cell="{letter}-{c.COLUMN_LETTERS[col]}{r + 1}" '
+            f"data-content={quoteattr(row[col])} "
+            f'x="{col * cell + 1:.1f}" y="{TOP + r * cell + 1:.1f}" width="{cell - 2:.1f}" height="{cell - 2:.1f}" '
+            f'fill="none" pointer-events="none"/>'
+            for r, row in enumerate(key[2][:4])
+            for col in range(min(4, len(row)))
+        )
     return f'<g transform="translate({x:.1f},{y:.1f})" data-board="{board}">{body}{marks}</g>'
 
 
@@ -496,6 +502,12 @@ def _area_size(cell: float) -> tuple[float, float]:
     return 16 + 4 * cell + 30 + 16 + 4 * cell + 12 + (0 if cell >= 40 else 26), 36 + 28 + 4 * cell + 12
 
 
+_AREAS: dict[tuple[Any, ...], tuple[list[str], float, float]] = {}
+"""Player areas without buttons or highlights, by everything they show (see :func:`_player_area`)."""
+AREA_CACHE_LIMIT: Final = 1024
+"""Entries of :data:`_AREAS` (a few KB each) before it is emptied: a bound on a server's memory."""
+
+
 def _player_area(
     view: dict[str, Any],
     p: int,
@@ -506,7 +518,43 @@ def _player_area(
     cell: float,
     totals: list[int],
 ) -> tuple[list[str], float, float]:
-    """A player's name, milk and two farms; returns the parts, width and height."""
+    """A player's name, milk and two farms; returns the parts, width and height. An area with nothing to
+    click or highlight (every one but that of the seat deciding) is remembered by what it shows."""
+    acting = p in (view.get("to_act") or [])
+    if (acting and isinstance(view.get("crop"), dict)) or (p == player and any(a[-3:-2] == "-" for a in legal)):
+        return _draw_player_area(view, p, player, legal, x, y, cell, totals)
+    key = (
+        p,
+        p == player,
+        "emma" in view,
+        acting,
+        view.get("start_player") == p,
+        repr(totals[p]) if p < len(totals) else None,
+        x,
+        y,
+        cell,
+        repr((view.get("players") or [])[p]),
+    )
+    got = _AREAS.get(key)
+    if got is None:
+        parts, width, height = _draw_player_area(view, p, player, set(), x, y, cell, totals)
+        if len(_AREAS) >= AREA_CACHE_LIMIT:
+            _AREAS.clear()
+        got = _AREAS[key] = (["".join(parts)], width, height)
+    return got
+
+
+def _draw_player_area(
+    view: dict[str, Any],
+    p: int,
+    player: int | None,
+    legal: set[str],
+    x: float,
+    y: float,
+    cell: float,
+    totals: list[int],
+) -> tuple[list[str], float, float]:
+    """:func:`_player_area`, drawn."""
     data = (view.get("players") or [])[p]
     solo = "emma" in view
     acting = p in (view.get("to_act") or [])

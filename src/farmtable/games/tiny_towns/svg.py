@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
+from farmtable.core.svgkit import escape, quoteattr
 from farmtable.games.tiny_towns import components as C
 
 WIDTH = 1000
@@ -382,6 +382,17 @@ def _still_town(grid: tuple[str, ...], s: float) -> str:
     return "".join(_still_cell(value, i, s, False) for i, value in enumerate(grid))
 
 
+@lru_cache(maxsize=2048)
+def _cell_marks(grid: tuple[str, ...], s: float, left: float, top: float) -> str:
+    """A town's invisible square outlines with ``data-cell`` and ``data-content`` (see :func:`_town`)."""
+    return "".join(
+        f'<rect class="ft-cell" data-cell="{_square_name(i)}" data-content={quoteattr(v)} '
+        f'x="{left + (i % 4) * s + 1:.1f}" y="{top + (i // 4) * s + 1:.1f}" width="{s - 2:.1f}" '
+        f'height="{s - 2:.1f}" rx="3" fill="none" pointer-events="none"/>'
+        for i, v in enumerate(grid)
+    )
+
+
 def _town(
     svg: _Svg,
     x: float,
@@ -404,23 +415,19 @@ def _town(
     owner = f' data-board="{board}"' if board is not None else ""
     svg.add(f'<g transform="translate({x:.1f},{y:.1f})"{owner}>')
     svg.add(_axes(s))
+    still = tuple(str(v) for v in grid[:16])
     marks = (
-        (
-            "".join(
-                f'<rect class="ft-cell" data-cell="{_square_name(i)}" data-content={quoteattr(str(v))} '
+        (_cell_marks(still, s, left, top) if board is not None else "")
+        + (
+            "".join(  # squares whose cubes can make a building: the page lets you pick them to build
+                f'<rect class="ft-pick" data-pick="{_square_name(i)}" data-content={quoteattr(str(v))} '
                 f'x="{left + (i % 4) * s + 1:.1f}" y="{top + (i // 4) * s + 1:.1f}" width="{s - 2:.1f}" '
-                f'height="{s - 2:.1f}" rx="3" fill="none" pointer-events="none"/>'
+                f'height="{s - 2:.1f}" rx="3" fill="#ffffff" fill-opacity="0"/>'
                 for i, v in enumerate(grid[:16])
+                if _square_name(i) in picks
             )
-            if board is not None
+            if picks
             else ""
-        )
-        + "".join(  # squares whose cubes can make a building: the page lets you pick them to build
-            f'<rect class="ft-pick" data-pick="{_square_name(i)}" data-content={quoteattr(str(v))} '
-            f'x="{left + (i % 4) * s + 1:.1f}" y="{top + (i // 4) * s + 1:.1f}" width="{s - 2:.1f}" '
-            f'height="{s - 2:.1f}" rx="3" fill="#ffffff" fill-opacity="0"/>'
-            for i, v in enumerate(grid[:16])
-            if _square_name(i) in picks
         )
     )
     factories = town.get("factories") or {}
@@ -430,7 +437,7 @@ def _town(
     own = town.get("placement")
     ghost = own.split() if isinstance(own, str) else []
     if not (cell_actions or factories or banks or stores or statue or ghost):
-        svg.add(_still_town(tuple(str(v) for v in grid[:16]), s))  # the common case: drawn once, reused
+        svg.add(_still_town(still, s))  # the common case: drawn once, reused
         svg.add(marks + "</g>")
         return y + top + 4 * s
     for i in range(16):
@@ -789,7 +796,39 @@ def _store_groups(stores: list[str]) -> dict[str, list[tuple[str, str]]]:
     return groups
 
 
+_OWN: dict[tuple[Any, ...], tuple[str, float]] = {}
+"""The focused town drawn with no legal move to show, by everything the drawing reads (:func:`_own_area`)."""
+
+
 def _own_area(svg: _Svg, view: dict[str, Any], q: int, player: int | None, legal: list[str], y: float) -> float:
+    """The focused town, big, with its panel; returns its bottom. Without legal moves it has no button
+    and is remembered (a seat waiting for the others sees it unchanged after their decisions)."""
+    if legal:
+        return _draw_own_area(svg, view, q, player, legal, y)
+    actors = view.get("actors") or []
+    key = (
+        q,
+        q == player,
+        y,
+        repr((view.get("towns") or [])[q]),
+        repr(view.get("named")),
+        q in actors,
+        view.get("phase"),
+        view.get("master_builder") == q,
+        repr(view.get("variants")),
+    )
+    got = _OWN.get(key)
+    if got is None:
+        alone = _Svg(svg.legal)
+        bottom = _draw_own_area(alone, view, q, player, legal, y)
+        if len(_OWN) >= SMALL_CACHE_LIMIT:
+            _OWN.clear()
+        got = _OWN[key] = ("".join(alone.parts), bottom)
+    svg.add(got[0])
+    return got[1]
+
+
+def _draw_own_area(svg: _Svg, view: dict[str, Any], q: int, player: int | None, legal: list[str], y: float) -> float:
     towns = view.get("towns") or []
     town: dict[str, Any] = dict(towns[q])
     town["named"] = view.get("named")
@@ -897,7 +936,42 @@ def _small_status(view: dict[str, Any], q: int, w: float) -> list[str]:
     return _wrap(" · ".join(_status_words(q, town, view, turn=False)), 11, w)
 
 
+_SMALL: dict[tuple[Any, ...], tuple[str, float]] = {}
+"""Other players' towns as drawn by :func:`_small_town`, by everything the drawing reads."""
+SMALL_CACHE_LIMIT = 1024
+
+
 def _small_town(
+    svg: _Svg, view: dict[str, Any], q: int, x: float, y: float, s: float, w: float, status_lines: int
+) -> float:
+    """Another player's town, smaller and without buttons (remembered: it is drawn the same for every
+    seat but its owner's, and again after every decision until its owner plays)."""
+    actors = view.get("actors") or []
+    key = (
+        q,
+        x,
+        y,
+        s,
+        w,
+        status_lines,
+        repr((view.get("towns") or [])[q]),
+        repr(view.get("named")),
+        q in actors,
+        view.get("phase"),
+        view.get("master_builder") == q,
+    )
+    got = _SMALL.get(key)
+    if got is None:
+        alone = _Svg(svg.legal)
+        bottom = _draw_small_town(alone, view, q, x, y, s, w, status_lines)
+        if len(_SMALL) >= SMALL_CACHE_LIMIT:
+            _SMALL.clear()
+        got = _SMALL[key] = ("".join(alone.parts), bottom)
+    svg.add(got[0])
+    return got[1]
+
+
+def _draw_small_town(
     svg: _Svg, view: dict[str, Any], q: int, x: float, y: float, s: float, w: float, status_lines: int
 ) -> float:
     towns = view.get("towns") or []

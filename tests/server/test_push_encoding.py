@@ -1,0 +1,108 @@
+"""The update a seat is pushed stays the same text, however it is now made: the picture's JSON spliced in
+(made once per picture), the page extras shared between seats that see the same view, the log items made
+once per line; checked on seeded games of every game against the update built and encoded the plain way."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+import pytest
+
+from farmtable.server.hub import HUMAN, Drawn, Hub, LogItem, LogLine, Wire, encode_update
+from farmtable.server.narrate import table_extras
+from farmtable.server.render import render
+from farmtable.server.store import Store
+
+GAMES = ("tiny-farms", "farmini", "farmerama", "tiny-towns", "farmers-finances")
+
+
+def _plain(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, separators=(",", ":"))
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"type": "update", "svg": '<svg a="1">—\\</svg>', "log": [{"text": 'say "hi"'}], "over": False},
+        {"svg": "<svg/>", "tail": 1},
+        {"head": [1, {"x": "é"}], "svg": "<svg/>"},
+        {"svg": "<svg/>"},
+        {"no_svg": True},
+    ],
+)
+def test_the_spliced_text_is_the_plain_text(payload: dict[str, Any]) -> None:
+    svg_json = json.dumps(payload["svg"]) if "svg" in payload else None
+    assert encode_update(payload, svg_json) == _plain(payload)
+    assert encode_update(payload) == _plain(payload)
+
+
+def test_a_wrong_svg_text_would_show() -> None:
+    """The splice really uses the given text (so the byte-equality checks below can fail)."""
+    payload = {"type": "update", "svg": "<svg/>", "version": 2}
+    assert json.loads(encode_update(payload, '"<svg id=\\"x\\"/>"'))["svg"] == '<svg id="x"/>'
+
+
+def test_the_log_is_spliced_from_its_items_own_text() -> None:
+    line = LogLine(4, "move", 1, "take 3", False)
+    line.events = ['The "wolf" comes']
+    item = line.item_for(0)
+    assert isinstance(item, LogItem) and item == {"seq": 4, "player": 1, "text": item["text"], "events": line.events}
+    assert line.item_for(None) is item  # one item per way of reading the line
+    payload = {"type": "update", "svg": "<svg/>", "log": [item, LogLine(5, "move", 0, "pass", False).item_for(0)]}
+    assert encode_update(payload) == _plain(payload)
+    fake = LogItem(seq=1)
+    fake.encoded = '{"seq":2}'  # the splice uses the item's own text (so the checks above can fail)
+    assert json.loads(encode_update({"log": [fake]}))["log"] == [{"seq": 2}]
+    plain_list = {"log": [fake, {"seq": 3}]}  # not every item knows its text: encoded the plain way
+    assert encode_update(plain_list) == _plain(plain_list)
+
+
+def test_a_picture_is_encoded_once_and_reused_while_it_is_shown() -> None:
+    payload = {"type": "update", "version": 1, "svg": "<svg>a</svg>", "legal": []}
+    drawn = Drawn({}, [], payload["svg"])
+    first = Wire(payload, drawn)
+    assert drawn.encoded == json.dumps(payload["svg"]) and first.full == _plain(payload)
+    kept = drawn.encoded
+    later = {**payload, "version": 2, "notice": "n"}
+    assert Wire(later, drawn).full == _plain(later) and drawn.encoded is kept
+    other = {**payload, "svg": "<svg>b</svg>"}  # a picture that is not the drawn one: encoded plainly
+    assert Wire(other, drawn).full == _plain(other) and drawn.encoded is kept
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_update_is_the_plain_one_on_seeded_games(game: str) -> None:
+    async def scenario() -> None:
+        hub = Hub(Store("sqlite://"), ai_delay=0.0)
+        try:
+            tid, _tokens = await hub.create(game, 2, [], [(HUMAN, None), (HUMAN, None)], seed=7)
+            table = await hub.get(tid)
+            rng = random.Random(game)
+            for step in range(30):
+                state = table.state
+                if state.is_over():
+                    break
+                seat = state.actors()[0]
+                legal = state.legal_actions(seat)
+                await hub.act(table, seat, str(legal[rng.randrange(len(legal))]), table.version)
+                for who in (0, 1, None):
+                    wire = hub.wire(table, who)
+                    payload = wire.payload
+                    assert wire.full == _plain(payload), f"{game}, decision {step}, seat {who}"
+                    assert wire.full.isascii()  # cheap to send: a WebSocket sends text as UTF-8
+                    as_before = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+                    assert json.loads(wire.full) == json.loads(as_before)  # the same object as before
+                    view, legal_now = payload["view"], payload["legal"]
+                    assert payload["svg"] == render(table.game, view, legal_now, who)
+                    assert payload["extras"] == table_extras(table.game, table.state, view, who)
+                    assert payload["log"] == [
+                        {"seq": ln.seq, "player": ln.player, "text": ln.text_for(who)}
+                        | ({"events": ln.events} if ln.events is not None else {})
+                        for ln in table.lines[-len(payload["log"]) :]
+                    ]
+        finally:
+            await hub.close()
+
+    asyncio.run(scenario())
