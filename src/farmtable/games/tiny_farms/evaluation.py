@@ -569,8 +569,15 @@ def _best_crop(s: _Solo, value: int, may_change: bool, least: int, w: tuple[floa
     options = [(value, 0)]
     if may_change and s.milk > 0:
         options += [(v, 1) for v in (value - 1, value + 1) if c.MIN_DIE_VALUE <= v <= c.DIE_FACES]
-    # Planting changes only the farms and milk: rate by that part, plus what stays as it is.
-    constant = _estimate(s, least, w) - _board_part(s.board, s.milk, s.left, w)
+    # Planting changes only the farms and milk: rate by that part, plus what stays as it is. The
+    # part that stays is the same for every crop, so it is needed only when one of them crosses out
+    # a horse or a Forest Friend (rated by the whole estimate): otherwise the parts alone decide.
+    crossing = any(
+        s.board[i] in _GLOBAL_ANIMALS and all(s.board[j] != c.EMPTY for j in SOLO_CELLS[v])
+        for v, _ in options
+        for i in SOLO_CELLS[v]
+    )
+    constant = _estimate(s, least, w) - _board_part(s.board, s.milk, s.left, w) if crossing else 0.0
     red_farm = tuple(s.board[: c.FARM_CELLS])
     blue_farm = tuple(s.board[c.FARM_CELLS :])
     best_board: list[int] = s.board
