@@ -243,3 +243,53 @@ def test_a_round_the_player_starts_can_be_valued_as_before_its_roll(seed: int, m
     other = state.determinize(0, random.Random(1))
     other.apply(0, plants[0])
     assert child.dice != other.dice and child.evaluate() != other.evaluate()
+
+
+def _best_crop_before_session_8(
+    s: evaluation._Solo, value: int, may_change: bool, least: int, w: tuple[float, ...]
+) -> evaluation._Solo:
+    """Session 7's crop rating, kept as the reference: every try rated on the whole board plus the
+    crop position's full estimate (``constant``)."""
+    options = [(value, 0)]
+    if may_change and s.milk > 0:
+        options += [(v, 1) for v in (value - 1, value + 1) if c.MIN_DIE_VALUE <= v <= c.DIE_FACES]
+    constant = evaluation._estimate(s, least, w) - evaluation._board_part(s.board, s.milk, s.left, w)
+    best = s
+    best_value = -float("inf")
+    for v, cost in options:
+        cells = evaluation.SOLO_CELLS[v]
+        targets = [(i, c.CROP) for i in cells if s.board[i] == c.EMPTY]
+        if not targets:
+            targets = [(i, c.CROSSED) for i in cells if s.board[i] != c.CROSSED]
+        for i, mark in targets or [(-1, c.EMPTY)]:
+            cells_after = list(s.board)
+            if i >= 0:
+                cells_after[i] = mark
+            trial = evaluation._Solo(cells_after, s.milk - cost, s.filled, s.left)
+            trial.wheel = s.wheel
+            if i >= 0 and s.board[i] in evaluation._GLOBAL_ANIMALS:
+                estimate = evaluation._estimate(trial, least, w)
+            else:
+                estimate = constant + evaluation._board_part(cells_after, trial.milk, s.left, w)
+            if estimate > best_value:
+                best, best_value = trial, estimate
+    return best
+
+
+@pytest.mark.parametrize("variant", ["emma-easy", "emma-epic"])
+def test_the_cheaper_crop_rating_picks_the_same_crop_as_before(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Session 8 rates a crop by the changed farm only: on every PLACE and CROP position of greedy
+    games the position it resolves to (board, milk) and its estimate are bit for bit session 7's."""
+    positions = []
+    for seed in (21, 22, 23):
+        rng = random.Random(seed)
+        state = new(1, seed=seed, variants=(variant,))
+        while not state.is_over():
+            if state.phase in (PLACE, CROP):
+                positions.append(state.clone())
+            state.apply(0, state.legal_actions(0)[greedy_choice(state, 0, rng)])
+    assert len(positions) > 40
+    now = [(s.board, s.milk, evaluation.solo_estimate(p)) for p in positions for s in [evaluation.resolve(p)]]
+    monkeypatch.setattr(evaluation, "_best_crop", _best_crop_before_session_8)
+    before = [(s.board, s.milk, evaluation.solo_estimate(p)) for p in positions for s in [evaluation.resolve(p)]]
+    assert now == before

@@ -215,3 +215,48 @@ def test_choose_refuses_a_position_that_is_not_the_solo_players() -> None:
         expectimax.choose(new(2, seed=1))
     with pytest.raises(ValueError, match="keep must be"):
         expectimax.choose(new(1, seed=1, variants=("emma-easy",)), keep=0)
+
+
+def test_the_margin_objective_is_the_margin_and_the_win_objective_a_calibrated_chance() -> None:
+    assert expectimax.utility(3.25, 2, "margin") == 3.25
+    assert expectimax.utility(-7.0, None, "margin") == -7.0
+    # exact final margins: a win, a tie (half) and a loss, told apart by the margin among equals
+    win, tie, loss = (expectimax.utility(m, None, "win") for m in (4.0, 0.0, -1.0))
+    assert win > expectimax.utility(1.0, None, "win") > tie > loss > expectimax.utility(-5.0, None, "win")
+    assert round(win) == 1 and tie == 0.5 and round(loss) == 0
+    bias, sd = expectimax.win_model()
+    assert len(bias) == len(sd) >= 8 and min(sd) >= expectimax.MIN_SD
+    # an estimate: the chance grows with the margin, a lead is surer with fewer rounds left
+    chances = [expectimax.utility(m, 3, "win") for m in (-6.0, -2.0, 0.0, 2.0, 6.0)]
+    assert chances == sorted(chances) and chances[0] > 0.0 and chances[-1] < 1.01
+    assert expectimax.utility(4.0, 0, "win") > expectimax.utility(4.0, 6, "win")
+    # the margin at which a position is a coin toss is -(bias + 1/2)
+    even = -(bias[2] + 0.5)
+    assert expectimax.utility(even, 2, "win") == pytest.approx(0.5 + expectimax.WIN_TIE_BREAK * even)
+
+
+def test_the_win_objective_averages_the_chance_over_the_216_rolls() -> None:
+    state = _hand_built_crop()
+    state.milk[0] = 0
+    state._legal = None
+    action = state.legal_actions(0)[0]
+    rounds_left = state.rounds - state.round - 1
+    brute = 0.0
+    for target, a, b in itertools.product(FACES, FACES, FACES):
+        rolled = expectimax.play_with_roll(state, action, (target, a, b))
+        brute += expectimax.utility(_brute_start(rolled), rounds_left, "win") / 216
+    got = expectimax.chance_value(state, action, milk_steps=1, width=None, objective="win")
+    assert got == pytest.approx(brute, abs=1e-9)
+    # remembered apart from the margin's value of the same position
+    assert expectimax.chance_value(state, action, milk_steps=1, width=None) != pytest.approx(got)
+
+
+def test_a_win_objective_game_replays_and_bad_objectives_are_refused() -> None:
+    first = _play("tiny-farms-expectimax:keep=2,width=1,objective=win", seed=6, steps=8)
+    assert _play("tiny-farms-expectimax:keep=2,width=1,objective=win", seed=6, steps=8) == first
+    with pytest.raises(ValueError, match="objective must be one of margin, win"):
+        farmtable.agents.make("tiny-farms-expectimax:objective=score")
+    with pytest.raises(ValueError, match="objective must be one of"):
+        expectimax.choose(new(1, seed=1, variants=("emma-easy",)), objective="points")
+    with pytest.raises(ValueError, match="objective must be one of"):
+        expectimax.utility(1.0, 2, "most")

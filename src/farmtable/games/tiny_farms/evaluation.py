@@ -548,8 +548,13 @@ def _option_values(
 
 def _board_part(board: list[int], milk: int, left: float, w: tuple[float, ...]) -> float:
     """The part of the estimate a crop can change: both farms, their balance, milk (the rest is constant)."""
-    red_farm = tuple(board[: c.FARM_CELLS])
-    blue_farm = tuple(board[c.FARM_CELLS :])
+    return _farms_part(tuple(board[: c.FARM_CELLS]), tuple(board[c.FARM_CELLS :]), milk, left, w)
+
+
+def _farms_part(
+    red_farm: tuple[int, ...], blue_farm: tuple[int, ...], milk: int, left: float, w: tuple[float, ...]
+) -> float:
+    """:func:`_board_part` of the board made of these two farms (the same arithmetic, the farms given)."""
     red = farm_info(red_farm)
     blue = farm_info(blue_farm)
     value = _farm_score(red_farm, left, _farm_potential) + _farm_score(blue_farm, left, _farm_potential)
@@ -564,27 +569,44 @@ def _best_crop(s: _Solo, value: int, may_change: bool, least: int, w: tuple[floa
     options = [(value, 0)]
     if may_change and s.milk > 0:
         options += [(v, 1) for v in (value - 1, value + 1) if c.MIN_DIE_VALUE <= v <= c.DIE_FACES]
-    # Planting changes only the farms and milk: rate by that part, plus what stays as it is.
-    constant = _estimate(s, least, w) - _board_part(s.board, s.milk, s.left, w)
-    best = s
+    # Planting changes only the farms and milk: rate by that part, plus what stays as it is. The
+    # part that stays is the same for every crop, so it is needed only when one of them crosses out
+    # a horse or a Forest Friend (rated by the whole estimate): otherwise the parts alone decide.
+    crossing = any(
+        s.board[i] in _GLOBAL_ANIMALS and all(s.board[j] != c.EMPTY for j in SOLO_CELLS[v])
+        for v, _ in options
+        for i in SOLO_CELLS[v]
+    )
+    constant = _estimate(s, least, w) - _board_part(s.board, s.milk, s.left, w) if crossing else 0.0
+    red_farm = tuple(s.board[: c.FARM_CELLS])
+    blue_farm = tuple(s.board[c.FARM_CELLS :])
+    best_board: list[int] = s.board
+    best_milk = s.milk
     best_value = -math.inf
     for v, cost in options:
         cells = SOLO_CELLS[v]
         targets = [(i, c.CROP) for i in cells if s.board[i] == c.EMPTY]
         if not targets:
             targets = [(i, c.CROSSED) for i in cells if s.board[i] != c.CROSSED]
+        milk = s.milk - cost
         for i, mark in targets or [(-1, c.EMPTY)]:
             board = list(s.board)
             if i >= 0:
                 board[i] = mark
-            trial = _Solo(board, s.milk - cost, s.filled, s.left)
-            trial.wheel = s.wheel
             if i >= 0 and s.board[i] in _GLOBAL_ANIMALS:  # crossing out a horse or Forest Friend
+                trial = _Solo(board, milk, s.filled, s.left)
+                trial.wheel = s.wheel
                 estimate = _estimate(trial, least, w)
+            elif i < 0:
+                estimate = constant + _farms_part(red_farm, blue_farm, milk, s.left, w)
+            elif i < c.FARM_CELLS:  # only the changed farm is read anew (the same value as the whole board's)
+                estimate = constant + _farms_part(tuple(board[: c.FARM_CELLS]), blue_farm, milk, s.left, w)
             else:
-                estimate = constant + _board_part(board, trial.milk, s.left, w)
+                estimate = constant + _farms_part(red_farm, tuple(board[c.FARM_CELLS :]), milk, s.left, w)
             if estimate > best_value:
-                best, best_value = trial, estimate
+                best_board, best_milk, best_value = board, milk, estimate
+    best = _Solo(best_board, best_milk, s.filled, s.left)
+    best.wheel = s.wheel
     return best
 
 

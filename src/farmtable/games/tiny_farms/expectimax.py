@@ -25,9 +25,13 @@ but solo Tiny Farms it plays like ``greedy``.
 
 from __future__ import annotations
 
+import json
+import math
 import random
 import time
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any, Final
 
 from farmtable.agents.base import Agent, legal_actions_or_refuse, old_objects_set_aside
@@ -61,6 +65,46 @@ CHANCE_CACHE_LIMIT: Final = 20_000
 """Positions before a roll whose chance value is remembered (the oldest are forgotten first)."""
 
 _chance_cache: BoundedCache[tuple[object, ...], float] = BoundedCache(CHANCE_CACHE_LIMIT)
+
+OBJECTIVES: Final = ("margin", "win")
+"""What a position is worth to the player: ``margin`` = the expected final margin over Emma;
+``win`` = the chance of beating her (:func:`utility`)."""
+WINPROB_FILE: Final = Path(__file__).with_name("winprob.json")
+"""The win-probability model's bias and spread by whole rounds left (``benchmarks/fit/tiny_farms_winprob.py``)."""
+MIN_SD: Final = 0.5
+"""The smallest spread the win model uses (a last-round leaf is almost exact: a near step, still smooth)."""
+WIN_TIE_BREAK: Final = 0.001
+"""Per point of margin added to a win probability, so positions equally sure to win (or lose) are
+told apart by their margin."""
+
+
+@cache
+def win_model() -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """(bias, sd) of the final margin around the estimate, by whole rounds left after a leaf (index 0: none)."""
+    data = json.loads(WINPROB_FILE.read_text(encoding="utf-8"))
+    bias = tuple(float(x) for x in data["bias"])
+    sd = tuple(max(MIN_SD, float(x)) for x in data["sd"])
+    if not bias or len(bias) != len(sd):
+        raise ValueError(f"{WINPROB_FILE.name}: 'bias' and 'sd' must be lists of the same, non-zero length")
+    return bias, sd
+
+
+def utility(margin: float, rounds_left: int | None, objective: str) -> float:
+    """What an estimated final ``margin`` is worth under ``objective`` with ``rounds_left`` whole
+    rounds still to play after the position (None: the margin is the final one, exact): the margin
+    itself, or (``win``) the chance that the final margin is above 0 (a tie counts half; exact: 1,
+    1/2 or 0) under a normal error with the fitted bias and spread (:func:`win_model`), plus
+    :data:`WIN_TIE_BREAK` per point of margin."""
+    if objective == "margin":
+        return margin
+    if objective != "win":
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    if rounds_left is None:
+        return (1.0 if margin > 0 else 0.5 if margin == 0 else 0.0) + WIN_TIE_BREAK * margin
+    bias, sd = win_model()
+    r = min(max(rounds_left, 0), len(sd) - 1)
+    z = (margin + bias[r] + 0.5) / (sd[r] * math.sqrt(2.0))
+    return 0.5 * (1.0 + math.erf(z)) + WIN_TIE_BREAK * margin
 
 
 def roll_outcomes() -> list[tuple[tuple[int, int, int], float]]:
@@ -283,16 +327,19 @@ def chance_value(
     milk_steps: int = 1,
     deadline: float | None = None,
     width: int | None = WIDTH,
+    objective: str = "margin",
 ) -> float:
     """The expected value after the round-ending ``action`` at a solo ``CROP``: over the 126 roll
     outcomes of the next round (:data:`ROLL_OUTCOMES`), the best next move's value
-    (:func:`start_value`); in the last round the final margin. Remembered by the position before the
+    (:func:`start_value`); in the last round the final margin. Values are read by
+    :func:`utility` (``objective``). Remembered by the position before the
     roll. With ``deadline`` (a ``time.process_time()`` reading), raises :class:`OutOfTime` once it
     has passed (checked between rolls; nothing unfinished is remembered).
     """
     if state.round >= state.rounds:
-        return pre_roll_estimate(state, action)
-    key = (milk_steps, width, *_pre_roll_key(state, action))
+        return utility(pre_roll_estimate(state, action), None, objective)
+    rounds_left = state.rounds - state.round - 1  # whole rounds after the next one
+    key = (milk_steps, width, objective, *_pre_roll_key(state, action))
     cached = _chance_cache.get(key)
     if cached is not None:
         return cached
@@ -302,7 +349,7 @@ def chance_value(
         if deadline is not None and time.process_time() > deadline:
             raise OutOfTime
         rolled = play_with_roll(state, action, roll)
-        total += weight * start_value(rolled, milk_steps, memo, width)
+        total += weight * utility(start_value(rolled, milk_steps, memo, width), rounds_left, objective)
     return _chance_cache.put(key, total)
 
 
@@ -339,6 +386,7 @@ def choose(
     budget: float | None = None,
     start: float | None = None,
     width: int | None = WIDTH,
+    objective: str = "margin",
 ) -> Choice:
     """The expectimax choice of the solo player in ``state`` (a solo position where player 0 decides;
     it must already be a determinization: only its dice to come are unknown, and they are averaged).
@@ -346,7 +394,8 @@ def choose(
     The legal actions are ranked by the evaluation (:func:`child_estimate`); the ``keep`` best are
     each played to the round's end by the evaluation's choices (:func:`greedy_line_end`) and valued
     by :func:`chance_value` (``width``: the next round's moves evaluated in full per roll); the best
-    value wins (the evaluation's ranking breaks ties). With
+    value wins (the evaluation's ranking breaks ties); values are read by :func:`utility`
+    (``objective``: the expected margin, or the chance to win). With
     ``budget`` CPU seconds (counted from ``start``, default now), no new action is valued once
     :data:`BUDGET_SHARE` of it has passed and a chance node in progress is abandoned at the
     deadline: the best action valued so far is played, or the evaluation's best if none was.
@@ -355,6 +404,8 @@ def choose(
         raise ValueError("choose needs a solo Tiny Farms position where the player decides")
     if keep < 1:
         raise ValueError(f"keep must be at least 1, got {keep}")
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     start = time.process_time() if start is None else start
     deadline = None if budget is None else start + BUDGET_SHARE * budget
     legal = state.legal_actions(0)
@@ -376,7 +427,10 @@ def choose(
             child._do(0, action)
             end = greedy_line_end(child)
         try:
-            value = evaluation.solo_estimate(child) if end is None else chance_value(*end, milk_steps, deadline, width)
+            if end is None:
+                value = utility(evaluation.solo_estimate(child), None, objective)
+            else:
+                value = chance_value(*end, milk_steps, deadline, width, objective)
         except OutOfTime:
             break
         valued += 1
@@ -394,7 +448,8 @@ class ExpectimaxAgent(Agent):
     Every decision is :func:`choose` on a determinization (``state.determinize(player, rng)``).
     ``keep``: actions valued through the chance node (the rest are ranked by the evaluation only);
     ``width``: the next round's moves evaluated in full per roll (0: all of them);
-    ``milk``: milk tokens the next round's moves may spend in the chance node (0-2); ``time``: CPU
+    ``milk``: milk tokens the next round's moves may spend in the chance node (0-2); ``objective``:
+    ``margin`` (the expected final margin) or ``win`` (the chance to beat Emma); ``time``: CPU
     seconds a decision may take (counted from the call; without it a seeded game replays exactly).
     Any other game or player count is played like the greedy agent.
     """
@@ -402,7 +457,13 @@ class ExpectimaxAgent(Agent):
     name = "tiny-farms-expectimax"
 
     def __init__(
-        self, seed: int | None = None, keep: int = KEEP, width: int = WIDTH, milk: int = 1, time: float | None = None
+        self,
+        seed: int | None = None,
+        keep: int = KEEP,
+        width: int = WIDTH,
+        milk: int = 1,
+        time: float | None = None,
+        objective: str = "margin",
     ) -> None:
         if isinstance(keep, bool) or not isinstance(keep, int) or keep < 1:
             raise ValueError(f"keep must be a whole number of at least 1, got {keep!r}")
@@ -412,7 +473,11 @@ class ExpectimaxAgent(Agent):
             raise ValueError(f"milk must be a whole number of tokens 0-2, got {milk!r}")
         if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0):
             raise ValueError(f"time must be a positive number of CPU seconds, got {time!r}")
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
         params: dict[str, Any] = {"keep": keep, "width": width, "milk": milk}
+        if objective != "margin":
+            params["objective"] = objective
         if time is not None:
             params["time"] = time
         super().__init__(seed, **params)
@@ -420,6 +485,7 @@ class ExpectimaxAgent(Agent):
         self.milk_steps = milk
         self.width = width or None
         self.budget = None if time is None else float(time)
+        self.objective = objective
         self.rng = random.Random(seed)
 
     def act(self, state: State[Any], player: int) -> Any:
@@ -432,5 +498,5 @@ class ExpectimaxAgent(Agent):
         if not isinstance(world, TinyFarmsState) or not world.solo:
             return legal[greedy_choice(world, player, self.rng)]
         with old_objects_set_aside():  # no full garbage collection of the caches inside the clock
-            choice = choose(world, self.keep, self.milk_steps, self.budget, start, self.width)
+            choice = choose(world, self.keep, self.milk_steps, self.budget, start, self.width, self.objective)
         return choice.action
