@@ -62,7 +62,13 @@ def split_deal(deal: int, opening: str, agents: list[str]) -> dict[str, Any]:
             action = agent.act(copy, 0)
             cpu.append(time.process_time() - start)
             copy.apply(0, action)
-        out["agents"][spec] = {"solo_score": int(copy.result().solo_score), "cpu": cpu}
+        result = copy.result()
+        out["agents"][spec] = {
+            "solo_score": int(result.solo_score),
+            "cpu": cpu,
+            "grid": list(copy.towns[0].grid),  # type: ignore[attr-defined]
+            "details": dict(result.details),
+        }
     return out
 
 

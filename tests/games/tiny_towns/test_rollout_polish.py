@@ -61,9 +61,10 @@ def test_a_guide_is_followed_where_legal_and_the_base_policy_plays_the_rest() ->
     assert _replay(state, mixed) == final
 
 
-def test_the_polished_agent_plays_its_best_trajectory_and_it_scores_what_it_promised() -> None:
+@pytest.mark.parametrize("guided", [1, 0])
+def test_the_polished_agent_plays_its_best_trajectory_and_it_scores_what_it_promised(guided: int) -> None:
     state = _late()
-    agent = RolloutAgent(seed=0, time=120.0, k=6, worlds=2, tries=20)
+    agent = RolloutAgent(seed=0, time=120.0, k=6, worlds=2, tries=20, guided=guided, near=2.0)
     name = agent.act(state, 0)
     assert agent.last["best"] >= max(agent.last["means"])  # never below a candidate's rollout
     assert name == agent.best[0].action
@@ -132,6 +133,8 @@ def test_before_the_deck_order_is_known_it_plays_the_plain_rollout() -> None:
         ({"tries": 2.5}, "tries"),
         ({"guided": 2}, "guided"),
         ({"wide": 0}, "wide"),
+        ({"near": 0.5}, "near"),
+        ({"near": "far"}, "near"),
     ],
 )
 def test_bad_polish_parameters_are_refused_with_their_name(params: dict[str, Any], word: str) -> None:
@@ -145,4 +148,7 @@ def test_bad_polish_parameters_are_refused_with_their_name(params: dict[str, Any
 def test_the_spec_makes_a_polished_agent() -> None:
     agent = farmtable.agents.make("tiny-towns-rollout:time=1.0,k=6,worlds=2,polish=0.3", seed=4)
     assert isinstance(agent, RolloutAgent)
-    assert (agent.polish, agent.tries, agent.guided, agent.wide) == (0.3, 0, 1, 1)
+    assert (agent.polish, agent.tries, agent.guided, agent.wide, agent.near) == (0.3, 0, 1, 1, 1.0)
+    other = farmtable.agents.make("tiny-towns-rollout:polish=0.8,near=3,wide=2,guided=0,tries=7", seed=4)
+    assert isinstance(other, RolloutAgent)
+    assert (other.polish, other.tries, other.guided, other.wide, other.near) == (0.8, 7, 0, 2, 3.0)

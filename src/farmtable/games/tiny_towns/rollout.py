@@ -63,9 +63,9 @@ SAFETY: Final = 0.95
 RESERVE: Final = 0.03
 """CPU seconds kept free at least: one base-policy decision (a card pick rates every card on every
 empty square: up to ~20 ms when none of the boards is cached) may run past the deadline."""
-NEAR = 1.0
-"""The polish changes step ``1 + (steps - 1) * u ** NEAR`` of the trajectory (``u`` uniform in [0, 1)):
-1 draws every later step alike, more favours the next few (those are played soon and then fixed)."""
+NEAR: Final = 1.0
+"""Default ``near``: the polish changes step ``1 + (steps - 1) * u ** near`` of the trajectory (``u``
+uniform in [0, 1)): 1 draws every later step alike, more favours the next few (played soon, then fixed)."""
 MAX_STEPS: Final = 5_000
 """Decisions a rollout may take before it is treated as broken (a solo game takes about 130)."""
 
@@ -278,7 +278,8 @@ class RolloutAgent(Agent):
     (changes tried a decision, ≥ 0, 0 = no cap) bound the search; ``guided`` (0 or 1, default 1: after
     a change, play the trajectory's own later moves where still legal, greedy's elsewhere, and accept
     equal endings; 0: greedy's moves after a change, better endings only); ``wide`` (≥ 1, default 1:
-    a change picks among the ``k × wide`` best moves of its position).
+    a change picks among the ``k × wide`` best moves of its position); ``near`` (≥ 1, default 1: the
+    step changed is drawn as ``1 + (steps - 1) * u ** near``, so more favours the next few moves).
     """
 
     name = "tiny-towns-rollout"
@@ -295,6 +296,7 @@ class RolloutAgent(Agent):
         tries: int = 0,
         guided: int = 1,
         wide: int = 1,
+        near: float = NEAR,
     ) -> None:
         budget, k, worlds = _check_params(time, k, worlds)
         for name, flag in (("widen", widen), ("spread", spread), ("guided", guided)):
@@ -304,6 +306,8 @@ class RolloutAgent(Agent):
             raise ValueError(f"tiny-towns-rollout: polish must be CPU seconds, 0 or more, not {polish!r}")
         if isinstance(tries, bool) or not isinstance(tries, int) or tries < 0:
             raise ValueError(f"tiny-towns-rollout: tries must be a whole number, 0 or more, not {tries!r}")
+        if isinstance(near, bool) or not isinstance(near, (int, float)) or not near >= 1:
+            raise ValueError(f"tiny-towns-rollout: near must be a number, 1 or more, not {near!r}")
         if isinstance(wide, bool) or not isinstance(wide, int) or wide < 1:
             raise ValueError(f"tiny-towns-rollout: wide must be a whole number of at least 1, not {wide!r}")
         super().__init__(
@@ -317,7 +321,9 @@ class RolloutAgent(Agent):
             tries=tries,
             guided=guided,
             wide=wide,
+            near=near,
         )
+        self.near = float(near)
         self.guided = guided
         self.wide = wide
         self.polish = float(polish)
@@ -456,7 +462,7 @@ class RolloutAgent(Agent):
         while self.best and len(self.best) > 1 and (self.tries == 0 or tried < self.tries):
             if time.process_time() > stop:
                 break
-            j = 1 + int((len(self.best) - 1) * self.prng.random() ** NEAR)
+            j = 1 + int((len(self.best) - 1) * self.prng.random() ** self.near)
             step = self.best[j]
             if step.key not in options:
                 pick = step.state.phase == NAME_PHASE
