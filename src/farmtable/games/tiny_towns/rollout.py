@@ -63,6 +63,9 @@ SAFETY: Final = 0.95
 RESERVE: Final = 0.03
 """CPU seconds kept free at least: one base-policy decision (a card pick rates every card on every
 empty square: up to ~20 ms when none of the boards is cached) may run past the deadline."""
+NEAR: Final = 1.0
+"""Default ``near``: the polish changes step ``1 + (steps - 1) * u ** near`` of the trajectory (``u``
+uniform in [0, 1)): 1 draws every later step alike, more favours the next few (played soon, then fixed)."""
 MAX_STEPS: Final = 5_000
 """Decisions a rollout may take before it is treated as broken (a solo game takes about 130)."""
 
@@ -79,6 +82,25 @@ class Candidate:
     square: int = -1
     prior: float = 0.0
     """The greedy one-step value (for ranking and reports)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One decision of a recorded trajectory: the position before it (a copy, never changed), its key
+    (:func:`state_key`), the move, and at a card pick the square the card's cube goes on."""
+
+    key: str
+    state: TinyTownsState
+    action: Action
+    square: int = -1
+
+
+def state_key(state: TinyTownsState) -> str:
+    """The complete position as text (the random generator left out: solo play never draws from it
+    once the game is dealt), so that two equal positions have the same key."""
+    data = state.to_dict()
+    del data["rng"]
+    return repr(data)
 
 
 def _plain_place(legal: list[Action], resource: str, square: int) -> Action | None:
@@ -151,14 +173,29 @@ def _base_build(state: TinyTownsState, legal: list[Action]) -> Action:
     return best
 
 
-def play_out(state: TinyTownsState, deadline: float | None = None, square: int = -1) -> int:
+def play_out(
+    state: TinyTownsState,
+    deadline: float | None = None,
+    square: int = -1,
+    record: list[Step] | None = None,
+    guide: dict[tuple[int, str, int], Step] | None = None,
+) -> int:
     """Play the solo game ``state`` (changed in place) to its end with the base policy; its solo score.
 
     ``square``: where the cube of the card just named goes (a candidate's square), if the state
     waits for that placement. Raises :class:`OutOfTime` when ``deadline`` (a ``process_time``
-    reading) passes, checked before each decision.
+    reading) passes, checked before each decision. ``record``: when given, every decision with a
+    choice is appended to it (the position before it, a copy, and the move: the game's trajectory).
+    ``guide`` (with ``record``): moves of another trajectory by :func:`slot`; at each decision the
+    guide's move in the same slot is played when it is legal (a card pick's square too when it is
+    still empty), the base policy's otherwise.
     """
     rng = random.Random(0)  # ties in the rare decisions played by ``greedy_choice``
+    counts: dict[tuple[int, str], int] = {}
+    if guide is not None and record is not None:
+        for step in record:
+            here = (step.state.round, step.state.phase)
+            counts[here] = counts.get(here, 0) + 1
     steps = 0
     while not state.is_over():
         steps += 1
@@ -168,22 +205,52 @@ def play_out(state: TinyTownsState, deadline: float | None = None, square: int =
             raise OutOfTime
         legal = state.legal_actions(0)
         phase = state.phase
+        follow: Step | None = None
+        if guide is not None and len(legal) > 1:
+            here = (state.round, phase)
+            follow = guide.get((*here, counts.get(here, 0)))
+            counts[here] = counts.get(here, 0) + 1
+            if follow is not None and follow.action not in legal:
+                follow = None
         if len(legal) == 1:
             action = legal[0]
         elif phase == NAME_PHASE:
-            action, square = _base_name(state)
+            if follow is not None:
+                action = follow.action
+                square = follow.square if follow.square >= 0 and not state.towns[0].grid[follow.square] else -1
+            else:
+                action, square = _base_name(state)
+            if record is not None:
+                record.append(Step(state_key(state), state.clone(), action, square))
             state.apply(0, _listed(state, action))
             continue
         elif phase == PLACE_PHASE and square >= 0:
             planned = _plain_place(legal, state.named, square)
             action = planned if planned is not None else legal[greedy_choice(state, 0, rng)]
+        elif follow is not None:
+            action = follow.action
         elif phase == BUILD_PHASE and all(a.verb in ("build", DONE) for a in legal):
             action = _base_build(state, legal)
         else:
             action = legal[greedy_choice(state, 0, rng)]
         square = -1
+        if record is not None and len(legal) > 1:
+            record.append(Step(state_key(state), state.clone(), action))
         state.apply(0, _listed(state, action))  # the listed object: ``apply`` skips its legality check
     return int(state.result().solo_score)
+
+
+def slots(steps: list[Step]) -> dict[tuple[int, str, int], Step]:
+    """A trajectory's moves by slot: (round, phase, how many decisions of that round and phase came
+    before it in the trajectory), the places :func:`play_out` follows a guide by."""
+    counts: dict[tuple[int, str], int] = {}
+    out: dict[tuple[int, str, int], Step] = {}
+    for step in steps:
+        here = (step.state.round, step.state.phase)
+        n = counts.get(here, 0)
+        counts[here] = n + 1
+        out[(*here, n)] = step
+    return out
 
 
 def _check_params(time_budget: Any, k: Any, worlds: Any) -> tuple[float, int, int]:
@@ -204,6 +271,15 @@ class RolloutAgent(Agent):
     default 1: at a card pick, every face-up card's best square is a candidate before any card's second
     square), ``widen`` (0 or 1, default 0: with 1, once the ``k`` candidates are rated in every world,
     the next moves in greedy's order are rated too while the budget lasts).
+
+    Once the deck order is known (every card seen: the game is deterministic) and ``polish`` > 0 or
+    ``tries`` > 0, the agent keeps the best whole trajectory found and improves it by local search
+    (:meth:`_polished`): ``polish`` (CPU seconds a decision, ≥ 0, default 0 = off) and ``tries``
+    (changes tried a decision, ≥ 0, 0 = no cap) bound the search; ``guided`` (0 or 1, default 1: after
+    a change, play the trajectory's own later moves where still legal, greedy's elsewhere, and accept
+    equal endings; 0: greedy's moves after a change, better endings only); ``wide`` (≥ 1, default 1:
+    a change picks among the ``k × wide`` best moves of its position); ``near`` (≥ 1, default 1: the
+    step changed is drawn as ``1 + (steps - 1) * u ** near``, so more favours the next few moves).
     """
 
     name = "tiny-towns-rollout"
@@ -216,12 +292,49 @@ class RolloutAgent(Agent):
         worlds: int = DEFAULT_WORLDS,
         widen: int = 0,
         spread: int = 1,
+        polish: float = 0.0,
+        tries: int = 0,
+        guided: int = 1,
+        wide: int = 1,
+        near: float = NEAR,
     ) -> None:
         budget, k, worlds = _check_params(time, k, worlds)
-        for name, flag in (("widen", widen), ("spread", spread)):
+        for name, flag in (("widen", widen), ("spread", spread), ("guided", guided)):
             if flag not in (0, 1) or isinstance(flag, bool):
                 raise ValueError(f"tiny-towns-rollout: {name} must be 0 or 1, not {flag!r}")
-        super().__init__(seed, time=time, k=k, worlds=worlds, widen=widen, spread=spread)
+        if isinstance(polish, bool) or not isinstance(polish, (int, float)) or not polish >= 0:
+            raise ValueError(f"tiny-towns-rollout: polish must be CPU seconds, 0 or more, not {polish!r}")
+        if isinstance(tries, bool) or not isinstance(tries, int) or tries < 0:
+            raise ValueError(f"tiny-towns-rollout: tries must be a whole number, 0 or more, not {tries!r}")
+        if isinstance(near, bool) or not isinstance(near, (int, float)) or not near >= 1:
+            raise ValueError(f"tiny-towns-rollout: near must be a number, 1 or more, not {near!r}")
+        if isinstance(wide, bool) or not isinstance(wide, int) or wide < 1:
+            raise ValueError(f"tiny-towns-rollout: wide must be a whole number of at least 1, not {wide!r}")
+        super().__init__(
+            seed,
+            time=time,
+            k=k,
+            worlds=worlds,
+            widen=widen,
+            spread=spread,
+            polish=polish,
+            tries=tries,
+            guided=guided,
+            wide=wide,
+            near=near,
+        )
+        self.near = float(near)
+        self.guided = guided
+        self.wide = wide
+        self.polish = float(polish)
+        self.tries = tries
+        self.prng = random.Random(seed)
+        """Draws the trajectory changes tried by the polish (its own stream: worlds stay as without it)."""
+        self.best: list[Step] = []
+        """The best trajectory known from the current position on (polish; the deck order known)."""
+        self.best_score = 0
+        self.index: dict[str, int] = {}
+        """Position key -> its step in :attr:`best`."""
         self.widen = widen
         self.spread = spread
         self.budget = budget
@@ -245,6 +358,12 @@ class RolloutAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         deadline = start + self.budget - max((1.0 - SAFETY) * self.budget, RESERVE)
+        if self.polish > 0 or self.tries > 0:
+            known = state.determinize(player, random.Random(0))
+            if isinstance(known, TinyTownsState) and known.unknown == 0:  # no hidden card left
+                self.planned = None
+                with old_objects_set_aside():
+                    return self._polished(known, legal, deadline)
         if self.planned is not None:  # the square chosen with the card: the public position is checked
             key, planned = self.planned
             self.planned = None
@@ -306,6 +425,77 @@ class RolloutAgent(Agent):
             )
         return legal[legal.index(choice.action)]
 
+    def _polished(self, world: TinyTownsState, legal: list[Any], deadline: float) -> Any:
+        """The deck order is known, so the game is deterministic and a trajectory's score is exactly
+        what following it scores. Keep the best trajectory found so far (the *fortified* rollout:
+        never follow a move whose rollout ends below a trajectory already in hand), rate the ``k``
+        candidates, then for up to ``polish`` CPU seconds (or ``tries`` changes) change one later move
+        of the best trajectory to another of that position's best ``k`` and play greedily on from
+        there; a better ending becomes the trajectory. The move played is the trajectory's next one.
+        A placement that follows the trajectory is played without a new search."""
+        key = state_key(world)
+        at = self.index.get(key)
+        if at is not None:
+            self._adopt(self.best[at:], self.best_score)
+            if world.phase == PLACE_PHASE:
+                return legal[legal.index(self.best[0].action)]
+        else:
+            self._adopt([], -(10**9))
+        naming = world.phase == NAME_PHASE
+        ranked = name_candidates(world, bool(self.spread)) if naming else move_candidates(world)
+        rated: list[float] = []
+        for cand in ranked[: self.k]:
+            record = [Step(key, world, cand.action, cand.square)]
+            copy = world.clone()
+            copy.apply(0, _listed(copy, cand.action))
+            try:
+                score = play_out(copy, deadline, cand.square, record)
+            except OutOfTime:
+                break
+            rated.append(score)
+            if score > self.best_score:
+                self._adopt(record, score)
+        tried = better = 0
+        stop = min(deadline, time.process_time() + self.polish) if self.polish > 0 else deadline
+        options: dict[str, list[Candidate]] = {}
+        guide = slots(self.best)
+        while self.best and len(self.best) > 1 and (self.tries == 0 or tried < self.tries):
+            if time.process_time() > stop:
+                break
+            j = 1 + int((len(self.best) - 1) * self.prng.random() ** self.near)
+            step = self.best[j]
+            if step.key not in options:
+                pick = step.state.phase == NAME_PHASE
+                found = name_candidates(step.state, True) if pick else move_candidates(step.state)
+                options[step.key] = found[: self.k * self.wide]
+            others = [c for c in options[step.key] if (c.action, c.square) != (step.action, step.square)]
+            if not others:
+                tried += 1
+                continue
+            cand = others[self.prng.randrange(len(others))]
+            record = [*self.best[:j], Step(step.key, step.state, cand.action, cand.square)]
+            copy = step.state.clone()
+            copy.apply(0, _listed(copy, cand.action))
+            try:
+                score = play_out(copy, deadline, cand.square, record, guide if self.guided else None)
+            except OutOfTime:
+                break
+            tried += 1
+            if score > self.best_score or (self.guided and score == self.best_score):
+                better += score > self.best_score
+                self._adopt(record, score)  # an equal ending too (guided: a sideways step of the search)
+                guide = slots(self.best)
+        self.last = {"worlds": 1, "means": rated, "tried": tried, "better": better, "best": self.best_score}
+        if not self.best:  # nothing finished in time: greedy's choice
+            return legal[legal.index(ranked[0].action)]
+        return legal[legal.index(self.best[0].action)]
+
+    def _adopt(self, steps: list[Step], score: int) -> None:
+        """Make ``steps`` (from the current position on) the trajectory to follow, scoring ``score``."""
+        self.best = steps
+        self.best_score = score
+        self.index = {s.key: i for i, s in enumerate(steps)}
+
     def _key(self, state: TinyTownsState) -> tuple[object, ...]:
         return (state.round, tuple(state.towns[0].grid), state.named)
 
@@ -335,7 +525,10 @@ __all__ = [
     "Candidate",
     "OutOfTime",
     "RolloutAgent",
+    "Step",
     "move_candidates",
     "name_candidates",
     "play_out",
+    "slots",
+    "state_key",
 ]
