@@ -26,6 +26,7 @@ import math
 from functools import lru_cache
 from typing import Any
 
+from farmtable.core.memo import BoundedCache
 from farmtable.core.svgkit import escape, quoteattr
 from farmtable.games.farmerama.components import BUILDING_INDEX, BUILDINGS, FEED_COST, PRODUCT_VALUE, SOLO_TURNS
 from farmtable.games.farmerama.scoring import ScoreInput, score, score_sheet
@@ -716,10 +717,10 @@ def _award_line(view: dict[str, Any], player: int | None) -> str:
 
 
 CACHE_LIMIT = 1024
-_PANELS: dict[tuple[str, str, str, tuple[str, ...], bool], str] = {}
+_PANELS: BoundedCache[tuple[str, str, str, tuple[str, ...], bool], str] = BoundedCache(CACHE_LIMIT)
 """Other seats' board panels, by what they show (see :func:`render_svg`)."""
-_STARS: dict[str, tuple[int, ScoreInput]] = {}
-_MARKS: dict[str, str] = {}
+_STARS: BoundedCache[str, tuple[int, ScoreInput]] = BoundedCache(CACHE_LIMIT)
+_MARKS: BoundedCache[str, str] = BoundedCache(CACHE_LIMIT)
 """A board's invisible bed and pasture outlines (:func:`_bed_marks`), by the board's ``repr``."""
 
 
@@ -727,9 +728,7 @@ def _stars_now_of(key: str, board: dict[str, Any]) -> tuple[int, ScoreInput]:
     """:func:`_stars_now` remembered by ``key`` (the board's ``repr``)."""
     got = _STARS.get(key)
     if got is None:
-        if len(_STARS) >= CACHE_LIMIT:
-            _STARS.clear()
-        got = _STARS[key] = _count_stars(board)
+        got = _STARS.put(key, _count_stars(board))
     return got
 
 
@@ -773,24 +772,23 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
             parts += _farmland(board, allowed, mine)
             marks = _MARKS.get(keys[q])
             if marks is None:
-                if len(_MARKS) >= CACHE_LIMIT:
-                    _MARKS.clear()
-                marks = _MARKS[keys[q]] = _bed_marks(board)
+                marks = _MARKS.put(keys[q], _bed_marks(board))
             parts.append(marks)
             parts += _info(board, allowed, mine, title, stars, notes)
         else:  # nothing on another seat's board is a button: the same drawing for every seat but its own
             key = (keys[q], title, stars, tuple(notes), "" in allowed)
             panel = _PANELS.get(key)
             if panel is None:
-                if len(_PANELS) >= CACHE_LIMIT:
-                    _PANELS.clear()
-                panel = _PANELS[key] = "".join(
-                    [
-                        PANEL_OTHER,
-                        *_farmland(board, allowed, mine),
-                        _bed_marks(board),
-                        *_info(board, allowed, mine, title, stars, notes),
-                    ]
+                panel = _PANELS.put(
+                    key,
+                    "".join(
+                        [
+                            PANEL_OTHER,
+                            *_farmland(board, allowed, mine),
+                            _bed_marks(board),
+                            *_info(board, allowed, mine, title, stars, notes),
+                        ]
+                    ),
                 )
             parts.append(panel)
         parts.append("</g>")

@@ -20,6 +20,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from farmtable.core.memo import BoundedCache
 from farmtable.core.svgkit import escape, quoteattr
 from farmtable.games.farmers_finances import components as c
 
@@ -476,9 +477,9 @@ def _chip_label(action: str) -> str:
     return f"{words[0]} {words[-1]}"
 
 
-_FARMS: dict[tuple[Any, ...], tuple[list[str], float]] = {}
-"""Farms drawn without buttons, by everything they show (see :func:`_farm`)."""
 FARM_CACHE_LIMIT = 1024
+_FARMS: BoundedCache[tuple[Any, ...], tuple[list[str], float]] = BoundedCache(FARM_CACHE_LIMIT)
+"""Farms drawn without buttons, by everything they show (see :func:`_farm`)."""
 
 
 def _farm(
@@ -515,9 +516,7 @@ def _farm(
     got = _FARMS.get(key)
     if got is None:
         parts, bottom = _draw_farm(view, p, player, x, y, w, legal, big=big, winners=winners)
-        if len(_FARMS) >= FARM_CACHE_LIMIT:
-            _FARMS.clear()
-        got = _FARMS[key] = (["".join(parts)], bottom)
+        got = _FARMS.put(key, (["".join(parts)], bottom))
     return got
 
 

@@ -21,6 +21,7 @@ import re
 from functools import lru_cache
 from typing import Any, Final
 
+from farmtable.core.memo import BoundedCache
 from farmtable.core.svgkit import escape, quoteattr
 from farmtable.games.farmini.components import (
     ALL_CARDS,
@@ -194,9 +195,9 @@ def _ring(cx: float, cy: float, h: float) -> str:
 QuarterState = tuple[bool, str | None, bool]
 """A farm quarter as drawn: inside a pen, its animal, whether its free cell is drawn as a button."""
 _PLAIN: Final[tuple[QuarterState, ...]] = ((False, None, False),) * 4
-_CARD_CACHE: dict[tuple[str, str, int, float, tuple[QuarterState, ...]], str] = {}
-"""Card drawings at the origin, by face set, card, rotation, size and quarter states (few distinct ones)."""
 CARD_CACHE_LIMIT: Final = 20_000
+_CARD_CACHE: BoundedCache[tuple[str, str, int, float, tuple[QuarterState, ...]], str] = BoundedCache(CARD_CACHE_LIMIT)
+"""Card drawings at the origin, by face set, card, rotation, size and quarter states (few distinct ones)."""
 
 
 def _card(
@@ -236,9 +237,7 @@ def _card(
     body = _CARD_CACHE.get(key)
     if body is None:
         body = _card_body(s, card_id, rot, states, faces)
-        if len(_CARD_CACHE) >= CARD_CACHE_LIMIT:
-            _CARD_CACHE.clear()
-        _CARD_CACHE[key] = body
+        _CARD_CACHE.put(key, body)
     parts.append(f'<g transform="translate({x:g},{y:g})">{body}</g>')
     if pos is not None:  # the page outlines the cards each player's last decision changed
         content = f"{card_id} {rot} " + " ".join(str(st[1] or "-") for st in states)
@@ -421,10 +420,10 @@ def _solo_line(view: dict[str, Any]) -> str:
 # --- the farm ---------------------------------------------------------------------------------
 
 
-_BLOCKS: dict[tuple[Any, ...], tuple[list[str], float, float]] = {}
+BLOCK_CACHE_LIMIT: Final = 1024
+_BLOCKS: BoundedCache[tuple[Any, ...], tuple[list[str], float, float]] = BoundedCache(BLOCK_CACHE_LIMIT)
 """Farms drawn without buttons, by everything they show: a farm not being played is drawn the same for
 every seat that is not its owner, and again after every decision until its owner plays."""
-BLOCK_CACHE_LIMIT: Final = 1024
 
 
 def _farm_block(
@@ -461,9 +460,7 @@ def _farm_block(
     cached = _BLOCKS.get(key)
     if cached is None:
         parts, width, height = _draw_farm_block(view, p, player, {}, None, {}, winners, faces)
-        if len(_BLOCKS) >= BLOCK_CACHE_LIMIT:
-            _BLOCKS.clear()
-        cached = _BLOCKS[key] = (["".join(parts)], width, height)
+        cached = _BLOCKS.put(key, (["".join(parts)], width, height))
     return cached
 
 

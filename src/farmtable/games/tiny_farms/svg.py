@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
+from farmtable.core.memo import BoundedCache
 from farmtable.core.svgkit import escape, quoteattr
 from farmtable.games.tiny_farms import components as c
 from farmtable.games.tiny_farms import scoring
@@ -126,9 +127,7 @@ def _wheel(view: dict[str, Any], cx: float, cy: float, radius: float) -> str:
     key = (wheel.get("rotation"), wheel.get("red"), wheel.get("blue"), tuple(tuple(s) for s in spaces), cx, cy, radius)
     cached = _WHEELS.get(key)
     if cached is None:
-        if len(_WHEELS) >= CACHE_LIMIT:
-            _WHEELS.clear()
-        cached = _WHEELS[key] = "".join(_wheel_parts(wheel, cx, cy, radius))
+        cached = _WHEELS.put(key, "".join(_wheel_parts(wheel, cx, cy, radius)))
     return cached
 
 
@@ -329,12 +328,12 @@ def _emma(emma: dict[str, Any], x: float, y: float, width: float, *, over: bool)
 # --- the farms ----------------------------------------------------------------------------------
 
 
-_FARMS: dict[tuple[str, float, tuple[tuple[str, ...], ...]], str] = {}
-"""Drawn farms nobody can click, by content: the same farms are drawn for every seat on every decision."""
-_WHEELS: dict[tuple[Any, ...], str] = {}
-_MARKS: dict[tuple[str, float, tuple[tuple[str, ...], ...]], str] = {}
-"""A farm's invisible space outlines (``data-cell``, ``data-content``), by the same key as :data:`_FARMS`."""
 CACHE_LIMIT: Final = 4096
+_FARMS: BoundedCache[tuple[str, float, tuple[tuple[str, ...], ...]], str] = BoundedCache(CACHE_LIMIT)
+"""Drawn farms nobody can click, by content: the same farms are drawn for every seat on every decision."""
+_WHEELS: BoundedCache[tuple[Any, ...], str] = BoundedCache(CACHE_LIMIT)
+_MARKS: BoundedCache[tuple[str, float, tuple[tuple[str, ...], ...]], str] = BoundedCache(CACHE_LIMIT)
+"""A farm's invisible space outlines (``data-cell``, ``data-content``), by the same key as :data:`_FARMS`."""
 
 
 def _farm(
@@ -358,29 +357,28 @@ def _farm(
     else:
         cached = _FARMS.get(key)
         if cached is None:
-            if len(_FARMS) >= CACHE_LIMIT:
-                _FARMS.clear()
-            cached = _FARMS[key] = _farm_body(rows, letter, cell, set(), [], set())
+            cached = _FARMS.put(key, _farm_body(rows, letter, cell, set(), [], set()))
         body = cached
     if board is None:
         return f'<g transform="translate({x:.1f},{y:.1f})">{body}</g>'
     marks = _MARKS.get(key)
     if marks is None:
-        if len(_MARKS) >= CACHE_LIMIT:
-            _MARKS.clear()
-        marks = _MARKS[key] = "".join(
-            f'<rect class="ft-cell" data-cell="{letter}-{c.COLUMN_LETTERS[col]}{r + 1}" '
-            f"data-content={quoteattr(row[col])} "
-            f'x="{col * cell + 1:.1f}" y="{TOP + r * cell + 1:.1f}" width="{cell - 2:.1f}" height="{cell - 2:.1f}" '
-            f'fill="none" pointer-events="none"/>'
-            for r, row in enumerate(key[2][:4])
-            for col in range(min(4, len(row)))
+        marks = _MARKS.put(
+            key,
+            "".join(
+                f'<rect class="ft-cell" data-cell="{letter}-{c.COLUMN_LETTERS[col]}{r + 1}" '
+                f"data-content={quoteattr(row[col])} "
+                f'x="{col * cell + 1:.1f}" y="{TOP + r * cell + 1:.1f}" width="{cell - 2:.1f}" height="{cell - 2:.1f}" '
+                f'fill="none" pointer-events="none"/>'
+                for r, row in enumerate(key[2][:4])
+                for col in range(min(4, len(row)))
+            ),
         )
     return f'<g transform="translate({x:.1f},{y:.1f})" data-board="{board}">{body}{marks}</g>'
 
 
 _FRAMES: dict[tuple[str, float], str] = {}
-_CELLS: dict[tuple[str, int, int, float, bool], tuple[str, str]] = {}
+_CELLS: BoundedCache[tuple[str, int, int, float, bool], tuple[str, str]] = BoundedCache(CACHE_LIMIT)
 TOP: Final = 28
 """Where a farm's spaces start below its title and column letters."""
 
@@ -435,9 +433,7 @@ def _cell(mark: str, col: int, r: int, cell: float, lit: bool) -> tuple[str, str
             inner = _t(cx + cell / 2, cy + cell / 2 + 1, mark, size, anchor="middle", bold=True) + _t(
                 cx + cell / 2, cy + cell - 6, animal, 9, fill=MUTED, anchor="middle"
             )
-    if len(_CELLS) >= CACHE_LIMIT:
-        _CELLS.clear()
-    _CELLS[key] = cached = (rect, inner)
+    cached = _CELLS.put(key, (rect, inner))
     return cached
 
 
@@ -502,9 +498,9 @@ def _area_size(cell: float) -> tuple[float, float]:
     return 16 + 4 * cell + 30 + 16 + 4 * cell + 12 + (0 if cell >= 40 else 26), 36 + 28 + 4 * cell + 12
 
 
-_AREAS: dict[tuple[Any, ...], tuple[list[str], float, float]] = {}
-"""Player areas without buttons or highlights, by everything they show (see :func:`_player_area`)."""
 AREA_CACHE_LIMIT: Final = 1024
+_AREAS: BoundedCache[tuple[Any, ...], tuple[list[str], float, float]] = BoundedCache(AREA_CACHE_LIMIT)
+"""Player areas without buttons or highlights, by everything they show (see :func:`_player_area`)."""
 """Entries of :data:`_AREAS` (a few KB each) before it is emptied: a bound on a server's memory."""
 
 
@@ -538,9 +534,7 @@ def _player_area(
     got = _AREAS.get(key)
     if got is None:
         parts, width, height = _draw_player_area(view, p, player, set(), x, y, cell, totals)
-        if len(_AREAS) >= AREA_CACHE_LIMIT:
-            _AREAS.clear()
-        got = _AREAS[key] = (["".join(parts)], width, height)
+        got = _AREAS.put(key, (["".join(parts)], width, height))
     return got
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from farmtable.core.memo import BoundedCache
 from farmtable.core.svgkit import escape, quoteattr
 from farmtable.games.tiny_towns import components as C
 
@@ -796,7 +797,8 @@ def _store_groups(stores: list[str]) -> dict[str, list[tuple[str, str]]]:
     return groups
 
 
-_OWN: dict[tuple[Any, ...], tuple[str, float]] = {}
+SMALL_CACHE_LIMIT = 1024
+_OWN: BoundedCache[tuple[Any, ...], tuple[str, float]] = BoundedCache(SMALL_CACHE_LIMIT)
 """The focused town drawn with no legal move to show, by everything the drawing reads (:func:`_own_area`)."""
 
 
@@ -821,9 +823,7 @@ def _own_area(svg: _Svg, view: dict[str, Any], q: int, player: int | None, legal
     if got is None:
         alone = _Svg(svg.legal)
         bottom = _draw_own_area(alone, view, q, player, legal, y)
-        if len(_OWN) >= SMALL_CACHE_LIMIT:
-            _OWN.clear()
-        got = _OWN[key] = ("".join(alone.parts), bottom)
+        got = _OWN.put(key, ("".join(alone.parts), bottom))
     svg.add(got[0])
     return got[1]
 
@@ -936,9 +936,8 @@ def _small_status(view: dict[str, Any], q: int, w: float) -> list[str]:
     return _wrap(" · ".join(_status_words(q, town, view, turn=False)), 11, w)
 
 
-_SMALL: dict[tuple[Any, ...], tuple[str, float]] = {}
+_SMALL: BoundedCache[tuple[Any, ...], tuple[str, float]] = BoundedCache(SMALL_CACHE_LIMIT)
 """Other players' towns as drawn by :func:`_small_town`, by everything the drawing reads."""
-SMALL_CACHE_LIMIT = 1024
 
 
 def _small_town(
@@ -964,9 +963,7 @@ def _small_town(
     if got is None:
         alone = _Svg(svg.legal)
         bottom = _draw_small_town(alone, view, q, x, y, s, w, status_lines)
-        if len(_SMALL) >= SMALL_CACHE_LIMIT:
-            _SMALL.clear()
-        got = _SMALL[key] = ("".join(alone.parts), bottom)
+        got = _SMALL.put(key, ("".join(alone.parts), bottom))
     svg.add(got[0])
     return got[1]
 
