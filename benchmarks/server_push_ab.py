@@ -69,6 +69,20 @@ def export_commit(commit: str, into: Path) -> str:
     return sha
 
 
+def export_sides(before: str, after: str | None, tmp: Path) -> tuple[str, str, dict[str, Path]]:
+    """The two sides of a comparison under ``tmp``: ``src/`` of commit ``before`` and of ``after`` (or this
+    checkout's when None). Returns the before commit id, the after side's name and each side's ``src``."""
+    (tmp / "before").mkdir()
+    old = export_commit(before, tmp / "before")
+    sides = {"before": tmp / "before" / "src", "after": ROOT / "src"}
+    new = "this checkout"
+    if after:
+        (tmp / "after").mkdir()
+        new = export_commit(after, tmp / "after")
+        sides["after"] = tmp / "after" / "src"
+    return old, new, sides
+
+
 def start(src: Path, db_url: str, port: int, ai_delay: float, lease: bool) -> subprocess.Popen[bytes]:
     """``farmtable serve`` from the sources in ``src`` on 127.0.0.1; returns once it answers."""
     cmd = [sys.executable, "-m", "farmtable", "serve", "--host", "127.0.0.1", "--port", str(port)]
@@ -264,14 +278,7 @@ def main() -> None:
     if args.ai_tables + args.human_tables > load_server.MAX_TABLES or args.seconds + args.warmup > 600:
         raise SystemExit(f"bounded on purpose: at most {load_server.MAX_TABLES} tables and 600 s a run")
     with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "before").mkdir()
-        old_sha = export_commit(args.before, Path(tmp) / "before")
-        sides = {"before": Path(tmp) / "before" / "src", "after": ROOT / "src"}
-        new_name = "this checkout"
-        if args.after:
-            (Path(tmp) / "after").mkdir()
-            new_name = export_commit(args.after, Path(tmp) / "after")
-            sides["after"] = Path(tmp) / "after" / "src"
+        old_sha, new_name, sides = export_sides(args.before, args.after, Path(tmp))
         runs: list[dict[str, Any]] = []
         for r in range(args.rounds):
             order = ["before", "after"] if r % 2 == 0 else ["after", "before"]

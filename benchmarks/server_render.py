@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_push_ab import export_commit, ratio_interval
+from server_push_ab import export_sides, ratio_interval
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "server" / "data" / "render_golden.json.gz"
@@ -74,14 +74,7 @@ def main() -> None:
     if not 1 <= args.rounds <= MAX_ROUNDS:
         raise SystemExit(f"--rounds is 1 to {MAX_ROUNDS} (bounded on purpose)")
     with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "before").mkdir()
-        old = export_commit(args.before, Path(tmp) / "before")
-        sides = {"before": Path(tmp) / "before" / "src", "after": ROOT / "src"}
-        new = "this checkout"
-        if args.after:
-            (Path(tmp) / "after").mkdir()
-            new = export_commit(args.after, Path(tmp) / "after")
-            sides["after"] = Path(tmp) / "after" / "src"
+        old, new, sides = export_sides(args.before, args.after, Path(tmp))
         runs: list[dict[str, Any]] = []
         for r in range(args.rounds):
             for side in ["before", "after"] if r % 2 == 0 else ["after", "before"]:
