@@ -106,3 +106,36 @@ def test_every_update_is_the_plain_one_on_seeded_games(game: str) -> None:
             await hub.close()
 
     asyncio.run(scenario())
+
+
+def test_tiny_farms_scores_a_position_once_for_all_its_seats(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The live score does not depend on the seat in Tiny Farms: one ``state.result()`` per version for the
+    three updates (seat 0, seat 1, a spectator), and each seat's score is the rules' result."""
+
+    async def scenario() -> None:
+        hub = Hub(Store("sqlite://"), ai_delay=0.0)
+        try:
+            tid, _tokens = await hub.create("tiny-farms", 2, [], [(HUMAN, None), (HUMAN, None)], seed=3)
+            table = await hub.get(tid)
+            kind = type(table.state)
+            plain_result = kind.result
+            calls = [0]
+
+            def counted(self: Any) -> Any:
+                calls[0] += 1
+                return plain_result(self)
+
+            monkeypatch.setattr(kind, "result", counted)
+            rng = random.Random(3)
+            for _ in range(12):
+                seat = table.state.actors()[0]
+                legal = table.state.legal_actions(seat)
+                await hub.act(table, seat, str(legal[rng.randrange(len(legal))]), table.version)
+                calls[0] = 0
+                scores = [hub.payload(table, who)["extras"]["score"]["totals"] for who in (0, 1, None)]
+                assert calls[0] == 1
+                assert scores == [list(plain_result(table.state).totals)] * 3
+        finally:
+            await hub.close()
+
+    asyncio.run(scenario())

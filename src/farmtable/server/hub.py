@@ -478,6 +478,8 @@ class Table:
     extras_version: int = -1
     extras_made: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     """The page extras made at ``extras_version``, with the view each was made from (see ``Hub._extras``)."""
+    extras_memo: dict[str, Any] = field(default_factory=dict)
+    """What the extras of every seat share at ``extras_version`` (``narrate.live_score``'s ``memo``)."""
 
     @property
     def state(self) -> State[Any]:
@@ -1016,10 +1018,11 @@ class Hub:
         if table.extras_version != table.version:
             table.extras_version = table.version
             table.extras_made.clear()
+            table.extras_memo = {}
         for seen, extras in table.extras_made:
             if seen is view or seen == view:
                 return extras
-        extras = table_extras(table.game, state, view, seat)
+        extras = table_extras(table.game, state, view, seat, table.extras_memo)
         table.extras_made.append((view, extras))
         return extras
 

@@ -291,9 +291,22 @@ def _tiny_farms(totals: Sequence[int], seats: int) -> tuple[list[int], str] | No
     return list(totals)[:seats], "points"
 
 
-def live_score(game: Game[Any], state: State[Any], view: dict[str, Any]) -> dict[str, Any] | None:
-    """Each player's score as it stands, from what the seat may see: ``{"totals", "unit", "note"}``."""
-    farms_totals = state.result().totals if game.id == "tiny-farms" else ()
+def live_score(
+    game: Game[Any], state: State[Any], view: dict[str, Any], memo: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
+    """Each player's score as it stands, from what the seat may see: ``{"totals", "unit", "note"}``.
+
+    ``memo``: a dict kept for one position (one version of a table) and passed for every seat's update;
+    what does not depend on the seat is worked out once into it (Tiny Farms scores the state itself,
+    the same for every seat: one ``state.result()`` per position instead of one per update)."""
+    farms_totals: Sequence[int] = ()
+    if game.id == "tiny-farms":
+        if memo is None:
+            farms_totals = state.result().totals
+        else:
+            if "tiny-farms totals" not in memo:
+                memo["tiny-farms totals"] = tuple(state.result().totals)
+            farms_totals = memo["tiny-farms totals"]
     players = len(farms_totals) if game.id == "tiny-farms" else int(view.get("players", 0) or 0)
     if not players:
         boards = view.get("boards") or view.get("towns") or view.get("farms") or []
@@ -324,11 +337,14 @@ def live_score(game: Game[Any], state: State[Any], view: dict[str, Any]) -> dict
     return {"totals": totals, "unit": unit, "note": notes.get(game.id, "")}
 
 
-def table_extras(game: Game[Any], state: State[Any], view: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """Extra data for the table page beside the board picture, from ``seat``'s view (None: spectator)."""
+def table_extras(
+    game: Game[Any], state: State[Any], view: dict[str, Any], seat: int | None, memo: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Extra data for the table page beside the board picture, from ``seat``'s view (None: spectator);
+    ``memo`` as in :func:`live_score` (one dict per position, shared by its seats)."""
     extras: dict[str, Any] = {}
     try:
-        score = live_score(game, state, view)
+        score = live_score(game, state, view, memo)
     except (KeyError, TypeError, ValueError):  # a view shaped otherwise: no live score rather than no table
         score = None
     if score is not None:
