@@ -64,7 +64,7 @@ def test_a_picture_is_encoded_once_and_reused_while_it_is_shown() -> None:
     payload = {"type": "update", "version": 1, "svg": "<svg>a</svg>", "legal": []}
     drawn = Drawn({}, [], payload["svg"])
     first = Wire(payload, drawn)
-    assert drawn.encoded == json.dumps(payload["svg"]) and first.full == _plain(payload)
+    assert first.full == _plain(payload) and drawn.encoded == json.dumps(payload["svg"])
     kept = drawn.encoded
     later = {**payload, "version": 2, "notice": "n"}
     assert Wire(later, drawn).full == _plain(later) and drawn.encoded is kept

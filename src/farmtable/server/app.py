@@ -586,7 +586,12 @@ def create_app(
     @app.websocket("/ws/tables/{table_id}")
     async def ws_table(websocket: WebSocket, table_id: str) -> None:
         """Live updates of a table. The first message is ``{"type": "hello", "token": ...}`` (no token: a
-        spectator); a seat may then send moves, undo and rematch. Limits close the socket with a code."""
+        spectator); a seat may then send moves, undo and rematch. Limits close the socket with a code.
+
+        With ``"svg_frames": true`` in the hello, a new board picture comes as its own text frame (the SVG
+        as drawn, starting with ``<``) right before the update that shows it, which then says
+        ``"svg_frame": true`` instead of carrying ``"svg"`` (no JSON escaping of the picture on either
+        side); without it every update carries its picture as before."""
         hub = hub_of(websocket)
         who = client_of(websocket)
         await websocket.accept()
@@ -647,7 +652,11 @@ def create_app(
             await _refuse(websocket, 429, f"at most {limits.sockets_per_table} connections per table", CLOSE_TOO_MANY)
             return
         sub = Subscriber(
-            seat, lambda: hub.wire_snapshot(table, seat), websocket.send_text, hub.metrics.push_latency.observe
+            seat,
+            lambda: hub.wire_snapshot(table, seat),
+            websocket.send_text,
+            hub.metrics.push_latency.observe,
+            frames=hello.get("svg_frames") is True,
         )
         table.subscribers.add(sub)
         pump = asyncio.create_task(sub.pump())

@@ -346,32 +346,61 @@ def encode_update(payload: dict[str, Any], svg_json: str | None = None) -> str:
 
 class Wire:
     """One update as it goes out on WebSockets, encoded once per (table, version, seat) and shared by
-    every connection of that seat: the full text, and (built only if a connection needs it) the same
-    update without its board picture, for connections that already show this very SVG."""
+    every connection of that seat. Each text is made only when a connection first needs it:
 
-    __slots__ = ("_lite", "full", "payload", "svg")
+    - ``full``: the whole update, picture included (``"svg"``, JSON-escaped);
+    - ``lite``: the update with ``"svg_same": true`` instead of the picture, for connections that already
+      show this very SVG;
+    - ``bare``: the update with ``"svg_frame": true`` instead of the picture, sent right after the picture
+      itself as its own text frame (``svg``, as drawn: never JSON-escaped) to connections that asked for
+      pictures that way (``"svg_frames": true`` in their hello: the table page does).
+    """
+
+    __slots__ = ("_bare", "_full", "_lite", "_rest", "drawn", "payload", "svg")
 
     def __init__(self, payload: dict[str, Any], drawn: Drawn | None = None) -> None:
         """``drawn``: the seat's picture as the hub keeps it; when it is this update's, its JSON text is
         made once there and reused by every later update showing the same picture."""
         self.payload = payload
         self.svg: str = payload["svg"]
-        svg_json: str | None = None
-        if drawn is not None and drawn.svg is self.svg:
-            if drawn.encoded is None:
-                drawn.encoded = _dumps(self.svg)
-            svg_json = drawn.encoded
-        self.full = encode_update(payload, svg_json)
+        self.drawn = drawn if drawn is not None and drawn.svg is self.svg else None
+        self._full: str | None = None
+        self._rest: str | None = None
         self._lite: str | None = None
+        self._bare: str | None = None
+
+    @property
+    def full(self) -> str:
+        """The whole update as compact ASCII JSON (the picture's JSON made once per drawn picture)."""
+        if self._full is None:
+            svg_json: str | None = None
+            if self.drawn is not None:
+                if self.drawn.encoded is None:
+                    self.drawn.encoded = _dumps(self.svg)
+                svg_json = self.drawn.encoded
+            self._full = encode_update(self.payload, svg_json)
+        return self._full
+
+    def _without_svg(self, flag: str) -> str:
+        """The update without ``"svg"``, with ``flag: true`` as its last key (the rest encoded once)."""
+        if self._rest is None:
+            self._rest = encode_update({k: v for k, v in self.payload.items() if k != "svg"})
+        return self._rest[:-1] + f',"{flag}":true}}'
 
     @property
     def lite(self) -> str:
         """The update with ``"svg_same": true`` instead of ``"svg"`` (the page keeps its board)."""
         if self._lite is None:
-            rest = {k: v for k, v in self.payload.items() if k != "svg"}
-            rest["svg_same"] = True
-            self._lite = _dumps(rest)
+            self._lite = self._without_svg("svg_same")
         return self._lite
+
+    @property
+    def bare(self) -> str:
+        """The update with ``"svg_frame": true`` instead of ``"svg"``: its picture is the text frame sent
+        just before it on the same connection."""
+        if self._bare is None:
+            self._bare = self._without_svg("svg_frame")
+        return self._bare
 
 
 CONNECTION_GONE: tuple[type[BaseException], ...] = (WebSocketDisconnect, RuntimeError, OSError)
@@ -394,8 +423,11 @@ class Subscriber:
         build: Callable[[], Awaitable[Wire]],
         send: Callable[[str], Awaitable[None]],
         observe: Callable[[float], None] | None = None,
+        frames: bool = False,
     ) -> None:
         self.seat = seat
+        self.frames = frames
+        """The connection takes a new picture as its own text frame before the update (:attr:`Wire.bare`)."""
         self.build = build
         self.send = send
         self.observe = observe
@@ -414,8 +446,9 @@ class Subscriber:
             self.owed_since = time.perf_counter()
         self.ready.set()
 
-    def text_of(self, wire: Wire) -> str:
-        """The text to send this connection: without the board when it already shows that board."""
+    def _shows(self, wire: Wire) -> bool:
+        """Whether this connection already shows ``wire``'s board (the same picture and legal moves);
+        from now on it shows it either way."""
         legal = wire.payload["legal"]
         same = (
             self.shown_svg is not None
@@ -423,7 +456,18 @@ class Subscriber:
             and self.shown_legal == legal
         )
         self.shown_svg, self.shown_legal = wire.svg, legal
-        return wire.lite if same else wire.full
+        return same
+
+    def text_of(self, wire: Wire) -> str:
+        """The text to send this connection: without the board when it already shows that board."""
+        return wire.lite if self._shows(wire) else wire.full
+
+    def texts_of(self, wire: Wire) -> tuple[str, ...]:
+        """The texts to send this connection, in order: as :meth:`text_of`, or for a connection that takes
+        pictures as frames (:attr:`frames`) a new picture as it is, then the update naming it."""
+        if not self.frames or not wire.svg.startswith("<"):  # a frame that starts with "<" is a picture
+            return (self.text_of(wire),)
+        return (wire.lite,) if self._shows(wire) else (wire.svg, wire.bare)
 
     async def pump(self) -> None:
         """Send the latest update whenever one is owed, until the connection closes."""
@@ -432,9 +476,10 @@ class Subscriber:
             self.ready.clear()
             since, self.owed_since = self.owed_since, None
             if not self.closed:
-                text = self.text_of(await self.build())
+                texts = self.texts_of(await self.build())
                 try:
-                    await self.send(text)
+                    for text in texts:
+                        await self.send(text)
                 except CONNECTION_GONE:
                     self.closed = True  # the page went away (or was refused) while its update was on the way
                     return

@@ -600,7 +600,12 @@
         return;
       }
       queue.shift();
-      if (queue.length && queue[0].version >= next.version && !others && !byOthers(queue[0])) continue; // superseded
+      if (queue.length && queue[0].version >= next.version && !others && !byOthers(queue[0])) { // superseded
+        // the server left the picture out of the newer one because it sent it with this one: keep it
+        const later = queue[0];
+        if (typeof next.svg === "string" && (later.svg_same || typeof later.svg !== "string")) { later.svg = next.svg; delete later.svg_same; }
+        continue;
+      }
       render(next);
       showError("");
       if (others) shownAt = performance.now();
@@ -613,9 +618,18 @@
     const useToken = tokenRefused ? "" : token;
     ws = new WebSocket(proto + "//" + location.host + "/ws/tables/" + encodeURIComponent(tableId));
     // the token goes in the first message, never in the address (addresses end up in logs)
-    ws.onopen = () => { retry = 0; document.body.dataset.connected = "1"; ws.send(JSON.stringify({ type: "hello", token: useToken || null })); };
+    // svg_frames: a new board picture comes as its own text frame (the SVG as drawn) right before the
+    // update showing it, which says "svg_frame" instead of carrying "svg" (nothing JSON-escaped)
+    let picture = null;
+    ws.onopen = () => { retry = 0; document.body.dataset.connected = "1"; ws.send(JSON.stringify({ type: "hello", token: useToken || null, svg_frames: true })); };
     ws.onmessage = (event) => {
+      if (event.data.charCodeAt(0) === 60) { picture = event.data; return; } // "<": the next update's picture
       const msg = JSON.parse(event.data);
+      if (msg.type === "update" && msg.svg_frame) {
+        if (picture !== null) msg.svg = picture; // else (never sent that way) the board stays as it is
+        delete msg.svg_frame;
+        picture = null;
+      }
       if (msg.type === "update") enqueue(msg);
       else if (msg.type === "ack") {
         if (awaiting && msg.id === awaiting.id) {
