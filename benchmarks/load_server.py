@@ -82,6 +82,21 @@ def start_server(
     raise SystemExit("the server did not start")
 
 
+def hello(token: str | None) -> str:
+    """The first message, as the table page sends it: the seat's token (None: a spectator), and new board
+    pictures asked for as their own frames (a server that does not know that sends them inside updates)."""
+    return json.dumps({"type": "hello", "token": token, "svg_frames": True})
+
+
+async def receive(ws: Any) -> dict[str, Any]:
+    """The next JSON message; picture frames (text starting with ``<``) are passed over: the simulated
+    people read the legal moves, not the board."""
+    while True:
+        raw = await ws.recv()
+        if not raw.startswith("<"):
+            return dict(json.loads(raw))
+
+
 def percentile(values: list[float], q: float) -> float:
     """The q-th percentile (0-100) by nearest rank."""
     if not values:
@@ -141,10 +156,10 @@ class Bench:
             async with websockets.connect(
                 f"{self.ws_bases[where]}/ws/tables/{tid}", max_size=None, open_timeout=60
             ) as ws:
-                await ws.send(json.dumps({"type": "hello", "token": None}))
+                await ws.send(hello(None))
                 while not self.stop.is_set():
                     try:
-                        msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                        msg = await asyncio.wait_for(receive(ws), 1.0)
                     except TimeoutError:
                         continue
                     if msg.get("type") == "update" and msg["over"]:
@@ -168,21 +183,21 @@ class Bench:
     async def spectate(self, url: str, seen: dict[int, float]) -> None:
         """Watch a table as a spectator, noting when each version arrived."""
         async with websockets.connect(url, max_size=None, open_timeout=60) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": None}))
+            await ws.send(hello(None))
             while True:
-                msg = json.loads(await ws.recv())
+                msg = await receive(ws)
                 if msg.get("type") == "update":
                     seen.setdefault(msg["version"], time.perf_counter())
 
     async def play(self, url: str, token: str | None, seen: dict[int, float]) -> None:
         """Play seat 0 of one table until it ends or the run stops."""
         async with websockets.connect(url, max_size=None, open_timeout=60) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": token}))  # the token never in the URL
+            await ws.send(hello(token))  # the token never in the URL
             latest: dict[str, Any] | None = None
             while not self.stop.is_set():
                 if latest is None or not latest["legal"]:
                     try:
-                        msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                        msg = await asyncio.wait_for(receive(ws), 1.0)
                     except TimeoutError:
                         continue
                     if msg.get("type") == "update":
@@ -207,7 +222,7 @@ class Bench:
         acked: int | None = None
         arrivals: list[tuple[float, dict[str, Any]]] = []
         while True:
-            msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            msg = await asyncio.wait_for(receive(ws), 30)
             if msg["type"] == "ack":
                 acked = msg["version"]
             elif msg["type"] == "error":

@@ -156,8 +156,26 @@ def one_run(side: str, src: Path, args: argparse.Namespace, seed: int) -> dict[s
 
 WORKLOAD = """
 import asyncio, json, random, sys, tempfile, time
+import farmtable.server.hub as hub_module
 from farmtable.server.hub import HUMAN, Hub
 from farmtable.server.store import Store
+
+def socket_for(who):
+    # what one page's connection of that server keeps (what it was last sent), or None (none kept)
+    sub = getattr(hub_module, "Subscriber", None)
+    if sub is None or not hasattr(sub, "text_of"):
+        return None
+    if hasattr(sub, "texts_of"):  # pages take pictures as their own frames
+        return sub(who, None, None, frames=True)
+    return sub(who, None, None)
+
+def sent(socket, wire):
+    # the texts the server sends that page's connection for this update (made, not sent)
+    if socket is None:
+        return wire.full
+    if hasattr(socket, "texts_of"):
+        return socket.texts_of(wire)
+    return socket.text_of(wire)
 
 async def main(games, decisions, tables, seed):
     with tempfile.TemporaryDirectory() as tmp:
@@ -170,6 +188,7 @@ async def main(games, decisions, tables, seed):
             tid, _ = await hub.create(g, 2, [], [(HUMAN, None), (HUMAN, None)], seed=seed * 1000 + t)
             table = await hub.get(tid)
             rng = random.Random(f"{seed}:{g}:{t}")
+            sockets = {who: socket_for(who) for who in (0, 1, None)} if wire is not None else {}
             for _ in range(3 if t < 0 else decisions):
                 state = table.state
                 if state.is_over():
@@ -181,8 +200,8 @@ async def main(games, decisions, tables, seed):
                 await hub.act(table, seat, action, table.version)
                 c1 = time.process_time()
                 for who in (0, 1, None):  # one socket per seat and a spectator: what each is sent
-                    if wire is not None:  # the server's own encoded update (one per seat and version)
-                        wire(table, who).full
+                    if wire is not None:  # the server's own encoded update (one per seat and version), as
+                        sent(sockets[who], wire(table, who))  # its page's connection is sent it
                     else:  # before the push work: Starlette's send_json, json.dumps per socket
                         json.dumps(hub.payload(table, who), separators=(",", ":"), ensure_ascii=False)
                 c2 = time.process_time()
@@ -198,8 +217,11 @@ asyncio.run(main(sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3]), int
 """
 """The in-process workload (``--in-process``): the same decisions on both servers' ``Hub`` (a fresh SQLite
 file, the server's own decision write), and after each one the update of seat 0, seat 1 and a spectator,
-built and JSON-encoded as that server's push does (``Hub.wire(...).full`` where the Hub has it, else
-``json.dumps`` of ``Hub.payload``, as Starlette's ``send_json`` did for every socket); CPU time only
+built and JSON-encoded as that server's push does for the table page's connection of each seat: the
+texts its ``Subscriber`` picks (``texts_of``: a new picture as its own frame, else the update without it;
+``text_of``: the full update or the one without an unchanged picture) where it has one, else
+``Hub.wire(...).full``, else ``json.dumps`` of ``Hub.payload``, as Starlette's ``send_json`` did for every
+socket; the sends themselves are not in it (the live run has them); CPU time only
 (``time.process_time``), so a busy machine barely moves it and no AI pacing or update coalescing enters.
 Written against the Hub API both commits share."""
 

@@ -243,6 +243,39 @@ COUNTERFACTUALS = 3
 """How many other legal choices :func:`shown_choices` tries per decision (a bound on its work)."""
 
 
+class _Step:
+    """A simultaneous step as it was played, from one decision on (for :func:`shown_choices`): what each
+    seat sees after that decision and the first ``j`` later ones, worked out once per ``(j, seat)`` and
+    shared by every alternative tried in its place."""
+
+    def __init__(
+        self,
+        before: State[Any],
+        player: int,
+        notation: str,
+        rest: Sequence[Decision],
+        seen: Callable[[State[Any], int | None], str],
+    ) -> None:
+        self.rest = rest
+        self._see = seen
+        first = before.clone()
+        first.apply(player, notation)  # raises as the apply did when it is not legal
+        self._states: dict[int, State[Any]] = {0: first}
+        self._seen: dict[tuple[int, int | None], str] = {}
+
+    def seen(self, j: int, seat: int | None) -> str:
+        """What ``seat`` sees after the decision and the first ``j`` later decisions of the step."""
+        key = (j, seat)
+        if key not in self._seen:
+            if j not in self._states:
+                state = self._states[0].clone()
+                for later in self.rest[:j]:
+                    state.apply(later.player, later.notation)
+                self._states[j] = state
+            self._seen[key] = self._see(self._states[j], seat)
+        return self._seen[key]
+
+
 def shown_choices(game: Game[Any], players: int, decisions: Sequence[Decision], seqs: Sequence[int]) -> list[int]:
     """Of the decisions of a simultaneous step that just closed (``decisions``: the step's first decision
     through the one that closed it, standing, with their ``seqs``), the seqs of those the game now shows
@@ -271,21 +304,25 @@ def shown_choices(game: Game[Any], players: int, decisions: Sequence[Decision], 
         others: list[int | None] = [q for q in range(players) if q != player]
         others.append(None)
         differs = dict.fromkeys(others, False)
+        try:
+            real = _Step(before, player, decision.notation, decisions[k + 1 :], seen)
+        except (IllegalAction, ValueError):
+            continue
         for alternative in alternatives:
-            world, actual = before.clone(), before.clone()
+            world = before.clone()
             try:
                 world.apply(player, alternative)
-                actual.apply(player, decision.notation)
             except (IllegalAction, ValueError):
                 continue
-            for later in decisions[k + 1 :]:
+            j = 0
+            for later in real.rest:
                 try:  # the rest of the step as it was, while it stays legal in the other world
                     world.apply(later.player, later.notation)
                 except (IllegalAction, ValueError):
                     break
-                actual.apply(later.player, later.notation)
+                j += 1
             for q in others:
-                differs[q] = differs[q] or seen(world, q) != seen(actual, q)
+                differs[q] = differs[q] or seen(world, q) != real.seen(j, q)
             if all(differs.values()):
                 break  # every other seat already sees this choice: more alternatives cannot change that
         if all(differs.values()):
