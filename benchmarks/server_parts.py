@@ -4,7 +4,10 @@ Plays seeded two-player games of every game through the real ``Hub`` (a fresh SQ
 decision write) and after every decision builds the update of seat 0, seat 1 and a spectator, timing each
 part separately: the decision (``Hub.act``, of it the storage call ``Store.record_decision``), and per
 update the legal moves, the view, the board picture, the log items, the page extras, the rest of the
-payload, and the JSON text as the push makes it (``Hub.wire``; the picture's own JSON timed apart).
+payload, and the texts the push makes for the table page's connection of that seat (``Subscriber.texts_of``
+of ``Hub.wire``: a new picture as its own frame, as drawn, and the update without it; or the update without
+an unchanged picture). "picture JSON" is what escaping the picture into the update would cost (connections
+that do not take pictures as frames; no longer on the page's path).
 Medians are not needed: every number is a mean over all decisions of a game, CPU only.
 
     nice -n 10 .venv/bin/python benchmarks/server_parts.py [--tables 3] [--decisions 60]
@@ -21,8 +24,17 @@ import time
 from typing import Any
 
 import farmtable.server.hub as hub_module
-from farmtable.server.hub import HUMAN, LOG_TAIL, Hub
+from farmtable.server.hub import HUMAN, LOG_TAIL, Hub, Subscriber
 from farmtable.server.store import Store
+
+
+async def _never() -> Any:
+    raise AssertionError("not built here")
+
+
+async def _nowhere(_text: str) -> None:
+    """Nothing is sent: the texts are made and timed."""
+
 
 GAMES = ["tiny-farms", "farmini", "farmerama", "tiny-towns", "farmers-finances"]
 T = time.process_time
@@ -57,6 +69,7 @@ async def measure(games: list[str], tables: int, decisions: int) -> dict[str, di
                 tid, _ = await hub.create(game, 2, [], [(HUMAN, None), (HUMAN, None)], seed=1000 + t)
                 table = await hub.get(tid)
                 rng = random.Random(f"{game}:{t}")
+                pages = {who: Subscriber(who, _never, _nowhere, frames=True) for who in (0, 1, None)}
                 for _ in range(decisions):
                     state = table.state
                     if state.is_over():
@@ -91,8 +104,8 @@ async def measure(games: list[str], tables: int, decisions: int) -> dict[str, di
                         hub_module._dumps(payload["svg"])
                         add("picture JSON", c)
                         c = T()
-                        hub.wire(table, who)
-                        add("update JSON", c)
+                        pages[who].texts_of(hub.wire(table, who))
+                        add("sent texts", c)
                     count += 1
             row = {key: value / count * 1e6 / (1 if key == "decide" else 3) for key, value in acc.items()}
             row["store"] = stored[0] / count * 1e6
@@ -124,7 +137,7 @@ def main() -> None:
         "extras",
         "payload rest",
         "picture JSON",
-        "update JSON",
+        "sent texts",
     ]
     print("CPU µs: decide and store (of it) per decision; the rest per update (3 updates per decision)\n")
     print(f"{'game':<17}" + "".join(f"{k:>13}" for k in keys))
