@@ -260,6 +260,8 @@ class _Step:
         self._see = seen
         first = before.clone()
         first.apply(player, notation)  # raises as the apply did when it is not legal
+        self.first = first
+        """The state right after the decision (read only: later states are clones of it)."""
         self._states: dict[int, State[Any]] = {0: first}
         self._seen: dict[tuple[int, int | None], str] = {}
 
@@ -291,23 +293,32 @@ def shown_choices(game: Game[Any], players: int, decisions: Sequence[Decision], 
     def seen(state: State[Any], seat: int | None) -> str:
         return json.dumps(state.view(seat), sort_keys=True, default=str)
 
+    carried: State[Any] | None = None
+    """The state after the previous decision as the real step played it: the next decision's ``before``
+    (the decisions are consecutive), so it need not be read again from its JSON (a save resumes exactly)."""
     for k, (decision, seq) in enumerate(zip(decisions, seqs, strict=True)):
-        try:
-            before = game.from_json(decision.before)
-        except CorruptSave:
-            continue
+        before = carried
+        carried = None
+        if before is None:
+            try:
+                before = game.from_json(decision.before)
+            except CorruptSave:
+                continue
         player = decision.player
         alternatives = [a for a in before.legal_actions(player) if str(a) != decision.notation][:COUNTERFACTUALS]
+        try:
+            real: _Step | None = _Step(before, player, decision.notation, decisions[k + 1 :], seen)
+        except (IllegalAction, ValueError):
+            real = None
+        carried = None if real is None else real.first
         if not alternatives:
             shown.append(seq)
+            continue
+        if real is None:
             continue
         others: list[int | None] = [q for q in range(players) if q != player]
         others.append(None)
         differs = dict.fromkeys(others, False)
-        try:
-            real = _Step(before, player, decision.notation, decisions[k + 1 :], seen)
-        except (IllegalAction, ValueError):
-            continue
         for alternative in alternatives:
             world = before.clone()
             try:
