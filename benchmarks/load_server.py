@@ -84,17 +84,15 @@ def start_server(
 
 def hello(token: str | None) -> str:
     """The first message, as the table page sends it: the seat's token (None: a spectator), and new board
-    pictures asked for as their own frames (a server that does not know that sends them inside updates)."""
+    pictures asked for unescaped after their update (a server that does not know that sends them inside)."""
     return json.dumps({"type": "hello", "token": token, "svg_frames": True})
 
 
 async def receive(ws: Any) -> dict[str, Any]:
-    """The next JSON message; picture frames (text starting with ``<``) are passed over: the simulated
-    people read the legal moves, not the board."""
-    while True:
-        raw = await ws.recv()
-        if not raw.startswith("<"):
-            return dict(json.loads(raw))
+    """The next JSON message; a picture sent after its update (past the first newline) is passed over: the
+    simulated people read the legal moves, not the board."""
+    raw = await ws.recv()
+    return dict(json.loads(raw.split("\n", 1)[0]))
 
 
 def percentile(values: list[float], q: float) -> float:

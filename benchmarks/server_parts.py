@@ -5,9 +5,9 @@ decision write) and after every decision builds the update of seat 0, seat 1 and
 part separately: the decision (``Hub.act``, of it the storage call ``Store.record_decision``), and per
 update the legal moves, the view, the board picture, the log items, the page extras, the rest of the
 payload, and the texts the push makes for the table page's connection of that seat (``Subscriber.texts_of``
-of ``Hub.wire``: a new picture as its own frame, as drawn, and the update without it; or the update without
-an unchanged picture). "picture JSON" is what escaping the picture into the update would cost (connections
-that do not take pictures as frames; no longer on the page's path).
+of ``Hub.wire``: the update without its picture and the picture as drawn after a newline, in one text; or
+the update without an unchanged picture). "picture JSON" is what escaping the picture into the update would
+cost (connections that do not ask for pictures unescaped; no longer on the page's path).
 Medians are not needed: every number is a mean over all decisions of a game, CPU only.
 
     nice -n 10 .venv/bin/python benchmarks/server_parts.py [--tables 3] [--decisions 60]

@@ -165,7 +165,7 @@ def socket_for(who):
     sub = getattr(hub_module, "Subscriber", None)
     if sub is None or not hasattr(sub, "text_of"):
         return None
-    if hasattr(sub, "texts_of"):  # pages take pictures as their own frames
+    if hasattr(sub, "texts_of"):  # pages take pictures unescaped
         return sub(who, None, None, frames=True)
     return sub(who, None, None)
 
@@ -218,7 +218,7 @@ asyncio.run(main(sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3]), int
 """The in-process workload (``--in-process``): the same decisions on both servers' ``Hub`` (a fresh SQLite
 file, the server's own decision write), and after each one the update of seat 0, seat 1 and a spectator,
 built and JSON-encoded as that server's push does for the table page's connection of each seat: the
-texts its ``Subscriber`` picks (``texts_of``: a new picture as its own frame, else the update without it;
+texts its ``Subscriber`` picks (``texts_of``: a new picture unescaped after the update, else the update without it;
 ``text_of``: the full update or the one without an unchanged picture) where it has one, else
 ``Hub.wire(...).full``, else ``json.dumps`` of ``Hub.payload``, as Starlette's ``send_json`` did for every
 socket; the sends themselves are not in it (the live run has them); CPU time only

@@ -127,40 +127,41 @@ def test_an_update_for_a_page_that_went_away_ends_its_pump_quietly() -> None:
     assert sub.closed and len(sent) == 1
 
 
-def test_a_connection_that_asks_gets_each_new_picture_as_its_own_frame() -> None:
-    """``frames``: a new board is the SVG as drawn, then the update with ``"svg_frame"`` in place of it; the
-    board it already shows is left out as before; the update itself is the full one minus the picture."""
-    base = {"type": "update", "version": 3, "svg": '<svg a="1">—</svg>', "legal": ["a"]}
+def test_a_connection_that_asks_gets_each_new_picture_unescaped_after_its_update() -> None:
+    """``frames``: a new board is one text: the update with ``"svg_frame"`` in place of the picture, a newline,
+    the SVG as drawn; the board it already shows is left out as before; the update is the full one minus
+    the picture."""
+    base = {"type": "update", "version": 3, "svg": '<svg a="1">—\n</svg>', "legal": ["a"], "log": []}
     sub = Subscriber(0, lambda: asyncio.sleep(0, Wire(base)), _noop, frames=True)
     wire = Wire(base)
-    picture, update = sub.texts_of(wire)
-    assert picture is wire.svg  # as drawn: not escaped, not copied
-    assert json.loads(update) == {**{k: v for k, v in base.items() if k != "svg"}, "svg_frame": True}
+    (text,) = sub.texts_of(wire)
+    head, picture = text.split("\n", 1)
+    assert picture == base["svg"]  # as drawn: not escaped (its own newline kept)
+    assert json.loads(head) == {**{k: v for k, v in base.items() if k != "svg"}, "svg_frame": True}
+    assert sub.texts_of(wire) == (wire.lite,)  # shown now: the board left out
     again = Wire(dict(base))
     assert sub.texts_of(again) == (again.lite,)
-    assert sub.texts_of(Wire({**base, "legal": []}))[0] == base["svg"]  # other buttons: the picture again
+    (other,) = sub.texts_of(Wire({**base, "legal": []}))  # other buttons: the picture again
+    assert other.split("\n", 1)[1] == base["svg"]
     plain = Subscriber(0, lambda: asyncio.sleep(0, Wire(base)), _noop)
-    assert plain.texts_of(Wire(base)) == (Wire(base).full,)  # the default: one text with the picture inside
-    odd = Subscriber(0, lambda: asyncio.sleep(0, Wire(base)), _noop, frames=True)
-    empty = Wire({**base, "svg": ""})  # a frame that does not start with "<" could not be told apart
-    assert odd.texts_of(empty) == (empty.full,)
+    fresh = Wire(base)
+    assert plain.texts_of(fresh) == (fresh.full,)  # the default: one text with the picture inside
 
 
-def test_the_page_protocol_with_pictures_as_frames(race: None, client: Any) -> None:
-    """Over a real WebSocket: the hello asks for frames; every update that brings a new board is preceded by
-    that board's SVG, exactly the picture a plain connection gets inside its update."""
+def test_the_page_protocol_with_pictures_unescaped(race: None, client: Any) -> None:
+    """Over a real WebSocket: the hello asks for it; every update that brings a new board carries that board
+    after a newline, exactly the picture a plain connection gets inside its update."""
     table = new_table(client)
     tid, tokens = table["id"], [token(table, 0), token(table, 1)]
     with client.websocket_connect(f"/ws/tables/{tid}") as framed, ws_open(client, tid, tokens[0]) as plain:
         framed.send_json({"type": "hello", "token": tokens[0], "svg_frames": True})
-        picture = framed.receive_text()
-        update = json.loads(framed.receive_text())
+        head, picture = framed.receive_text().split("\n", 1)
+        update = json.loads(head)
         reference = plain.receive_json()
         assert picture.startswith("<svg") and picture == reference["svg"]
         assert update["svg_frame"] is True and "svg" not in update
         assert {**update, "svg": picture, "svg_frame": None} == {**reference, "svg_frame": None}
         assert move(client, tid, tokens[0], "add 2").status_code == 200
-        picture = framed.receive_text()
-        update = json.loads(framed.receive_text())
+        head, picture = framed.receive_text().split("\n", 1)
         reference = plain.receive_json()
-        assert update["version"] == reference["version"] == 1 and picture == reference["svg"]
+        assert json.loads(head)["version"] == reference["version"] == 1 and picture == reference["svg"]

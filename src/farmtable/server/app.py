@@ -588,10 +588,10 @@ def create_app(
         """Live updates of a table. The first message is ``{"type": "hello", "token": ...}`` (no token: a
         spectator); a seat may then send moves, undo and rematch. Limits close the socket with a code.
 
-        With ``"svg_frames": true`` in the hello, a new board picture comes as its own text frame (the SVG
-        as drawn, starting with ``<``) right before the update that shows it, which then says
-        ``"svg_frame": true`` instead of carrying ``"svg"`` (no JSON escaping of the picture on either
-        side); without it every update carries its picture as before."""
+        With ``"svg_frames": true`` in the hello, an update that brings a new board picture says
+        ``"svg_frame": true`` instead of carrying ``"svg"``, and the picture follows in the same text frame
+        after a newline, as drawn (no JSON escaping of it on either side; compact JSON has no raw newline);
+        without it every update carries its picture as before."""
         hub = hub_of(websocket)
         who = client_of(websocket)
         await websocket.accept()

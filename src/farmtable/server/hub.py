@@ -399,12 +399,13 @@ class Wire:
     - ``full``: the whole update, picture included (``"svg"``, JSON-escaped);
     - ``lite``: the update with ``"svg_same": true`` instead of the picture, for connections that already
       show this very SVG;
-    - ``bare``: the update with ``"svg_frame": true`` instead of the picture, sent right after the picture
-      itself as its own text frame (``svg``, as drawn: never JSON-escaped) to connections that asked for
-      pictures that way (``"svg_frames": true`` in their hello: the table page does).
+    - ``framed``: the update with ``"svg_frame": true`` instead of the picture, then a newline, then the
+      picture as drawn (never JSON-escaped), in one text frame, for connections that asked for pictures
+      that way (``"svg_frames": true`` in their hello: the table page does). Compact JSON holds no raw
+      newline, so the first one ends the update.
     """
 
-    __slots__ = ("_bare", "_full", "_lite", "_rest", "drawn", "payload", "svg")
+    __slots__ = ("_framed", "_full", "_lite", "_rest", "drawn", "payload", "svg")
 
     def __init__(self, payload: dict[str, Any], drawn: Drawn | None = None) -> None:
         """``drawn``: the seat's picture as the hub keeps it; when it is this update's, its JSON text is
@@ -415,7 +416,7 @@ class Wire:
         self._full: str | None = None
         self._rest: str | None = None
         self._lite: str | None = None
-        self._bare: str | None = None
+        self._framed: str | None = None
 
     @property
     def full(self) -> str:
@@ -443,12 +444,11 @@ class Wire:
         return self._lite
 
     @property
-    def bare(self) -> str:
-        """The update with ``"svg_frame": true`` instead of ``"svg"``: its picture is the text frame sent
-        just before it on the same connection."""
-        if self._bare is None:
-            self._bare = self._without_svg("svg_frame")
-        return self._bare
+    def framed(self) -> str:
+        """The update with ``"svg_frame": true`` instead of ``"svg"``, a newline, and the picture as drawn."""
+        if self._framed is None:
+            self._framed = self._without_svg("svg_frame") + "\n" + self.svg
+        return self._framed
 
 
 CONNECTION_GONE: tuple[type[BaseException], ...] = (WebSocketDisconnect, RuntimeError, OSError)
@@ -475,7 +475,7 @@ class Subscriber:
     ) -> None:
         self.seat = seat
         self.frames = frames
-        """The connection takes a new picture as its own text frame before the update (:attr:`Wire.bare`)."""
+        """The connection takes a new picture after the update, unescaped (:attr:`Wire.framed`)."""
         self.build = build
         self.send = send
         self.observe = observe
@@ -512,10 +512,10 @@ class Subscriber:
 
     def texts_of(self, wire: Wire) -> tuple[str, ...]:
         """The texts to send this connection, in order: as :meth:`text_of`, or for a connection that takes
-        pictures as frames (:attr:`frames`) a new picture as it is, then the update naming it."""
-        if not self.frames or not wire.svg.startswith("<"):  # a frame that starts with "<" is a picture
+        pictures unescaped (:attr:`frames`) :attr:`Wire.framed` when the picture is new to it."""
+        if not self.frames:
             return (self.text_of(wire),)
-        return (wire.lite,) if self._shows(wire) else (wire.svg, wire.bare)
+        return (wire.lite,) if self._shows(wire) else (wire.framed,)
 
     async def pump(self) -> None:
         """Send the latest update whenever one is owed, until the connection closes."""

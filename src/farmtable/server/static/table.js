@@ -618,17 +618,15 @@
     const useToken = tokenRefused ? "" : token;
     ws = new WebSocket(proto + "//" + location.host + "/ws/tables/" + encodeURIComponent(tableId));
     // the token goes in the first message, never in the address (addresses end up in logs)
-    // svg_frames: a new board picture comes as its own text frame (the SVG as drawn) right before the
-    // update showing it, which says "svg_frame" instead of carrying "svg" (nothing JSON-escaped)
-    let picture = null;
+    // svg_frames: an update bringing a new board says "svg_frame" and the SVG follows it in the same
+    // message after a newline, as drawn (compact JSON has no raw newline; nothing is JSON-escaped)
     ws.onopen = () => { retry = 0; document.body.dataset.connected = "1"; ws.send(JSON.stringify({ type: "hello", token: useToken || null, svg_frames: true })); };
     ws.onmessage = (event) => {
-      if (event.data.charCodeAt(0) === 60) { picture = event.data; return; } // "<": the next update's picture
-      const msg = JSON.parse(event.data);
-      if (msg.type === "update" && msg.svg_frame) {
-        if (picture !== null) msg.svg = picture; // else (never sent that way) the board stays as it is
+      const cut = event.data.indexOf("\n");
+      const msg = JSON.parse(cut < 0 ? event.data : event.data.slice(0, cut));
+      if (msg.svg_frame) {
+        if (cut >= 0) msg.svg = event.data.slice(cut + 1);
         delete msg.svg_frame;
-        picture = null;
       }
       if (msg.type === "update") enqueue(msg);
       else if (msg.type === "ack") {
