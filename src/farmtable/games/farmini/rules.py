@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 import re
+from itertools import chain
 from typing import Any, ClassVar, Final, NamedTuple
 
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
@@ -43,6 +44,7 @@ from farmtable.games.farmini.components import (
     WolfCard,
 )
 from farmtable.games.farmini.farm import (
+    KIND_BITS,
     QUARTER_INDEX,
     ROTATIONS,
     Cell,
@@ -50,6 +52,7 @@ from farmtable.games.farmini.farm import (
     Farm,
     Pos,
     cell_name,
+    code_pos,
     faces_for,
 )
 from farmtable.games.farmini.helper import HELPER_FORMAT, score_text
@@ -173,6 +176,72 @@ def put_animal(kind: str, cell: Cell) -> PutAnimal:
     return action
 
 
+_MAX_PLACE_SLOTS: Final = 50_000
+"""Bound on the slots remembered per card and face set by ``_PlaceTable`` (random farms use a few thousand)."""
+_KIND_OF_CODE: Final = (1 << KIND_BITS) - 1
+
+
+class _PlaceTable(dict[int, tuple[Place, ...]]):
+    """One card's fence placements per frontier slot, made on first use and kept (bounded).
+
+    ``table[code]`` for a slot code (``Farm.slot_codes``) equals ``tuple(Place(card, x, y, rot) for rot in
+    faces.fit_table(card)[kind])`` where ``(x, y)`` and ``kind`` are the code's position and slot kind:
+    the card's placements in that slot, in ``Farm.placements`` order. So the placements of the card on a
+    farm are ``chain(*map(table.__getitem__, farm.slot_codes()))``, read in C once the slots are known.
+    Actions are immutable, so games and states share them.
+    """
+
+    __slots__ = ("card_id", "fits")
+
+    def __init__(self, card_id: str, faces: Faces) -> None:
+        super().__init__()
+        self.card_id = card_id
+        self.fits = faces.fit_table(card_id)
+
+    def __missing__(self, code: int) -> tuple[Place, ...]:
+        rots = self.fits[code & _KIND_OF_CODE]
+        if rots:
+            x, y = code_pos(code >> KIND_BITS)
+            made: tuple[Place, ...] = tuple(Place(self.card_id, x, y, rot) for rot in rots)
+        else:
+            made = ()
+        if len(self) < _MAX_PLACE_SLOTS:
+            self[code] = made
+        return made
+
+
+_PLACE_TABLES: Final[dict[tuple[str, str], _PlaceTable]] = {}
+"""``_PlaceTable`` per (face set name, card id)."""
+
+
+def place_table(faces: Faces, card_id: str) -> _PlaceTable:
+    """The placements of fence card ``card_id`` (under ``faces``) per slot code; see ``_PlaceTable``."""
+    table = _PLACE_TABLES.get((faces.name, card_id))
+    if table is None:
+        table = _PLACE_TABLES[faces.name, card_id] = _PlaceTable(card_id, faces)
+    return table
+
+
+_ANIMAL_NEEDS: Final[dict[str, tuple[str, int]]] = {c.id: (c.kind, c.count) for c in ANIMAL_CARDS}
+"""Animal card id -> (kind, tokens it brings): what ``_playable`` reads for an animal card."""
+_FENCE_IDS: Final = frozenset(cid for cid, card in ALL_CARDS.items() if isinstance(card, FenceCard))
+
+
+def _sorted_deck(players: int) -> tuple[str, ...]:
+    """The deck before its shuffle (Setup): fence, wolf, animal and the unused farm cards, sorted."""
+    deck = [
+        cid
+        for cid, card in ALL_CARDS.items()
+        if cid not in STARTING_CARD_IDS and not (isinstance(card, FenceCard) and card.farm)
+    ]
+    deck += [c.id for c in FARM_CARDS[players:]]
+    deck.sort()
+    return tuple(deck)
+
+
+_SORTED_DECKS: Final = {players: _sorted_deck(players) for players in range(1, len(FARM_CARDS) + 1)}
+
+
 # --- the game -----------------------------------------------------------------------------
 
 
@@ -207,13 +276,7 @@ class FarminiGame(Game["FarminiState"]):
         # The four starting cards face up in the middle of the table.
         state.table = list(STARTING_CARD_IDS)
         # Shuffle fence, wolf, animal and the remaining farm cards together: the deck.
-        deck = [
-            cid
-            for cid, card in ALL_CARDS.items()
-            if cid not in STARTING_CARD_IDS and not (isinstance(card, FenceCard) and card.farm)
-        ]
-        deck += [c.id for c in FARM_CARDS[players:]]
-        deck.sort()
+        deck = list(_SORTED_DECKS[players])
         state.rng.shuffle(deck)
         state.deck = deck
         return state
@@ -304,27 +367,34 @@ class FarminiState(State[Action]):
     def _compute_legal(self) -> list[Action]:
         farm = self.farms[self.current]
         if self.pending is None:
-            playable: list[Action] = [_TAKES[i] for i, cid in enumerate(self.table) if self._playable(farm, cid)]
+            playable: list[Action] = []
+            free = -1
+            for i, cid in enumerate(self.table):  # _playable, inline
+                need = _ANIMAL_NEEDS.get(cid)
+                if need is None:
+                    if cid in _FENCE_IDS and farm.can_place(cid):
+                        playable.append(_TAKES[i])
+                elif self.farmyard[need[0]] >= need[1]:
+                    if free < 0:
+                        free = farm.free_count()
+                    if free >= need[1]:
+                        playable.append(_TAKES[i])
             if playable:
                 return playable
             # Note: when no face-up card can be played you must take one and discard it.
             return list(_DISCARDS[: len(self.table)])
         card = ALL_CARDS[self.pending]
         if isinstance(card, FenceCard):
-            # Farm.placements(cid) as actions, in one pass over the slots.
-            cid, fitting = card.id, self.faces.fit_rotations(card.id)
-            return [
-                _new_tuple(Place, (cid, x, y, rot, PLACE_VERB))
-                for (x, y), mask, value in farm.slots()
-                for rot in fitting.get((mask, value), ())
-            ]
+            # Farm.placements(cid) as actions: each slot's actions made once (_PlaceTable).
+            table = place_table(self.faces, card.id)
+            return list(chain.from_iterable(map(table.__getitem__, farm.slot_codes())))
         if isinstance(card, AnimalCard):
             made = _PUT_ANIMALS[card.kind]
             return [made.get(cell) or put_animal(card.kind, cell) for cell in farm.free_cells()]
         return []  # pragma: no cover - a wolf is never taken
 
     def _playable(self, farm: Farm, card_id: str) -> bool:
-        """Whether a face-up card can be played on ``farm`` now."""
+        """Whether a face-up card can be played on ``farm`` now (``_compute_legal`` inlines it)."""
         card = ALL_CARDS[card_id]
         if isinstance(card, FenceCard):
             # Fence Cards: attach it so that every touching side matches.
