@@ -52,7 +52,7 @@ def check_farm(farm: Farm) -> None:
     assert farm.slots() == tuple(plain)
     assert [slot_of_code(code) for code in farm.slot_codes()] == plain
     assert farm.frontier() == [pos for pos, _, _ in plain]
-    assert farm._filled == {pos_code(pos) for pos in farm.cards}
+    assert farm._filled == {pos_code(pos): card.arms for pos, card in farm.cards.items()}
     assert sorted(farm._open) == [pos_code(pos) for pos, _, _ in plain]
     assert farm.free_count() == len(farm.free_cells())
 
@@ -138,10 +138,10 @@ def test_positions_number_in_order_and_read_back() -> None:
 def test_a_card_too_far_out_is_refused_and_changes_nothing() -> None:
     farm = Farm()
     farm.put_card("H1", (0, 0), 0)
-    before = (dict(farm.cards), dict(farm._open), set(farm._filled))
+    before = (dict(farm.cards), dict(farm._open), dict(farm._filled))
     with pytest.raises(ValueError, match="too far out"):
         farm.put_card("D1", (CARD_LIMIT, 0), 0)
-    assert (dict(farm.cards), dict(farm._open), set(farm._filled)) == before
+    assert (dict(farm.cards), dict(farm._open), dict(farm._filled)) == before
 
 
 @pytest.mark.parametrize("name", sorted(FACES))

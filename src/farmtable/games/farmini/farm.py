@@ -287,7 +287,7 @@ class Farm:
 
     The frontier is kept up to date card by card (``put_card``): ``_open`` maps the number
     (:func:`pos_code`) of every empty position next to the farm to its slot code (:func:`slot_of_code`),
-    ``_filled`` holds the numbers of the positions with a card. Both equal what :meth:`plain_slots`
+    ``_filled`` maps the number of each position with a card to that card's arms. Both equal what :meth:`plain_slots`
     computes from ``cards`` (``tests/games/farmini/test_frontier.py``).
     """
 
@@ -317,8 +317,8 @@ class Farm:
         self.animals: dict[Cell, str] = {}
         self._open: dict[int, int] = {}
         """Per empty position next to the farm, by its number (:func:`pos_code`): its slot code."""
-        self._filled: set[int] = set()
-        """The numbers (:func:`pos_code`) of the positions that hold a card."""
+        self._filled: dict[int, Arms] = {}
+        """The arms of every card by the number (:func:`pos_code`) of its position (``penned`` floods them)."""
         self._regions: tuple[Region, ...] | None = None
         self._open_regions: tuple[Region, ...] | None = None
         self._frontier: tuple[Slot, ...] | None = None
@@ -346,7 +346,7 @@ class Farm:
         other.cards = dict(self.cards)
         other.animals = dict(self.animals)
         other._open = dict(self._open)
-        other._filled = set(self._filled)
+        other._filled = dict(self._filled)
         other._regions = self._regions
         other._open_regions = self._open_regions
         other._frontier = self._frontier
@@ -377,7 +377,7 @@ class Farm:
             self._rebuild_frontier()
         else:
             opened.pop(here, None)
-            filled.add(here)
+            filled[here] = card.arms
             adds = card.adds
             for side in range(SIDE_COUNT):
                 there = here + POS_STEP[side]
@@ -391,7 +391,7 @@ class Farm:
 
     def _rebuild_frontier(self) -> None:
         """Number the cards and the frontier afresh from ``cards`` (:meth:`plain_slots`)."""
-        self._filled = set(map(pos_code, self.cards))
+        self._filled = {pos_code(pos): card.arms for pos, card in self.cards.items()}
         self._open = {pos_code(pos): pos_code(pos) << KIND_BITS | slot_kind(m, v) for pos, m, v in self.plain_slots()}
 
     def plain_slots(self) -> list[Slot]:
@@ -566,59 +566,66 @@ class Farm:
         """The given cells that lie inside an enclosed pen: ``set(cells) & self.pen_cells()``.
 
         Without the regions at hand, only the regions of those cells are flooded, each stopping at
-        its first quarter that faces the open field (a wolf asks this for its prey only).
+        its first quarter that faces the open field (a wolf asks this for its prey only). The flood
+        runs on numbered quarters (``pos_code << 2 | quarter``) over the arms kept in ``_filled``;
+        ``tests/games/farmini/test_penned.py`` compares it with ``pen_cells`` and the tuple flood.
         """
         wanted = set(cells)
         if not wanted:
             return set()
         if self._regions is not None:
             return wanted & self.pen_cells()
-        cards = self.cards
-        box = None
-        if self.gaps_enclose:
-            xs = [x for x, _ in cards]
-            ys = [y for _, y in cards]
-            box = (min(xs), max(xs), min(ys), max(ys))
-        safe: set[Cell] = set()
-        decided: set[Cell] = set()
-        for start in sorted(wanted):
+        arms_at = self._filled
+        gaps = self.gaps_enclose and bool(arms_at)
+        xlo = xhi = ylo = yhi = 0
+        if gaps:
+            xlo, xhi = min(arms_at) >> _Y_BITS, max(arms_at) >> _Y_BITS
+            ys = list(map(_Y_MASK.__and__, arms_at))
+            ylo, yhi = min(ys), max(ys)
+        numbered = {((x + _OFFSET) << _Y_BITS | (y + _OFFSET)) << 2 | q: (x, y, q) for x, y, q in wanted}
+        steps = POS_STEP
+        mirror = MIRROR
+        safe: set[int] = set()
+        decided: set[int] = set()
+        for start in numbered:
             if start in decided:
                 continue
-            if (start[0], start[1]) not in cards:
+            if start >> 2 not in arms_at:
                 decided.add(start)  # no card there: not a cell of any pen
                 continue
             seen = {start}
             stack = [start]
             closed = True
             while stack and closed:
-                x, y, q = stack.pop()
-                card = cards.get((x, y))
-                arms: Arms = NO_ARMS if card is None else card.arms
-                nxt = (q + 1) % SIDE_COUNT
-                if not arms[nxt] and (x, y, nxt) not in seen:
-                    seen.add((x, y, nxt))
-                    stack.append((x, y, nxt))
-                prv = (q - 1) % SIDE_COUNT
-                if not arms[q] and (x, y, prv) not in seen:
-                    seen.add((x, y, prv))
-                    stack.append((x, y, prv))
+                cell = stack.pop()
+                k, q = cell >> 2, cell & 3
+                arms = arms_at.get(k, NO_ARMS)
+                # inside the card: quarter q meets q+1 across arm q+1 and q-1 across arm q
+                nxt = (q + 1) & 3
+                if not arms[nxt]:
+                    other = cell - q + nxt
+                    if other not in seen:
+                        seen.add(other)
+                        stack.append(other)
+                if not arms[q]:
+                    other = cell - q + ((q - 1) & 3)
+                    if other not in seen:
+                        seen.add(other)
+                        stack.append(other)
                 for side in (q, nxt):
-                    dx, dy = DELTA[side]
-                    nx, ny = x + dx, y + dy
-                    if (nx, ny) not in cards and (
-                        box is None or not (box[0] <= nx <= box[1] and box[2] <= ny <= box[3])
-                    ):
+                    nk = k + steps[side]
+                    if nk not in arms_at and not (gaps and xlo <= nk >> _Y_BITS <= xhi and ylo <= nk & _Y_MASK <= yhi):
                         closed = False  # the region reaches the open field: no pen
                         break
-                    cell = (nx, ny, MIRROR[side][q])
-                    if cell not in seen:
-                        seen.add(cell)
-                        stack.append(cell)
-            found = seen & wanted
+                    other = nk << 2 | mirror[side][q]
+                    if other not in seen:
+                        seen.add(other)
+                        stack.append(other)
+            found = seen & numbered.keys()
             decided |= found
             if closed:
                 safe |= found
-        return safe
+        return {numbered[cell] for cell in safe}
 
     def _compute_regions(self, gaps_enclose: bool | None = None) -> Iterable[Region]:
         """Flood-fill the quarters (see the module docstring for the connection rules).

@@ -164,16 +164,30 @@ _ANIMAL_RE: Final = re.compile(rf"^animal ([a-z]+) at {_INT} ?, ?{_INT} ?/ ?(ne|
 NOTATION_HELP: Final = "moves look like 'take 3', 'discard 2', 'place C7 at 1,-1 rot 90' or 'animal pig at 0,1/SE'"
 
 
-_PUT_ANIMALS: Final[dict[str, dict[Cell, PutAnimal]]] = {kind: {} for kind in KINDS}
+class _AnimalActions(dict[Cell, PutAnimal]):
+    """``animal <kind> at <cell>`` per cell, made on first use and kept (bounded): ``table[cell]`` equals
+    ``PutAnimal(kind, *cell)``, so a farm's animal actions are ``map(table.__getitem__, free cells)`` in C."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, cell: Cell) -> PutAnimal:
+        action = PutAnimal(self.kind, *cell)
+        if len(self) < _MAX_PUT_ANIMALS:
+            self[cell] = action
+        return action
+
+
+_PUT_ANIMALS: Final[dict[str, _AnimalActions]] = {kind: _AnimalActions(kind) for kind in KINDS}
 """``animal <kind> at <cell>`` made once per kind and cell (``put_animal``); bounded."""
 
 
 def put_animal(kind: str, cell: Cell) -> PutAnimal:
     """``PutAnimal(kind, *cell)``, remembered for the next time (a farm has at most 144 cells in play)."""
-    action = PutAnimal(kind, *cell)
-    if len(_PUT_ANIMALS[kind]) < _MAX_PUT_ANIMALS:
-        _PUT_ANIMALS[kind][cell] = action
-    return action
+    return _PUT_ANIMALS[kind][cell]
 
 
 _MAX_PLACE_SLOTS: Final = 50_000
@@ -389,8 +403,7 @@ class FarminiState(State[Action]):
             table = place_table(self.faces, card.id)
             return list(chain.from_iterable(map(table.__getitem__, farm.slot_codes())))
         if isinstance(card, AnimalCard):
-            made = _PUT_ANIMALS[card.kind]
-            return [made.get(cell) or put_animal(card.kind, cell) for cell in farm.free_cells()]
+            return list(map(_PUT_ANIMALS[card.kind].__getitem__, farm.free_cells()))
         return []  # pragma: no cover - a wolf is never taken
 
     def _playable(self, farm: Farm, card_id: str) -> bool:
