@@ -15,6 +15,7 @@ position: it is closed on every side.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import filterfalse
@@ -118,6 +119,8 @@ class Oriented:
     quarters: str
     bits: int
     """The arms as a bit mask: bit ``side`` set when that arm is a fence (for fast matching)."""
+    animal_quarters: tuple[int, ...] = ()
+    """The quarters that are animal cells, in index order."""
     adds: tuple[int, int, int, int] = (0, 0, 0, 0)
     """Per side N, E, S, W: what this card adds to the slot kind (:func:`slot_kind`) of the empty
     position across that side: the bit of the side facing it, in the "has a neighbour" nibble, and
@@ -138,12 +141,14 @@ def _orient(card: FenceCard, rot: int) -> Oriented:
     for side in range(SIDE_COUNT):
         facing = 1 << opposite(side)
         adds[side] = facing << KIND_SHIFT | (facing if arms[side] else 0)
+    animal_quarters = tuple(q for q in range(SIDE_COUNT) if quarters[q] == ANIMAL_CELL)
     return Oriented(
         card.id,
         rot,
         (arms[0], arms[1], arms[2], arms[3]),
         "".join(quarters),
         bits,
+        animal_quarters,
         (adds[0], adds[1], adds[2], adds[3]),
     )
 
@@ -367,27 +372,41 @@ class Farm:
         if not (-CARD_LIMIT < x < CARD_LIMIT and -CARD_LIMIT < y < CARD_LIMIT):
             raise ValueError(f"a card at {x},{y} lies too far out: |x| and |y| must stay below {CARD_LIMIT}")
         cards = self.cards
-        replaced = pos in cards
-        known = None if replaced else self._animal_cells  # a replaced card: rebuild the list
+        if pos in cards:  # a card laid over another: number everything afresh
+            cards[pos] = card
+            self._rebuild_frontier()
+            self._changed()
+            return
         cards[pos] = card
         here = (x + _OFFSET) << _Y_BITS | (y + _OFFSET)
         opened = self._open
         filled = self._filled
-        if replaced:
-            self._rebuild_frontier()
-        else:
-            opened.pop(here, None)
-            filled[here] = card.arms
-            adds = card.adds
-            for side in range(SIDE_COUNT):
-                there = here + POS_STEP[side]
-                if there not in filled:
-                    opened[there] = opened.get(there, there << KIND_BITS) | adds[side]
+        opened.pop(here, None)
+        filled[here] = card.arms
+        north, east, south, west = card.adds
+        # The four neighbours (POS_STEP: N, E, S, W), written out: this runs for every card laid.
+        there = here + 1
+        if there not in filled:
+            opened[there] = opened.get(there, there << KIND_BITS) | north
+        there = here + (1 << _Y_BITS)
+        if there not in filled:
+            opened[there] = opened.get(there, there << KIND_BITS) | east
+        there = here - 1
+        if there not in filled:
+            opened[there] = opened.get(there, there << KIND_BITS) | south
+        there = here - (1 << _Y_BITS)
+        if there not in filled:
+            opened[there] = opened.get(there, there << KIND_BITS) | west
+        known = self._animal_cells
         self._changed()
         if known is not None:
             # A card on a new position adds its animal cells to the sorted list (no full rebuild).
-            added = tuple((x, y, q) for q in range(SIDE_COUNT) if card.quarters[q] == ANIMAL_CELL)
-            self._animal_cells = tuple(sorted(known + added)) if added else known
+            if card.animal_quarters:
+                cells = list(known)
+                for q in card.animal_quarters:
+                    insort(cells, (x, y, q))
+                known = tuple(cells)
+            self._animal_cells = known
 
     def _rebuild_frontier(self) -> None:
         """Number the cards and the frontier afresh from ``cards`` (:meth:`plain_slots`)."""

@@ -364,13 +364,17 @@ class FarminiState(State[Action]):
 
     def actors(self) -> list[int]:
         """The player whose turn it is (Farmini has no simultaneous steps)."""
-        return [] if self.is_over() else [self.current]
+        # not self.is_over(), inline: asked before every decision
+        return [self.current] if self.table or self.deck or self.pending is not None else []
 
     def legal_actions(self, player: int) -> list[Action]:
         """Every legal decision of ``player`` now, in a fixed order (a fresh list; computed once per position)."""
-        if player != self.current or self.is_over():
+        if player != self.current or not (self.table or self.deck or self.pending is not None):
             return []
-        return list(self._legal_now())
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
 
     def _legal_now(self) -> list[Action]:
         """The current player's legal actions, cached until the next action (do not mutate)."""
@@ -383,10 +387,11 @@ class FarminiState(State[Action]):
         if self.pending is None:
             playable: list[Action] = []
             free = -1
+            fits = farm._fits_card  # can_place's answers for this layout, read without the call
             for i, cid in enumerate(self.table):  # _playable, inline
                 need = _ANIMAL_NEEDS.get(cid)
                 if need is None:
-                    if cid in _FENCE_IDS and farm.can_place(cid):
+                    if cid in _FENCE_IDS and (fits.get(cid) or (cid not in fits and farm.can_place(cid))):
                         playable.append(_TAKES[i])
                 elif self.farmyard[need[0]] >= need[1]:
                     if free < 0:
