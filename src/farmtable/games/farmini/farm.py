@@ -501,7 +501,8 @@ class Farm:
             kinds = self._slot_kinds
             if kinds is None:
                 kinds = self._slot_kinds = frozenset(map(_KIND_MASK.__and__, self._open.values()))
-            known = not kinds.isdisjoint(self.faces.kind_set(card_id))
+            faces = self.faces
+            known = not kinds.isdisjoint(faces._kind_sets.get(card_id) or faces.kind_set(card_id))
             self._fits_card[card_id] = known
         return known
 

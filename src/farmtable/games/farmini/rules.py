@@ -214,11 +214,13 @@ class _PlaceTable(dict[int, tuple[Place, ...]]):
 
     def __missing__(self, code: int) -> tuple[Place, ...]:
         rots = self.fits[code & _KIND_OF_CODE]
+        made: tuple[Place, ...] = ()
         if rots:
             x, y = code_pos(code >> KIND_BITS)
-            made: tuple[Place, ...] = tuple(Place(self.card_id, x, y, rot) for rot in rots)
-        else:
-            made = ()
+            cid = self.card_id
+            made = (_new_tuple(Place, (cid, x, y, rots[0], PLACE_VERB)),)
+            for rot in rots[1:]:
+                made += (_new_tuple(Place, (cid, x, y, rot, PLACE_VERB)),)
         if len(self) < _MAX_PLACE_SLOTS:
             self[code] = made
         return made
@@ -254,6 +256,8 @@ def _sorted_deck(players: int) -> tuple[str, ...]:
 
 
 _SORTED_DECKS: Final = {players: _sorted_deck(players) for players in range(1, len(FARM_CARDS) + 1)}
+_RULES: Final[dict[tuple[str, ...], ScoringRules]] = {}
+"""``ScoringRules.from_variants`` per variants tuple (frozen, so shared by the games)."""
 
 
 # --- the game -----------------------------------------------------------------------------
@@ -340,7 +344,10 @@ class FarminiState(State[Action]):
     def __init__(self, players: int, variants: tuple[str, ...], rng: Rng) -> None:
         self.players = players
         self.variants = variants
-        self.rules = ScoringRules.from_variants(variants)
+        rules = _RULES.get(variants)
+        if rules is None:
+            rules = _RULES[variants] = ScoringRules.from_variants(variants)
+        self.rules = rules
         self.faces: Faces = faces_for(variants)
         self.rng = rng
         self.epoch = 0
