@@ -586,9 +586,15 @@ class Farm:
         """The given cells that lie inside an enclosed pen: ``set(cells) & self.pen_cells()``.
 
         Without the regions at hand, only the regions of those cells are flooded, each stopping at
-        its first quarter that faces the open field (a wolf asks this for its prey only). The flood
-        runs on numbered quarters (``pos_code << 2 | quarter``) over the arms kept in ``_filled``;
-        ``tests/games/farmini/test_penned.py`` compares it with ``pen_cells`` and the tuple flood.
+        its first opening (a wolf asks this for its prey only), and the flood runs on the corner
+        points of the card grid instead of quarters: the four quarters around a point always connect
+        (no fence runs along a card side), so a region is a set of points. Point ``p`` (the number,
+        :func:`pos_code`, of the card whose NE corner it is) joins its north neighbour unless the east
+        arm of card ``p + N`` and the west arm of card ``p + N + E`` are both fences, and likewise
+        east (north arm of ``p + E``, south arm of ``p + N + E``), south and west. A point is open when
+        one of its four cards is missing (gap reading: lies outside the farm's bounding box; a
+        missing card inside it has no fences). ``tests/games/farmini/test_penned.py`` compares it
+        with ``pen_cells`` of the full quarter flood on every farm of many random games.
         """
         wanted = set(cells)
         if not wanted:
@@ -596,56 +602,57 @@ class Farm:
         if self._regions is not None:
             return wanted & self.pen_cells()
         arms_at = self._filled
+        arm = arms_at.get
         gaps = self.gaps_enclose and bool(arms_at)
         xlo = xhi = ylo = yhi = 0
         if gaps:
             xlo, xhi = min(arms_at) >> _Y_BITS, max(arms_at) >> _Y_BITS
             ys = list(map(_Y_MASK.__and__, arms_at))
             ylo, yhi = min(ys), max(ys)
-        numbered = {((x + _OFFSET) << _Y_BITS | (y + _OFFSET)) << 2 | q: (x, y, q) for x, y, q in wanted}
-        steps = POS_STEP
-        mirror = MIRROR
-        safe: set[int] = set()
+        east = 1 << _Y_BITS
+        point_of = (0, -1, -east - 1, -east)  # NE, SE, SW, NW of a card: the point at that corner
+        by_point: dict[int, list[Cell]] = {}
+        for cell in wanted:
+            card = (cell[0] + _OFFSET) << _Y_BITS | (cell[1] + _OFFSET)
+            if card in arms_at and 0 <= cell[2] < SIDE_COUNT:
+                by_point.setdefault(card + point_of[cell[2]], []).append(cell)
+        safe: set[Cell] = set()
         decided: set[int] = set()
-        for start in numbered:
+        for start in by_point:
             if start in decided:
-                continue
-            if start >> 2 not in arms_at:
-                decided.add(start)  # no card there: not a cell of any pen
                 continue
             seen = {start}
             stack = [start]
             closed = True
-            while stack and closed:
-                cell = stack.pop()
-                k, q = cell >> 2, cell & 3
-                arms = arms_at.get(k, NO_ARMS)
-                # inside the card: quarter q meets q+1 across arm q+1 and q-1 across arm q
-                nxt = (q + 1) & 3
-                if not arms[nxt]:
-                    other = cell - q + nxt
-                    if other not in seen:
-                        seen.add(other)
-                        stack.append(other)
-                if not arms[q]:
-                    other = cell - q + ((q - 1) & 3)
-                    if other not in seen:
-                        seen.add(other)
-                        stack.append(other)
-                for side in (q, nxt):
-                    nk = k + steps[side]
-                    if nk not in arms_at and not (gaps and xlo <= nk >> _Y_BITS <= xhi and ylo <= nk & _Y_MASK <= yhi):
-                        closed = False  # the region reaches the open field: no pen
+            while stack:
+                p = stack.pop()
+                sw, se, nw, ne = arm(p), arm(p + east), arm(p + 1), arm(p + east + 1)
+                if gaps:
+                    if not (xlo <= p >> _Y_BITS < xhi and ylo <= p & _Y_MASK < yhi):
+                        closed = False  # a card around this point lies outside the farm: open field
                         break
-                    other = nk << 2 | mirror[side][q]
-                    if other not in seen:
-                        seen.add(other)
-                        stack.append(other)
-            found = seen & numbered.keys()
+                    sw, se, nw, ne = sw or NO_ARMS, se or NO_ARMS, nw or NO_ARMS, ne or NO_ARMS
+                elif sw is None or se is None or nw is None or ne is None:
+                    closed = False  # a missing card around this point: open field
+                    break
+                if not (nw[1] and ne[3]) and p + 1 not in seen:  # north
+                    seen.add(p + 1)
+                    stack.append(p + 1)
+                if not (sw[1] and se[3]) and p - 1 not in seen:  # south
+                    seen.add(p - 1)
+                    stack.append(p - 1)
+                if not (se[0] and ne[2]) and p + east not in seen:  # east
+                    seen.add(p + east)
+                    stack.append(p + east)
+                if not (sw[0] and nw[2]) and p - east not in seen:  # west
+                    seen.add(p - east)
+                    stack.append(p - east)
+            found = seen & by_point.keys()
             decided |= found
             if closed:
-                safe |= found
-        return {numbered[cell] for cell in safe}
+                for point in found:
+                    safe.update(by_point[point])
+        return safe
 
     def _compute_regions(self, gaps_enclose: bool | None = None) -> Iterable[Region]:
         """Flood-fill the quarters (see the module docstring for the connection rules).
