@@ -398,7 +398,9 @@ class Farm:
         if there not in filled:
             opened[there] = opened.get(there, there << KIND_BITS) | west
         known = self._animal_cells
-        self._changed()
+        # self._changed(), written out
+        self._fits_card = {}
+        self._regions = self._open_regions = self._frontier = self._slot_kinds = self._animal_cells = None
         if known is not None:
             # A card on a new position adds its animal cells to the sorted list (no full rebuild).
             if card.animal_quarters:

@@ -39,6 +39,7 @@ from farmtable.games.farmini.components import (
     QUARTERS,
     STARTING_CARD_IDS,
     TOKENS_PER_KIND,
+    WOLF_CARDS,
     AnimalCard,
     FenceCard,
     WolfCard,
@@ -240,6 +241,8 @@ def place_table(faces: Faces, card_id: str) -> _PlaceTable:
 
 _ANIMAL_NEEDS: Final[dict[str, tuple[str, int]]] = {c.id: (c.kind, c.count) for c in ANIMAL_CARDS}
 """Animal card id -> (kind, tokens it brings): what ``_playable`` reads for an animal card."""
+_WOLVES: Final = {c.id: c for c in WOLF_CARDS}
+"""The wolf cards by id (``_refill`` resolves them)."""
 _FENCE_IDS: Final = frozenset(cid for cid, card in ALL_CARDS.items() if isinstance(card, FenceCard))
 
 
@@ -577,15 +580,16 @@ class FarminiState(State[Action]):
 
     def _refill(self) -> None:
         """Reveal the top card so that four are face up; a wolf is resolved, discarded and replaced."""
-        while len(self.table) < FACE_UP_CARDS and self.deck:
-            cid = self.deck.pop()
+        table, deck = self.table, self.deck
+        while len(table) < FACE_UP_CARDS and deck:
+            cid = deck.pop()
             self.epoch += 1  # a card turned face up: information revealed
-            card = ALL_CARDS[cid]
-            if isinstance(card, WolfCard):
-                self._resolve_wolf(card)
+            wolf = _WOLVES.get(cid)
+            if wolf is not None:
+                self._resolve_wolf(wolf)
                 self.discard.append(cid)
             else:
-                self.table.append(cid)
+                table.append(cid)
 
     def _resolve_wolf(self, wolf: WolfCard) -> None:
         """Wolf Cards: every player returns the tokens of its kind outside enclosed pens.
