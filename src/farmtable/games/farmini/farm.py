@@ -84,6 +84,12 @@ _Y_MASK: Final = (1 << _Y_BITS) - 1
 _OFFSET: Final = 1 << (_Y_BITS - 1)
 CARD_LIMIT: Final = _OFFSET - 1
 """A card's ``|x|`` and ``|y|`` stay below this (its empty neighbours need a number too)."""
+POS_OFFSET: Final = _OFFSET
+"""Added to x and to y before they are numbered (:func:`pos_code`)."""
+Y_MASK: Final = _Y_MASK
+"""``pos_code & Y_MASK`` is ``y + POS_OFFSET``."""
+SLOT_X_SHIFT: Final = KIND_BITS + _Y_BITS
+"""``slot_code >> SLOT_X_SHIFT`` is ``x + POS_OFFSET``; ``slot_code >> KIND_BITS & Y_MASK`` is ``y + POS_OFFSET``."""
 POS_STEP: Final = (1, 1 << _Y_BITS, -1, -(1 << _Y_BITS))
 """``pos_code`` step through side N, E, S, W (the ``DELTA`` of the numbering)."""
 

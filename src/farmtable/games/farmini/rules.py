@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import random
 import re
-from itertools import chain
 from typing import Any, ClassVar, Final, NamedTuple
 
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
@@ -46,14 +45,16 @@ from farmtable.games.farmini.components import (
 )
 from farmtable.games.farmini.farm import (
     KIND_BITS,
+    POS_OFFSET,
     QUARTER_INDEX,
     ROTATIONS,
+    SLOT_X_SHIFT,
+    Y_MASK,
     Cell,
     Faces,
     Farm,
     Pos,
     cell_name,
-    code_pos,
     faces_for,
 )
 from farmtable.games.farmini.helper import HELPER_FORMAT, score_text
@@ -191,53 +192,8 @@ def put_animal(kind: str, cell: Cell) -> PutAnimal:
     return _PUT_ANIMALS[kind][cell]
 
 
-_MAX_PLACE_SLOTS: Final = 50_000
-"""Bound on the slots remembered per card and face set by ``_PlaceTable`` (random farms use a few thousand)."""
 _KIND_OF_CODE: Final = (1 << KIND_BITS) - 1
-
-
-class _PlaceTable(dict[int, tuple[Place, ...]]):
-    """One card's fence placements per frontier slot, made on first use and kept (bounded).
-
-    ``table[code]`` for a slot code (``Farm.slot_codes``) equals ``tuple(Place(card, x, y, rot) for rot in
-    faces.fit_table(card)[kind])`` where ``(x, y)`` and ``kind`` are the code's position and slot kind:
-    the card's placements in that slot, in ``Farm.placements`` order. So the placements of the card on a
-    farm are ``chain(*map(table.__getitem__, farm.slot_codes()))``, read in C once the slots are known.
-    Actions are immutable, so games and states share them.
-    """
-
-    __slots__ = ("card_id", "fits")
-
-    def __init__(self, card_id: str, faces: Faces) -> None:
-        super().__init__()
-        self.card_id = card_id
-        self.fits = faces.fit_table(card_id)
-
-    def __missing__(self, code: int) -> tuple[Place, ...]:
-        rots = self.fits[code & _KIND_OF_CODE]
-        made: tuple[Place, ...] = ()
-        if rots:
-            x, y = code_pos(code >> KIND_BITS)
-            cid = self.card_id
-            made = (_new_tuple(Place, (cid, x, y, rots[0], PLACE_VERB)),)
-            for rot in rots[1:]:
-                made += (_new_tuple(Place, (cid, x, y, rot, PLACE_VERB)),)
-        if len(self) < _MAX_PLACE_SLOTS:
-            self[code] = made
-        return made
-
-
-_PLACE_TABLES: Final[dict[tuple[str, str], _PlaceTable]] = {}
-"""``_PlaceTable`` per (face set name, card id)."""
-
-
-def place_table(faces: Faces, card_id: str) -> _PlaceTable:
-    """The placements of fence card ``card_id`` (under ``faces``) per slot code; see ``_PlaceTable``."""
-    table = _PLACE_TABLES.get((faces.name, card_id))
-    if table is None:
-        table = _PLACE_TABLES[faces.name, card_id] = _PlaceTable(card_id, faces)
-    return table
-
+"""The slot kind of a slot code (its low ``KIND_BITS`` bits)."""
 
 _ANIMAL_NEEDS: Final[dict[str, tuple[str, int]]] = {c.id: (c.kind, c.count) for c in ANIMAL_CARDS}
 """Animal card id -> (kind, tokens it brings): what ``_playable`` reads for an animal card."""
@@ -259,6 +215,7 @@ def _sorted_deck(players: int) -> tuple[str, ...]:
 
 
 _SORTED_DECKS: Final = {players: _sorted_deck(players) for players in range(1, len(FARM_CARDS) + 1)}
+"""``_sorted_deck`` per player count, made once (``_new`` copies and shuffles it)."""
 _RULES: Final[dict[tuple[str, ...], ScoringRules]] = {}
 """``ScoringRules.from_variants`` per variants tuple (frozen, so shared by the games)."""
 
@@ -414,9 +371,24 @@ class FarminiState(State[Action]):
             return list(_DISCARDS[: len(self.table)])
         card = ALL_CARDS[self.pending]
         if isinstance(card, FenceCard):
-            # Farm.placements(cid) as actions: each slot's actions made once (_PlaceTable).
-            table = place_table(self.faces, card.id)
-            return list(chain.from_iterable(map(table.__getitem__, farm.slot_codes())))
+            # Farm.placements(cid) as actions, in one pass over the slot codes (position and kind read
+            # from the int). A table of actions per slot was tried: fewer instructions but more CPU
+            # time (it grows to tens of thousands of entries per card and misses the CPU caches).
+            cid, turns = card.id, self.faces.fit_table(card.id)
+            return [
+                _new_tuple(
+                    Place,
+                    (
+                        cid,
+                        (code >> SLOT_X_SHIFT) - POS_OFFSET,
+                        (code >> KIND_BITS & Y_MASK) - POS_OFFSET,
+                        rot,
+                        PLACE_VERB,
+                    ),
+                )
+                for code in farm.slot_codes()
+                for rot in turns[code & _KIND_OF_CODE]
+            ]
         if isinstance(card, AnimalCard):
             return list(map(_PUT_ANIMALS[card.kind].__getitem__, farm.free_cells()))
         return []  # pragma: no cover - a wolf is never taken
