@@ -15,10 +15,10 @@ position: it is closed on every side.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import filterfalse
-from operator import itemgetter
 from typing import Final
 
 from farmtable.games.farmini.components import (
@@ -41,8 +41,6 @@ Slot = tuple[Pos, int, int]
 those neighbours show a fence there (bit mask): a new card fits when its fence bits on the
 masked sides equal that value."""
 """Fence (True) or pasture (False) for the arms N, E, S, W of a placed card."""
-_MASK_AND_VALUE: Final = itemgetter(1, 2)
-"""A slot's (sides with a neighbour, which are fences): what ``Faces.fit_rotations`` is keyed by."""
 NO_ARMS: Final[Arms] = (False, False, False, False)
 """A missing card in the gap reading: no fences, so its four quarters are one open space."""
 
@@ -71,6 +69,52 @@ def opposite(side: int) -> int:
     return (side + 2) % SIDE_COUNT
 
 
+# --- positions and slots as ints (the frontier kept up to date card by card) ------------------
+
+KIND_SHIFT: Final = 4
+"""A slot kind is one int, ``mask << KIND_SHIFT | value``: the sides of an empty position that have a
+neighbouring card (bit ``side``, high nibble) and which of those neighbours show a fence there (low
+nibble). ``Faces.fit_table(card_id)[kind]`` are the rotations of a card that fit it."""
+KIND_BITS: Final = 8
+"""A slot code is ``pos_code << KIND_BITS | kind``: one int per frontier slot, sorted like (x, y)."""
+_KIND_MASK: Final = (1 << KIND_BITS) - 1
+_NIBBLE: Final = (1 << KIND_SHIFT) - 1
+_Y_BITS: Final = 16
+_Y_MASK: Final = (1 << _Y_BITS) - 1
+_OFFSET: Final = 1 << (_Y_BITS - 1)
+CARD_LIMIT: Final = _OFFSET - 1
+"""A card's ``|x|`` and ``|y|`` stay below this (its empty neighbours need a number too)."""
+POS_OFFSET: Final = _OFFSET
+"""Added to x and to y before they are numbered (:func:`pos_code`)."""
+Y_MASK: Final = _Y_MASK
+"""``pos_code & Y_MASK`` is ``y + POS_OFFSET``."""
+SLOT_X_SHIFT: Final = KIND_BITS + _Y_BITS
+"""``slot_code >> SLOT_X_SHIFT`` is ``x + POS_OFFSET``; ``slot_code >> KIND_BITS & Y_MASK`` is ``y + POS_OFFSET``."""
+POS_STEP: Final = (1, 1 << _Y_BITS, -1, -(1 << _Y_BITS))
+"""``pos_code`` step through side N, E, S, W (the ``DELTA`` of the numbering)."""
+
+
+def pos_code(pos: Pos) -> int:
+    """The number of a grid position: ``(x + 2**15) << 16 | (y + 2**15)``; numbers sort like positions."""
+    return (pos[0] + _OFFSET) << _Y_BITS | (pos[1] + _OFFSET)
+
+
+def code_pos(code: int) -> Pos:
+    """The grid position of a :func:`pos_code` (or of a slot code shifted right by ``KIND_BITS``)."""
+    return ((code >> _Y_BITS) - _OFFSET, (code & _Y_MASK) - _OFFSET)
+
+
+def slot_kind(mask: int, value: int) -> int:
+    """The kind of a slot (sides with a neighbour, which are fences) as one int (see ``KIND_SHIFT``)."""
+    return mask << KIND_SHIFT | value
+
+
+def slot_of_code(code: int) -> Slot:
+    """A slot code read back: ``(position, sides with a neighbour, which are fences)``."""
+    kind = code & _KIND_MASK
+    return (code_pos(code >> KIND_BITS), kind >> KIND_SHIFT, kind & _NIBBLE)
+
+
 @dataclass(frozen=True, slots=True)
 class Oriented:
     """A card as it lies after rotation: its arms and quarter contents by index."""
@@ -81,6 +125,12 @@ class Oriented:
     quarters: str
     bits: int
     """The arms as a bit mask: bit ``side`` set when that arm is a fence (for fast matching)."""
+    animal_quarters: tuple[int, ...] = ()
+    """The quarters that are animal cells, in index order."""
+    adds: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """Per side N, E, S, W: what this card adds to the slot kind (:func:`slot_kind`) of the empty
+    position across that side: the bit of the side facing it, in the "has a neighbour" nibble, and
+    in the "is a fence" nibble too when this card's arm there is a fence."""
 
 
 def _orient(card: FenceCard, rot: int) -> Oriented:
@@ -93,7 +143,20 @@ def _orient(card: FenceCard, rot: int) -> Oriented:
         arms[(i + steps) % SIDE_COUNT] = base_arms[i]
         quarters[(i + steps) % SIDE_COUNT] = card.quarters[i]
     bits = sum(1 << side for side in range(SIDE_COUNT) if arms[side])
-    return Oriented(card.id, rot, (arms[0], arms[1], arms[2], arms[3]), "".join(quarters), bits)
+    adds = [0] * SIDE_COUNT
+    for side in range(SIDE_COUNT):
+        facing = 1 << opposite(side)
+        adds[side] = facing << KIND_SHIFT | (facing if arms[side] else 0)
+    animal_quarters = tuple(q for q in range(SIDE_COUNT) if quarters[q] == ANIMAL_CELL)
+    return Oriented(
+        card.id,
+        rot,
+        (arms[0], arms[1], arms[2], arms[3]),
+        "".join(quarters),
+        bits,
+        animal_quarters,
+        (adds[0], adds[1], adds[2], adds[3]),
+    )
 
 
 class Faces:
@@ -105,7 +168,17 @@ class Faces:
     matching.
     """
 
-    __slots__ = ("_fit_kinds", "_fits", "cards", "distinct_rotations", "name", "oriented", "rotation_bits")
+    __slots__ = (
+        "_fit_kinds",
+        "_fit_tables",
+        "_fits",
+        "_kind_sets",
+        "cards",
+        "distinct_rotations",
+        "name",
+        "oriented",
+        "rotation_bits",
+    )
 
     def __init__(self, name: str, cards: Iterable[FenceCard]) -> None:
         self.name = name
@@ -126,6 +199,8 @@ class Faces:
         }
         self._fits: dict[str, dict[tuple[int, int], tuple[int, ...]]] = {}
         self._fit_kinds: dict[str, frozenset[tuple[int, int]]] = {}
+        self._fit_tables: dict[str, tuple[tuple[int, ...], ...]] = {}
+        self._kind_sets: dict[str, frozenset[int]] = {}
 
     def fit_rotations(self, card_id: str) -> dict[tuple[int, int], tuple[int, ...]]:
         """For every kind of slot a card can fit, (sides with a neighbour, which are fences) -> the
@@ -149,6 +224,23 @@ class Faces:
         known = self._fit_kinds.get(card_id)
         if known is None:
             known = self._fit_kinds[card_id] = frozenset(self.fit_rotations(card_id))
+        return known
+
+    def fit_table(self, card_id: str) -> tuple[tuple[int, ...], ...]:
+        """:meth:`fit_rotations` indexed by slot kind (:func:`slot_kind`): ``fit_table(c)[slot_kind(m, v)]``
+        equals ``fit_rotations(c).get((m, v), ())`` for every mask ``m`` and value ``v``; made once per card."""
+        known = self._fit_tables.get(card_id)
+        if known is None:
+            fits = self.fit_rotations(card_id)
+            known = tuple(fits.get((kind >> KIND_SHIFT, kind & _NIBBLE), ()) for kind in range(1 << KIND_BITS))
+            self._fit_tables[card_id] = known
+        return known
+
+    def kind_set(self, card_id: str) -> frozenset[int]:
+        """:meth:`fit_kinds` as slot kinds (:func:`slot_kind`): the kinds of slot ``card_id`` fits."""
+        known = self._kind_sets.get(card_id)
+        if known is None:
+            known = self._kind_sets[card_id] = frozenset(slot_kind(m, v) for m, v in self.fit_kinds(card_id))
         return known
 
     def canonical_rotation(self, card_id: str, rot: int) -> int:
@@ -202,13 +294,20 @@ class Region:
 
 
 class Farm:
-    """One player's farm: placed cards, animals on animal cells, and its regions (cached)."""
+    """One player's farm: placed cards, animals on animal cells, and its regions (cached).
+
+    The frontier is kept up to date card by card (``put_card``): ``_open`` maps the number
+    (:func:`pos_code`) of every empty position next to the farm to its slot code (:func:`slot_of_code`),
+    ``_filled`` maps the number of each position with a card to that card's arms. Both equal what :meth:`plain_slots`
+    computes from ``cards`` (``tests/games/farmini/test_frontier.py``).
+    """
 
     __slots__ = (
         "_animal_cells",
+        "_filled",
         "_fits_card",
         "_frontier",
-        "_needs",
+        "_open",
         "_open_regions",
         "_regions",
         "_slot_kinds",
@@ -227,13 +326,14 @@ class Farm:
         missing card is never enclosed."""
         self.cards: dict[Pos, Oriented] = {}
         self.animals: dict[Cell, str] = {}
-        self._needs: dict[Pos, Slot] = {}
-        """Per empty position next to the farm: its slot (the position, the sides with a neighbour, which
-        of them are fences)."""
+        self._open: dict[int, int] = {}
+        """Per empty position next to the farm, by its number (:func:`pos_code`): its slot code."""
+        self._filled: dict[int, Arms] = {}
+        """The arms of every card by the number (:func:`pos_code`) of its position (``penned`` floods them)."""
         self._regions: tuple[Region, ...] | None = None
         self._open_regions: tuple[Region, ...] | None = None
         self._frontier: tuple[Slot, ...] | None = None
-        self._slot_kinds: frozenset[tuple[int, int]] | None = None
+        self._slot_kinds: frozenset[int] | None = None
         self._animal_cells: tuple[Cell, ...] | None = None
         self._fits_card: dict[str, bool] = {}
         """``can_place`` answers for this layout, by card (shared by copies until either lays a card)."""
@@ -256,7 +356,8 @@ class Farm:
         other.faces = self.faces
         other.cards = dict(self.cards)
         other.animals = dict(self.animals)
-        other._needs = dict(self._needs)
+        other._open = dict(self._open)
+        other._filled = dict(self._filled)
         other._regions = self._regions
         other._open_regions = self._open_regions
         other._frontier = self._frontier
@@ -266,37 +367,89 @@ class Farm:
         return other
 
     def put_card(self, card_id: str, pos: Pos, rot: int) -> None:
-        """Lay a card without checking the rules (used by setup, loading and tests)."""
+        """Lay a card without checking the rules (used by setup, loading and tests).
+
+        The frontier is updated in place: the position leaves it, and each empty neighbour gains
+        this card's side (``Oriented.adds``). A card laid over another rebuilds it from the cards.
+        Positions must lie within ``CARD_LIMIT`` of the farm card (ValueError otherwise).
+        """
         card = self.faces.oriented[card_id, rot]
-        cards = self.cards
-        known = self._animal_cells if pos not in cards else None  # a replaced card: rebuild the list
-        cards[pos] = card
-        needs = self._needs
-        needs.pop(pos, None)
         x, y = pos
-        for side in range(SIDE_COUNT):
-            dx, dy = DELTA[side]
-            npos = (x + dx, y + dy)
-            if npos in cards:
-                continue
-            facing = 1 << ((side + 2) % SIDE_COUNT)  # the new neighbour's side facing this card
-            _, mask, value = needs.get(npos, (npos, 0, 0))
-            needs[npos] = (npos, mask | facing, value | facing if card.arms[side] else value)
-        self._changed()
+        if not (-CARD_LIMIT < x < CARD_LIMIT and -CARD_LIMIT < y < CARD_LIMIT):
+            raise ValueError(f"a card at {x},{y} lies too far out: |x| and |y| must stay below {CARD_LIMIT}")
+        cards = self.cards
+        if pos in cards:  # a card laid over another: number everything afresh
+            cards[pos] = card
+            self._rebuild_frontier()
+            self._changed()
+            return
+        cards[pos] = card
+        here = (x + _OFFSET) << _Y_BITS | (y + _OFFSET)
+        opened = self._open
+        filled = self._filled
+        opened.pop(here, None)
+        filled[here] = card.arms
+        north, east, south, west = card.adds
+        # The four neighbours (POS_STEP: N, E, S, W), written out: this runs for every card laid.
+        there = here + 1
+        if there not in filled:
+            opened[there] = opened.get(there, there << KIND_BITS) | north
+        there = here + (1 << _Y_BITS)
+        if there not in filled:
+            opened[there] = opened.get(there, there << KIND_BITS) | east
+        there = here - 1
+        if there not in filled:
+            opened[there] = opened.get(there, there << KIND_BITS) | south
+        there = here - (1 << _Y_BITS)
+        if there not in filled:
+            opened[there] = opened.get(there, there << KIND_BITS) | west
+        known = self._animal_cells
+        # self._changed(), written out
+        self._fits_card = {}
+        self._regions = self._open_regions = self._frontier = self._slot_kinds = self._animal_cells = None
         if known is not None:
             # A card on a new position adds its animal cells to the sorted list (no full rebuild).
-            added = tuple((x, y, q) for q in range(SIDE_COUNT) if card.quarters[q] == ANIMAL_CELL)
-            self._animal_cells = tuple(sorted(known + added)) if added else known
+            if card.animal_quarters:
+                cells = list(known)
+                for q in card.animal_quarters:
+                    insort(cells, (x, y, q))
+                known = tuple(cells)
+            self._animal_cells = known
+
+    def _rebuild_frontier(self) -> None:
+        """Number the cards and the frontier afresh from ``cards`` (:meth:`plain_slots`)."""
+        self._filled = {pos_code(pos): card.arms for pos, card in self.cards.items()}
+        self._open = {pos_code(pos): pos_code(pos) << KIND_BITS | slot_kind(m, v) for pos, m, v in self.plain_slots()}
+
+    def plain_slots(self) -> list[Slot]:
+        """The frontier computed from ``cards`` alone, sorted by position: what :meth:`slots` equals."""
+        cards = self.cards
+        empty = {(x + dx, y + dy) for (x, y) in cards for dx, dy in DELTA} - set(cards)
+        found: list[Slot] = []
+        for x, y in sorted(empty):
+            mask = value = 0
+            for side in range(SIDE_COUNT):
+                dx, dy = DELTA[side]
+                other = cards.get((x + dx, y + dy))
+                if other is not None:
+                    mask |= 1 << side
+                    if other.arms[opposite(side)]:
+                        value |= 1 << side
+            found.append(((x, y), mask, value))
+        return found
 
     def frontier(self) -> list[Pos]:
         """Empty positions that share a side with a card of the farm, sorted."""
-        return sorted(self._needs)
+        return [code_pos(code) for code in sorted(self._open)]
+
+    def slot_codes(self) -> list[int]:
+        """The frontier as slot codes (:func:`slot_of_code`), sorted by position: ``slots()`` as ints."""
+        return sorted(self._open.values())
 
     def slots(self) -> tuple[Slot, ...]:
         """The frontier with what each position requires of a new card's arms; cached."""
         if self._frontier is None:
-            needs = self._needs
-            self._frontier = tuple(map(needs.__getitem__, sorted(needs)))
+            self._frontier = tuple(map(slot_of_code, sorted(self._open.values())))
         return self._frontier
 
     def fits(self, card: Oriented, pos: Pos) -> bool:
@@ -346,16 +499,18 @@ class Farm:
         Same answer as :meth:`fits` over the frontier, computed with bit masks: a card fits a
         slot when its fenced arms agree with the neighbours on every side that has one.
         """
-        fitting = self.faces.fit_rotations(card_id)
-        return [(pos, rot) for pos, mask, value in self.slots() for rot in fitting.get((mask, value), ())]
+        table = self.faces.fit_table(card_id)
+        return [(code_pos(code >> KIND_BITS), rot) for code in self.slot_codes() for rot in table[code & _KIND_MASK]]
 
     def can_place(self, card_id: str) -> bool:
         """Whether the card fits anywhere on this farm (checked once per kind of slot; remembered)."""
         known = self._fits_card.get(card_id)
         if known is None:
-            if self._slot_kinds is None:
-                self._slot_kinds = frozenset(map(_MASK_AND_VALUE, self._needs.values()))
-            known = not self._slot_kinds.isdisjoint(self.faces.fit_kinds(card_id))
+            kinds = self._slot_kinds
+            if kinds is None:
+                kinds = self._slot_kinds = frozenset(map(_KIND_MASK.__and__, self._open.values()))
+            faces = self.faces
+            known = not kinds.isdisjoint(faces._kind_sets.get(card_id) or faces.kind_set(card_id))
             self._fits_card[card_id] = known
         return known
 
@@ -399,6 +554,10 @@ class Farm:
         """Animal cells with no animal, sorted (where a new token may go)."""
         return list(filterfalse(self.animals.__contains__, self.animal_cells()))
 
+    def free_count(self) -> int:
+        """``len(self.free_cells())``: animal cells minus animals (animals lie only on animal cells)."""
+        return len(self.animal_cells()) - len(self.animals)
+
     def count(self, kind: str) -> int:
         """How many tokens of ``kind`` are on the farm."""
         return sum(1 for k in self.animals.values() if k == kind)
@@ -435,58 +594,72 @@ class Farm:
         """The given cells that lie inside an enclosed pen: ``set(cells) & self.pen_cells()``.
 
         Without the regions at hand, only the regions of those cells are flooded, each stopping at
-        its first quarter that faces the open field (a wolf asks this for its prey only).
+        its first opening (a wolf asks this for its prey only), and the flood runs on the corner
+        points of the card grid instead of quarters: the four quarters around a point always connect
+        (no fence runs along a card side), so a region is a set of points. Point ``p`` (the number,
+        :func:`pos_code`, of the card whose NE corner it is) joins its north neighbour unless the east
+        arm of card ``p + N`` and the west arm of card ``p + N + E`` are both fences, and likewise
+        east (north arm of ``p + E``, south arm of ``p + N + E``), south and west. A point is open when
+        one of its four cards is missing (gap reading: lies outside the farm's bounding box; a
+        missing card inside it has no fences). ``tests/games/farmini/test_penned.py`` compares it
+        with ``pen_cells`` of the full quarter flood on every farm of many random games.
         """
         wanted = set(cells)
         if not wanted:
             return set()
         if self._regions is not None:
             return wanted & self.pen_cells()
-        cards = self.cards
-        box = None
-        if self.gaps_enclose:
-            xs = [x for x, _ in cards]
-            ys = [y for _, y in cards]
-            box = (min(xs), max(xs), min(ys), max(ys))
+        arms_at = self._filled
+        arm = arms_at.get
+        gaps = self.gaps_enclose and bool(arms_at)
+        xlo = xhi = ylo = yhi = 0
+        if gaps:
+            xlo, xhi = min(arms_at) >> _Y_BITS, max(arms_at) >> _Y_BITS
+            ys = list(map(_Y_MASK.__and__, arms_at))
+            ylo, yhi = min(ys), max(ys)
+        east = 1 << _Y_BITS
+        point_of = (0, -1, -east - 1, -east)  # NE, SE, SW, NW of a card: the point at that corner
+        by_point: dict[int, list[Cell]] = {}
+        for cell in wanted:
+            card = (cell[0] + _OFFSET) << _Y_BITS | (cell[1] + _OFFSET)
+            if card in arms_at and 0 <= cell[2] < SIDE_COUNT:
+                by_point.setdefault(card + point_of[cell[2]], []).append(cell)
         safe: set[Cell] = set()
-        decided: set[Cell] = set()
-        for start in sorted(wanted):
+        decided: set[int] = set()
+        for start in by_point:
             if start in decided:
-                continue
-            if (start[0], start[1]) not in cards:
-                decided.add(start)  # no card there: not a cell of any pen
                 continue
             seen = {start}
             stack = [start]
             closed = True
-            while stack and closed:
-                x, y, q = stack.pop()
-                card = cards.get((x, y))
-                arms: Arms = NO_ARMS if card is None else card.arms
-                nxt = (q + 1) % SIDE_COUNT
-                if not arms[nxt] and (x, y, nxt) not in seen:
-                    seen.add((x, y, nxt))
-                    stack.append((x, y, nxt))
-                prv = (q - 1) % SIDE_COUNT
-                if not arms[q] and (x, y, prv) not in seen:
-                    seen.add((x, y, prv))
-                    stack.append((x, y, prv))
-                for side in (q, nxt):
-                    dx, dy = DELTA[side]
-                    nx, ny = x + dx, y + dy
-                    if (nx, ny) not in cards and (
-                        box is None or not (box[0] <= nx <= box[1] and box[2] <= ny <= box[3])
-                    ):
-                        closed = False  # the region reaches the open field: no pen
+            while stack:
+                p = stack.pop()
+                sw, se, nw, ne = arm(p), arm(p + east), arm(p + 1), arm(p + east + 1)
+                if gaps:
+                    if not (xlo <= p >> _Y_BITS < xhi and ylo <= p & _Y_MASK < yhi):
+                        closed = False  # a card around this point lies outside the farm: open field
                         break
-                    cell = (nx, ny, MIRROR[side][q])
-                    if cell not in seen:
-                        seen.add(cell)
-                        stack.append(cell)
-            found = seen & wanted
+                    sw, se, nw, ne = sw or NO_ARMS, se or NO_ARMS, nw or NO_ARMS, ne or NO_ARMS
+                elif sw is None or se is None or nw is None or ne is None:
+                    closed = False  # a missing card around this point: open field
+                    break
+                if not (nw[1] and ne[3]) and p + 1 not in seen:  # north
+                    seen.add(p + 1)
+                    stack.append(p + 1)
+                if not (sw[1] and se[3]) and p - 1 not in seen:  # south
+                    seen.add(p - 1)
+                    stack.append(p - 1)
+                if not (se[0] and ne[2]) and p + east not in seen:  # east
+                    seen.add(p + east)
+                    stack.append(p + east)
+                if not (sw[0] and nw[2]) and p - east not in seen:  # west
+                    seen.add(p - east)
+                    stack.append(p - east)
+            found = seen & by_point.keys()
             decided |= found
             if closed:
-                safe |= found
+                for point in found:
+                    safe.update(by_point[point])
         return safe
 
     def _compute_regions(self, gaps_enclose: bool | None = None) -> Iterable[Region]:

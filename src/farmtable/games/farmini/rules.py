@@ -38,13 +38,18 @@ from farmtable.games.farmini.components import (
     QUARTERS,
     STARTING_CARD_IDS,
     TOKENS_PER_KIND,
+    WOLF_CARDS,
     AnimalCard,
     FenceCard,
     WolfCard,
 )
 from farmtable.games.farmini.farm import (
+    KIND_BITS,
+    POS_OFFSET,
     QUARTER_INDEX,
     ROTATIONS,
+    SLOT_X_SHIFT,
+    Y_MASK,
     Cell,
     Faces,
     Farm,
@@ -161,16 +166,58 @@ _ANIMAL_RE: Final = re.compile(rf"^animal ([a-z]+) at {_INT} ?, ?{_INT} ?/ ?(ne|
 NOTATION_HELP: Final = "moves look like 'take 3', 'discard 2', 'place C7 at 1,-1 rot 90' or 'animal pig at 0,1/SE'"
 
 
-_PUT_ANIMALS: Final[dict[str, dict[Cell, PutAnimal]]] = {kind: {} for kind in KINDS}
+class _AnimalActions(dict[Cell, PutAnimal]):
+    """``animal <kind> at <cell>`` per cell, made on first use and kept (bounded): ``table[cell]`` equals
+    ``PutAnimal(kind, *cell)``, so a farm's animal actions are ``map(table.__getitem__, free cells)`` in C."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, cell: Cell) -> PutAnimal:
+        action = PutAnimal(self.kind, *cell)
+        if len(self) < _MAX_PUT_ANIMALS:
+            self[cell] = action
+        return action
+
+
+_PUT_ANIMALS: Final[dict[str, _AnimalActions]] = {kind: _AnimalActions(kind) for kind in KINDS}
 """``animal <kind> at <cell>`` made once per kind and cell (``put_animal``); bounded."""
 
 
 def put_animal(kind: str, cell: Cell) -> PutAnimal:
     """``PutAnimal(kind, *cell)``, remembered for the next time (a farm has at most 144 cells in play)."""
-    action = PutAnimal(kind, *cell)
-    if len(_PUT_ANIMALS[kind]) < _MAX_PUT_ANIMALS:
-        _PUT_ANIMALS[kind][cell] = action
-    return action
+    return _PUT_ANIMALS[kind][cell]
+
+
+_KIND_OF_CODE: Final = (1 << KIND_BITS) - 1
+"""The slot kind of a slot code (its low ``KIND_BITS`` bits)."""
+
+_ANIMAL_NEEDS: Final[dict[str, tuple[str, int]]] = {c.id: (c.kind, c.count) for c in ANIMAL_CARDS}
+"""Animal card id -> (kind, tokens it brings): what ``_playable`` reads for an animal card."""
+_WOLVES: Final = {c.id: c for c in WOLF_CARDS}
+"""The wolf cards by id (``_refill`` resolves them)."""
+_FENCE_IDS: Final = frozenset(cid for cid, card in ALL_CARDS.items() if isinstance(card, FenceCard))
+
+
+def _sorted_deck(players: int) -> tuple[str, ...]:
+    """The deck before its shuffle (Setup): fence, wolf, animal and the unused farm cards, sorted."""
+    deck = [
+        cid
+        for cid, card in ALL_CARDS.items()
+        if cid not in STARTING_CARD_IDS and not (isinstance(card, FenceCard) and card.farm)
+    ]
+    deck += [c.id for c in FARM_CARDS[players:]]
+    deck.sort()
+    return tuple(deck)
+
+
+_SORTED_DECKS: Final = {players: _sorted_deck(players) for players in range(1, len(FARM_CARDS) + 1)}
+"""``_sorted_deck`` per player count, made once (``_new`` copies and shuffles it)."""
+_RULES: Final[dict[tuple[str, ...], ScoringRules]] = {}
+"""``ScoringRules.from_variants`` per variants tuple (frozen, so shared by the games)."""
 
 
 # --- the game -----------------------------------------------------------------------------
@@ -207,13 +254,7 @@ class FarminiGame(Game["FarminiState"]):
         # The four starting cards face up in the middle of the table.
         state.table = list(STARTING_CARD_IDS)
         # Shuffle fence, wolf, animal and the remaining farm cards together: the deck.
-        deck = [
-            cid
-            for cid, card in ALL_CARDS.items()
-            if cid not in STARTING_CARD_IDS and not (isinstance(card, FenceCard) and card.farm)
-        ]
-        deck += [c.id for c in FARM_CARDS[players:]]
-        deck.sort()
+        deck = list(_SORTED_DECKS[players])
         state.rng.shuffle(deck)
         state.deck = deck
         return state
@@ -263,7 +304,10 @@ class FarminiState(State[Action]):
     def __init__(self, players: int, variants: tuple[str, ...], rng: Rng) -> None:
         self.players = players
         self.variants = variants
-        self.rules = ScoringRules.from_variants(variants)
+        rules = _RULES.get(variants)
+        if rules is None:
+            rules = _RULES[variants] = ScoringRules.from_variants(variants)
+        self.rules = rules
         self.faces: Faces = faces_for(variants)
         self.rng = rng
         self.epoch = 0
@@ -287,13 +331,17 @@ class FarminiState(State[Action]):
 
     def actors(self) -> list[int]:
         """The player whose turn it is (Farmini has no simultaneous steps)."""
-        return [] if self.is_over() else [self.current]
+        # not self.is_over(), inline: asked before every decision
+        return [self.current] if self.table or self.deck or self.pending is not None else []
 
     def legal_actions(self, player: int) -> list[Action]:
         """Every legal decision of ``player`` now, in a fixed order (a fresh list; computed once per position)."""
-        if player != self.current or self.is_over():
+        if player != self.current or not (self.table or self.deck or self.pending is not None):
             return []
-        return list(self._legal_now())
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
 
     def _legal_now(self) -> list[Action]:
         """The current player's legal actions, cached until the next action (do not mutate)."""
@@ -304,27 +352,49 @@ class FarminiState(State[Action]):
     def _compute_legal(self) -> list[Action]:
         farm = self.farms[self.current]
         if self.pending is None:
-            playable: list[Action] = [_TAKES[i] for i, cid in enumerate(self.table) if self._playable(farm, cid)]
+            playable: list[Action] = []
+            free = -1
+            fits = farm._fits_card  # can_place's answers for this layout, read without the call
+            for i, cid in enumerate(self.table):  # _playable, inline
+                need = _ANIMAL_NEEDS.get(cid)
+                if need is None:
+                    if cid in _FENCE_IDS and (fits.get(cid) or (cid not in fits and farm.can_place(cid))):
+                        playable.append(_TAKES[i])
+                elif self.farmyard[need[0]] >= need[1]:
+                    if free < 0:
+                        free = farm.free_count()
+                    if free >= need[1]:
+                        playable.append(_TAKES[i])
             if playable:
                 return playable
             # Note: when no face-up card can be played you must take one and discard it.
             return list(_DISCARDS[: len(self.table)])
         card = ALL_CARDS[self.pending]
         if isinstance(card, FenceCard):
-            # Farm.placements(cid) as actions, in one pass over the slots.
-            cid, fitting = card.id, self.faces.fit_rotations(card.id)
+            # Farm.placements(cid) as actions, in one pass over the slot codes (position and kind read
+            # from the int). A table of actions per slot was tried: fewer instructions but more CPU
+            # time (it grows to tens of thousands of entries per card and misses the CPU caches).
+            cid, turns = card.id, self.faces.fit_table(card.id)
             return [
-                _new_tuple(Place, (cid, x, y, rot, PLACE_VERB))
-                for (x, y), mask, value in farm.slots()
-                for rot in fitting.get((mask, value), ())
+                _new_tuple(
+                    Place,
+                    (
+                        cid,
+                        (code >> SLOT_X_SHIFT) - POS_OFFSET,
+                        (code >> KIND_BITS & Y_MASK) - POS_OFFSET,
+                        rot,
+                        PLACE_VERB,
+                    ),
+                )
+                for code in farm.slot_codes()
+                for rot in turns[code & _KIND_OF_CODE]
             ]
         if isinstance(card, AnimalCard):
-            made = _PUT_ANIMALS[card.kind]
-            return [made.get(cell) or put_animal(card.kind, cell) for cell in farm.free_cells()]
+            return list(map(_PUT_ANIMALS[card.kind].__getitem__, farm.free_cells()))
         return []  # pragma: no cover - a wolf is never taken
 
     def _playable(self, farm: Farm, card_id: str) -> bool:
-        """Whether a face-up card can be played on ``farm`` now."""
+        """Whether a face-up card can be played on ``farm`` now (``_compute_legal`` inlines it)."""
         card = ALL_CARDS[card_id]
         if isinstance(card, FenceCard):
             # Fence Cards: attach it so that every touching side matches.
@@ -482,15 +552,16 @@ class FarminiState(State[Action]):
 
     def _refill(self) -> None:
         """Reveal the top card so that four are face up; a wolf is resolved, discarded and replaced."""
-        while len(self.table) < FACE_UP_CARDS and self.deck:
-            cid = self.deck.pop()
+        table, deck = self.table, self.deck
+        while len(table) < FACE_UP_CARDS and deck:
+            cid = deck.pop()
             self.epoch += 1  # a card turned face up: information revealed
-            card = ALL_CARDS[cid]
-            if isinstance(card, WolfCard):
-                self._resolve_wolf(card)
+            wolf = _WOLVES.get(cid)
+            if wolf is not None:
+                self._resolve_wolf(wolf)
                 self.discard.append(cid)
             else:
-                self.table.append(cid)
+                table.append(cid)
 
     def _resolve_wolf(self, wolf: WolfCard) -> None:
         """Wolf Cards: every player returns the tokens of its kind outside enclosed pens.
