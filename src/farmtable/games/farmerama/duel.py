@@ -1,0 +1,238 @@
+"""A two-player Farmerama player that chooses its action cards as a game against the other's choice.
+
+In a two-player round each player chooses two of the five action cards in secret (phase 1); a card
+both chose is *shared*: Sow, Harvest and Water give the action wheel's lower number, and the
+ornamental building of the pair goes to one of them (and every building taken brings the end
+nearer). The greedy agent (and the search's priors) rate a card as if it were played alone, since
+the other's cards are hidden: two greedy-minded players tend to choose the same cards and halve
+each other's actions.
+
+:class:`DuelAgent` (spec ``farmerama-duel:time=0.2,temp=2.0``) plays phase 1 as a simultaneous
+game. For each pair of cards it may still choose (10, or 4 once its first card is down) and each
+pair the other may choose (10), it plays the round's reveal and awards on a copy of the position
+and rates the boards after both players carried out their cards (``state.evaluate()``: the
+evaluation carries out each player's chosen cards with the real shared/alone numbers), so the
+payoff of a pair against a pair is this player's expected final margin. The other's pair is
+unknown: it is modelled from public facts as a player who rates each pair as played alone (the
+way the greedy agent sees it) and picks by a softmax of that value with temperature ``temp``
+stars (``temp`` large: any pair alike). The agent chooses the pair with the best expected margin
+against that model, plays its first card and remembers the second for its next decision.
+
+Everything is computed on ``state.determinize(player, rng)`` with the other's chosen cards (which
+a determinization samples at random) set aside: the model uses only the other's public board.
+Every other decision (awards, carrying out the cards) is the greedy agent's. With any other player
+count (solo, three or four players) the agent plays exactly like the greedy agent, with the same
+random numbers, so solo play does not change.
+
+``time`` caps the CPU seconds of a decision (``time.process_time``): the pair-against-pair table is
+filled row by row (this player's pairs, best first by the value played alone) and a row is
+started only while the budget allows, so the agent never plays an unrated pair; with no full row
+it plays the greedy agent's card. Without ``time`` a seeded game replays exactly; with it, a run
+replays exactly as long as the budget never binds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from itertools import combinations
+from typing import Any, Final
+
+from farmtable.agents.base import Agent, legal_actions_or_refuse
+from farmtable.agents.greedy import greedy_choice
+from farmtable.core import State, clock
+from farmtable.games.farmerama.components import CARDS
+from farmtable.games.farmerama.evaluation import estimate
+from farmtable.games.farmerama.rules import AWARD, CARD_ACTIONS, CHOOSE, FarmeramaState
+
+DEFAULT_TIME: Final = 0.2
+"""CPU seconds per decision (the Normal level's cap)."""
+DEFAULT_TEMP: Final = 2.0
+"""Stars: the temperature of the softmax that models the other player's pair."""
+SAFETY: Final = 0.9
+"""Share of the budget after which no new row of the table is started."""
+
+
+def _check_params(time_budget: object, temp: object) -> None:
+    if time_budget is not None and (
+        isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) or not time_budget > 0
+    ):
+        raise ValueError(f"farmerama-duel: time must be a positive number of CPU seconds, got {time_budget!r}")
+    if isinstance(temp, bool) or not isinstance(temp, (int, float)) or not temp > 0 or math.isinf(temp):
+        raise ValueError(f"farmerama-duel: temp must be a positive number of stars, got {temp!r}")
+
+
+def own_value(state: FarmeramaState, player: int) -> float:
+    """``player``'s expected final stars (:func:`evaluation.estimate`), with the count of every card
+    ``player`` did not choose set aside while it is computed: only the counts of the player's own
+    cards (alone or shared) change its board, and the evaluation remembers its carry-outs by the
+    position, so this lets every pairing with the same effect on the player share one computation."""
+    saved = state.card_count
+    cards = state.boards[player].cards
+    state.card_count = [n if c in cards else 0 for c, n in enumerate(saved)]
+    try:
+        return estimate(state, player)
+    finally:
+        state.card_count = saved
+
+
+def _settle_awards(sim: FarmeramaState) -> None:
+    """Play phase 2 (the buildings of shared cards) on ``sim``: each choice the one its chooser's
+    :func:`own_value` rates best (ties to the first)."""
+    for _ in range(16):  # at most two awards, each a take and a few gains
+        if sim.phase != AWARD:
+            return
+        p = sim.actors()[0]
+        legal = sim.legal_actions(p)
+        best, best_value = legal[0], -math.inf
+        if len(legal) > 1:
+            for action in legal:
+                child = sim.clone()
+                child.apply(p, action)
+                value = own_value(child, p)
+                if value > best_value + 1e-9:
+                    best, best_value = action, value
+        sim.apply(p, best)
+
+
+def _base(world: FarmeramaState, opp: int) -> FarmeramaState:
+    """``world`` with the other player's secret cards set aside (a determinization samples them)."""
+    base = world.clone()
+    base.boards[opp].cards = []
+    base._legal = {}
+    return base
+
+
+def pair_value(base: FarmeramaState, player: int, pair: tuple[int, ...]) -> float:
+    """``player``'s expected final stars with ``pair`` chosen, each card rated as played alone
+    (the evaluation in phase 1; what the greedy agent sees)."""
+    sim = base.clone()
+    for card in pair:
+        if card not in sim.boards[player].cards:
+            sim.apply(player, CARD_ACTIONS[card])
+    return own_value(sim, player)
+
+
+def payoff(base: FarmeramaState, me: int, mine: tuple[int, ...], theirs: tuple[int, ...], width: float = 0.0) -> float:
+    """``me``'s expected final margin after ``me`` chose ``mine`` and the other ``theirs``: the cards
+    revealed, the buildings awarded (:func:`_settle_awards`) and both players' cards rated as carried
+    out. ``width`` > 0: ``σ(margin / width)`` instead, a win chance."""
+    opp = 1 - me
+    sim = base.clone()
+    for card in mine:
+        if card not in sim.boards[me].cards:
+            sim.apply(me, CARD_ACTIONS[card])
+    for card in theirs:
+        sim.apply(opp, CARD_ACTIONS[card])
+    _settle_awards(sim)
+    margin = own_value(sim, me) - own_value(sim, opp)
+    return margin if width <= 0 else 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, margin / width))))
+
+
+def opponent_model(base: FarmeramaState, opp: int, temp: float) -> list[tuple[tuple[int, ...], float]]:
+    """The other player's pairs with their modelled chances: a softmax (temperature ``temp`` stars)
+    of each pair's value to that player when played alone."""
+    pairs = list(combinations(range(len(CARDS)), 2))
+    values = [pair_value(base, opp, pair) for pair in pairs]
+    top = max(values)
+    weights = [math.exp((v - top) / temp) for v in values]
+    total = sum(weights)
+    return [(pair, w / total) for pair, w in zip(pairs, weights, strict=True)]
+
+
+def choose_pair(
+    world: FarmeramaState, me: int, temp: float = DEFAULT_TEMP, deadline: float | None = None, width: float = 0.0
+) -> tuple[int, ...] | None:
+    """The pair of action cards ``me`` should choose this round (two-player phase 1), or None when the
+    budget (a ``process_time`` reading) allowed no complete rating. ``world``: a determinization."""
+    if world.players != 2 or world.phase != CHOOSE:
+        raise ValueError("choose_pair is for phase 1 of a two-player game")
+    opp = 1 - me
+    base = _base(world, opp)
+    chosen = tuple(world.boards[me].cards)
+    mine = [pair for pair in combinations(range(len(CARDS)), 2) if all(c in pair for c in chosen)]
+    model = opponent_model(base, opp, temp)
+    if deadline is not None and time.process_time() > deadline:
+        return None
+    alone = {pair: pair_value(base, me, pair) for pair in mine}
+    mine.sort(key=lambda pair: -alone[pair])  # stable: equal values keep the card order
+    best: tuple[int, ...] | None = None
+    best_value = -math.inf
+    for pair in mine:
+        if deadline is not None and time.process_time() > deadline and best is not None:
+            break
+        value = sum(w * payoff(base, me, pair, theirs, width) for theirs, w in model)
+        if value > best_value + 1e-9:
+            best, best_value = pair, value
+    return best
+
+
+class DuelAgent(Agent):
+    """The two-player Farmerama player (spec ``farmerama-duel:time=0.2,temp=2.0``); see the module.
+
+    Parameters: ``time`` (CPU seconds per decision, default 0.2), ``temp`` (the
+    softmax temperature of the other player's model, in stars, default 2.0).
+    """
+
+    name = "farmerama-duel"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        time: float | None = DEFAULT_TIME,
+        temp: float = DEFAULT_TEMP,
+        width: float = 0.0,
+    ) -> None:
+        _check_params(time, temp)
+        if isinstance(width, bool) or not isinstance(width, (int, float)) or not 0 <= width < math.inf:
+            raise ValueError(f"farmerama-duel: width must be a number of stars of at least 0, got {width!r}")
+        params: dict[str, Any] = {"temp": temp}
+        if width:
+            params["width"] = width
+        if time is not None:
+            params["time"] = time
+        super().__init__(seed, **params)
+        self.budget = None if time is None else float(time)
+        self.temp = float(temp)
+        self.width = float(width)
+        self.rng = random.Random(seed)
+        self._second: tuple[int, tuple[int, ...], int] | None = None
+        """(round, cards chosen, the pair's other card) after playing a pair's first card."""
+        self.last_pair: tuple[int, ...] | None = None
+        """The pair chosen at the last phase-1 decision that rated pairs (None: fell back to greedy)."""
+
+    def act(self, state: State[Any], player: int) -> Any:
+        """Phase 1 of a two-player game: a card of the best pair; otherwise the greedy agent's move."""
+        start = time.process_time()
+        legal = legal_actions_or_refuse(state, player)
+        if len(legal) == 1:
+            return legal[0]
+        world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
+        duel = isinstance(world, FarmeramaState) and world.players == 2 and world.phase == CHOOSE
+        if not duel:
+            return legal[greedy_choice(world, player, self.rng)]
+        assert isinstance(world, FarmeramaState)
+        deadline = None if self.budget is None else start + SAFETY * self.budget
+        with clock.deadline_at(None if self.budget is None else start + self.budget):
+            return self._choose(world, player, legal, deadline)
+
+    def _choose(self, world: FarmeramaState, player: int, legal: list[Any], deadline: float | None) -> Any:
+        chosen = tuple(world.boards[player].cards)
+        if chosen and self._second is not None and self._second[:2] == (world.round, chosen):
+            action = CARD_ACTIONS[self._second[2]]
+            self._second = None
+            if action in legal:
+                return action
+        self._second = None
+        try:
+            pair = choose_pair(world, player, self.temp, deadline, self.width)
+        except clock.OutOfTime:
+            pair = None
+        self.last_pair = pair
+        if pair is None:
+            return legal[greedy_choice(world, player, self.rng)]
+        todo = [card for card in pair if card not in chosen]
+        if len(todo) == 2:
+            self._second = (world.round, (todo[0],), todo[1])
+        return CARD_ACTIONS[todo[0]]
