@@ -9,9 +9,9 @@ import pytest
 
 import farmtable.agents
 from farmtable.agents.greedy import GreedyAgent
-from farmtable.games.farmerama import duel
+from farmtable.games.farmerama import duel, evaluation, planner
 from farmtable.games.farmerama.components import CARDS
-from farmtable.games.farmerama.rules import CARD_ACTIONS, CHOOSE, FarmeramaState
+from farmtable.games.farmerama.rules import ACT, CARD_ACTIONS, CHOOSE, FarmeramaState
 from tests.games.farmerama.positions import choose, give_buildings, move_good, new
 
 PAIRS = list(combinations(range(len(CARDS)), 2))
@@ -139,12 +139,60 @@ def test_the_agent_is_registered_and_keeps_its_budget_within_a_game_round() -> N
         ("farmerama-duel:time=0", "time"),
         ("farmerama-duel:time=soon", "time"),
         ("farmerama-duel:width=-2", "width"),
+        ("farmerama-duel:plan=2", "plan"),
         ("farmerama-duel:depth=3", "depth"),
     ],
 )
 def test_bad_parameters_are_refused_clearly(spec: str, word: str) -> None:
     with pytest.raises(ValueError, match=word):
         farmtable.agents.make(spec, seed=1)
+
+
+def _phase_three(seed: int) -> tuple[FarmeramaState, int]:
+    """A two-player position in phase 3 at the start of a player's cards (greedy play before it)."""
+    state = new(players=2, seed=seed)
+    agents = [GreedyAgent(seed=1), GreedyAgent(seed=2)]
+    for _ in range(400):
+        p = state.actors()[0]
+        board = state.boards[p]
+        if state.round >= 3 and state.phase == ACT and len(board.pending) == 2:
+            return state, p
+        state.apply(p, agents[p].act(state, p))
+    raise AssertionError("no such position")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_best_line_is_at_least_the_greedy_walk(seed: int) -> None:
+    # The evaluation's carry-out walks the cards one best step at a time; the best line tries every
+    # order, so its value is never lower, and playing the line reaches that value.
+    state, p = _phase_three(seed)
+    after = evaluation.actions_left(state, p) - duel.cards_left_this_round(state, p)
+    walked = planner.board_value(evaluation.carry_out_chosen(state, p, after), after)
+    value, line = duel.best_line(state, p)
+    assert value >= walked - 1e-9
+    sim = state.clone()
+    for action in line:
+        sim.apply(p, action)
+    assert p not in sim.actors() or sim.phase != ACT
+    assert planner.board_value(sim.boards[p], after) == pytest.approx(value)
+
+
+def test_best_line_refuses_a_player_not_carrying_out_cards() -> None:
+    state = new(players=2, seed=1)
+    with pytest.raises(ValueError, match="not carrying out"):
+        duel.best_line(state, 0)
+
+
+def test_the_agent_plays_its_line_in_phase_three() -> None:
+    state, p = _phase_three(2)
+    line = duel.best_line(state, p)[1]
+    agent = duel.DuelAgent(seed=4, time=None)
+    played = []
+    while p in state.actors() and state.phase == ACT:
+        action = agent.act(state, p)
+        played.append(action)
+        state.apply(p, action)
+    assert played == line
 
 
 def test_choose_pair_refuses_other_positions() -> None:

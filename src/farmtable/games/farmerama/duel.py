@@ -43,8 +43,9 @@ from farmtable.agents.base import Agent, legal_actions_or_refuse
 from farmtable.agents.greedy import greedy_choice
 from farmtable.core import State, clock
 from farmtable.games.farmerama.components import CARDS
-from farmtable.games.farmerama.evaluation import estimate
-from farmtable.games.farmerama.rules import AWARD, CARD_ACTIONS, CHOOSE, FarmeramaState
+from farmtable.games.farmerama.evaluation import actions_left, estimate
+from farmtable.games.farmerama.planner import board_value
+from farmtable.games.farmerama.rules import ACT, AWARD, CARD_ACTIONS, CHOOSE, NO_CARD, FarmeramaState
 
 DEFAULT_TIME: Final = 0.2
 """CPU seconds per decision (the Normal level's cap)."""
@@ -52,6 +53,10 @@ DEFAULT_TEMP: Final = 2.0
 """Stars: the temperature of the softmax that models the other player's pair."""
 SAFETY: Final = 0.9
 """Share of the budget after which no new row of the table is started."""
+PLAN_SHARE: Final = 0.7
+"""Share of the budget a phase-3 line may take to find (then the greedy agent's step is played)."""
+MAX_WHEEL_TURNS: Final = 3
+"""Wheel turns tried within one player's phase 3 of a round (more are legal; they are not searched)."""
 
 
 def _check_params(time_budget: object, temp: object) -> None:
@@ -168,6 +173,92 @@ def choose_pair(
     return best
 
 
+def cards_left_this_round(state: FarmeramaState, player: int) -> int:
+    """Action cards ``player`` still carries out this round (phase 3), the one in progress included."""
+    if state.phase != ACT or player not in state.act_order:
+        return 0
+    board = state.boards[player]
+    if board.pending or board.current != NO_CARD:
+        return len(board.pending) + (1 if board.current != NO_CARD else 0)
+    return len(board.cards)
+
+
+def _line_key(state: FarmeramaState, player: int) -> tuple[object, ...]:
+    """What a planned phase-3 line depends on: the round, the phase and ``player``'s board and cards."""
+    board = state.boards[player]
+    return (
+        state.round,
+        state.phase,
+        tuple(board.barn),
+        tuple(board.beds),
+        board.wheel,
+        tuple(board.pasture),
+        tuple(board.products),
+        tuple(board.cards),
+        tuple(board.pending),
+        board.current,
+        board.remaining,
+        tuple(state.supply),
+    )
+
+
+def _mine_to_play(state: FarmeramaState, player: int) -> bool:
+    return state.phase == ACT and player in state.actors()
+
+
+def best_line(state: FarmeramaState, player: int) -> tuple[float, list[str]]:
+    """The best way for ``player`` to carry out the rest of its cards this round (phase 3, its turn):
+    every distinct order of its steps, card starts, wheel turns (at most :data:`MAX_WHEEL_TURNS`) and
+    ``done`` is tried (positions reached twice are rated once), and the end of its turn is rated by
+    the planner's :func:`planner.board_value` with the actions left after this round. Its value and
+    one line of actions that reaches it. Checks the decision's clock (:mod:`farmtable.core.clock`)
+    as it goes. Nothing in phase 3 is hidden or random, so the line can be played as it stands."""
+    if not _mine_to_play(state, player):
+        raise ValueError(f"best_line: player {player} is not carrying out cards now")
+    after = actions_left(state, player) - cards_left_this_round(state, player)
+    memo: dict[tuple[object, ...], tuple[float, list[str]]] = {}
+
+    def key(sim: FarmeramaState, turns: int) -> tuple[object, ...]:
+        board = sim.boards[player]
+        return (
+            turns,
+            tuple(board.barn),
+            tuple(board.beds),
+            board.wheel,
+            tuple(board.pasture),
+            tuple(board.products),
+            board.current,
+            board.remaining,
+            tuple(board.pending),
+            tuple(sim.supply),
+            sim.phase,
+        )
+
+    def walk(sim: FarmeramaState, turns: int) -> tuple[float, list[str]]:
+        k = key(sim, turns)
+        found = memo.get(k)
+        if found is not None:
+            return found
+        clock.check()
+        best: tuple[float, list[str]] = (-math.inf, [])
+        for action in sim.legal_actions(player):
+            wheel = action == "turn-wheel"
+            if wheel and turns >= MAX_WHEEL_TURNS:
+                continue
+            child = sim.clone()
+            child.apply(player, action)
+            if _mine_to_play(child, player):
+                value, line = walk(child, turns + wheel)
+            else:
+                value, line = board_value(child.boards[player], after), []
+            if value > best[0] + 1e-9:
+                best = (value, [action, *line])
+        memo[k] = best
+        return best
+
+    return walk(state, 0)
+
+
 class DuelAgent(Agent):
     """The two-player Farmerama player (spec ``farmerama-duel:time=0.2,temp=2.0``); see the module.
 
@@ -183,19 +274,27 @@ class DuelAgent(Agent):
         time: float | None = DEFAULT_TIME,
         temp: float = DEFAULT_TEMP,
         width: float = 0.0,
+        plan: int = 1,
     ) -> None:
         _check_params(time, temp)
+        if plan not in (0, 1) or isinstance(plan, bool):
+            raise ValueError(f"farmerama-duel: plan must be 0 (greedy steps) or 1 (best line), got {plan!r}")
         if isinstance(width, bool) or not isinstance(width, (int, float)) or not 0 <= width < math.inf:
             raise ValueError(f"farmerama-duel: width must be a number of stars of at least 0, got {width!r}")
         params: dict[str, Any] = {"temp": temp}
         if width:
             params["width"] = width
+        if not plan:
+            params["plan"] = plan
         if time is not None:
             params["time"] = time
         super().__init__(seed, **params)
         self.budget = None if time is None else float(time)
         self.temp = float(temp)
         self.width = float(width)
+        self.plan = bool(plan)
+        self._line: list[str] = []
+        self._expect: tuple[object, ...] | None = None
         self.rng = random.Random(seed)
         self._second: tuple[int, tuple[int, ...], int] | None = None
         """(round, cards chosen, the pair's other card) after playing a pair's first card."""
@@ -209,13 +308,33 @@ class DuelAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
-        duel = isinstance(world, FarmeramaState) and world.players == 2 and world.phase == CHOOSE
-        if not duel:
+        if not isinstance(world, FarmeramaState) or world.players != 2:
             return legal[greedy_choice(world, player, self.rng)]
-        assert isinstance(world, FarmeramaState)
         deadline = None if self.budget is None else start + SAFETY * self.budget
         with clock.deadline_at(None if self.budget is None else start + self.budget):
-            return self._choose(world, player, legal, deadline)
+            if world.phase == CHOOSE:
+                return self._choose(world, player, legal, deadline)
+            if self.plan and _mine_to_play(world, player):
+                plan_by = None if self.budget is None else start + PLAN_SHARE * self.budget
+                return self._step(world, player, legal, plan_by)
+        return legal[greedy_choice(world, player, self.rng)]
+
+    def _step(self, world: FarmeramaState, player: int, legal: list[Any], deadline: float | None) -> Any:
+        """Phase 3: the next action of the best line (:func:`best_line`), planned at the turn's first
+        step (and again at the next step when the budget did not allow it)."""
+        if not (self._line and self._expect == _line_key(world, player) and self._line[0] in legal):
+            try:
+                with clock.deadline_at(deadline):
+                    self._line = best_line(world, player)[1]
+            except clock.OutOfTime:
+                self._line = []
+        if not self._line or self._line[0] not in legal:
+            self._line, self._expect = [], None
+            return legal[greedy_choice(world, player, self.rng)]
+        action = self._line.pop(0)
+        world.apply(player, action)
+        self._expect = _line_key(world, player)
+        return action
 
     def _choose(self, world: FarmeramaState, player: int, legal: list[Any], deadline: float | None) -> Any:
         chosen = tuple(world.boards[player].cards)
