@@ -62,6 +62,20 @@ def test_best_response_to_an_opponent_who_is_sure_of_its_pair() -> None:
     assert column[pair] > column[alone_best] + 2.0
 
 
+def test_the_greedy_model_puts_its_weight_on_the_greedy_agents_pair() -> None:
+    # The other player is the greedy agent: the pair it chooses is the one greedy_pairs predicts,
+    # and with greedy=1 the model puts all its weight there.
+    state = new(players=2, seed=6)
+    base = duel._base(state.clone(), 1)
+    picks = duel.greedy_pairs(base, 1)
+    model = dict(duel.opponent_model(base, 1, temp=0.5, greedy=1.0))
+    assert sum(model[p] for p in picks) == pytest.approx(1.0)
+    agent = GreedyAgent(seed=3)
+    for _ in range(2):
+        state.apply(1, agent.act(state, 1))
+    assert tuple(sorted(state.boards[1].cards)) in picks
+
+
 def test_the_second_card_completes_the_pair_chosen_first() -> None:
     state = new(players=2, seed=3)
     agent = duel.DuelAgent(seed=5, time=None)
@@ -140,6 +154,7 @@ def test_the_agent_is_registered_and_keeps_its_budget_within_a_game_round() -> N
         ("farmerama-duel:time=soon", "time"),
         ("farmerama-duel:width=-2", "width"),
         ("farmerama-duel:plan=2", "plan"),
+        ("farmerama-duel:greedy=1.5", "greedy"),
         ("farmerama-duel:depth=3", "depth"),
     ],
 )

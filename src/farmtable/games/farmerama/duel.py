@@ -135,19 +135,45 @@ def payoff(base: FarmeramaState, me: int, mine: tuple[int, ...], theirs: tuple[i
     return margin if width <= 0 else 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, margin / width))))
 
 
-def opponent_model(base: FarmeramaState, opp: int, temp: float) -> list[tuple[tuple[int, ...], float]]:
+def greedy_pairs(base: FarmeramaState, player: int) -> list[tuple[int, ...]]:
+    """The pairs the greedy agent would choose as ``player`` (its first card the best played alone
+    with no second card yet, then the best second card with it; every tie kept), sorted."""
+    singles = {card: pair_value(base, player, (card,)) for card in range(len(CARDS))}
+    top = max(singles.values())
+    pairs: set[tuple[int, ...]] = set()
+    for first in (c for c, v in singles.items() if v >= top - 1e-9):
+        seconds = {c: pair_value(base, player, (first, c)) for c in range(len(CARDS)) if c != first}
+        best = max(seconds.values())
+        pairs.update(tuple(sorted((first, c))) for c, v in seconds.items() if v >= best - 1e-9)
+    return sorted(pairs)
+
+
+def opponent_model(
+    base: FarmeramaState, opp: int, temp: float, greedy: float = 0.0
+) -> list[tuple[tuple[int, ...], float]]:
     """The other player's pairs with their modelled chances: a softmax (temperature ``temp`` stars)
-    of each pair's value to that player when played alone."""
+    of each pair's value to that player when played alone, mixed with weight ``greedy`` (0 to 1)
+    with the pair(s) the greedy agent would choose (:func:`greedy_pairs`)."""
     pairs = list(combinations(range(len(CARDS)), 2))
     values = [pair_value(base, opp, pair) for pair in pairs]
     top = max(values)
     weights = [math.exp((v - top) / temp) for v in values]
     total = sum(weights)
-    return [(pair, w / total) for pair, w in zip(pairs, weights, strict=True)]
+    chances = [(1.0 - greedy) * w / total for w in weights]
+    if greedy > 0:
+        picks = greedy_pairs(base, opp)
+        for pick in picks:
+            chances[pairs.index(pick)] += greedy / len(picks)
+    return list(zip(pairs, chances, strict=True))
 
 
 def choose_pair(
-    world: FarmeramaState, me: int, temp: float = DEFAULT_TEMP, deadline: float | None = None, width: float = 0.0
+    world: FarmeramaState,
+    me: int,
+    temp: float = DEFAULT_TEMP,
+    deadline: float | None = None,
+    width: float = 0.0,
+    greedy: float = 0.0,
 ) -> tuple[int, ...] | None:
     """The pair of action cards ``me`` should choose this round (two-player phase 1), or None when the
     budget (a ``process_time`` reading) allowed no complete rating. ``world``: a determinization."""
@@ -157,7 +183,7 @@ def choose_pair(
     base = _base(world, opp)
     chosen = tuple(world.boards[me].cards)
     mine = [pair for pair in combinations(range(len(CARDS)), 2) if all(c in pair for c in chosen)]
-    model = opponent_model(base, opp, temp)
+    model = opponent_model(base, opp, temp, greedy)
     if deadline is not None and time.process_time() > deadline:
         return None
     alone = {pair: pair_value(base, me, pair) for pair in mine}
@@ -275,13 +301,18 @@ class DuelAgent(Agent):
         temp: float = DEFAULT_TEMP,
         width: float = 0.0,
         plan: int = 1,
+        greedy: float = 0.0,
     ) -> None:
         _check_params(time, temp)
         if plan not in (0, 1) or isinstance(plan, bool):
             raise ValueError(f"farmerama-duel: plan must be 0 (greedy steps) or 1 (best line), got {plan!r}")
         if isinstance(width, bool) or not isinstance(width, (int, float)) or not 0 <= width < math.inf:
             raise ValueError(f"farmerama-duel: width must be a number of stars of at least 0, got {width!r}")
+        if isinstance(greedy, bool) or not isinstance(greedy, (int, float)) or not 0 <= greedy <= 1:
+            raise ValueError(f"farmerama-duel: greedy must be a share from 0 to 1, got {greedy!r}")
         params: dict[str, Any] = {"temp": temp}
+        if greedy:
+            params["greedy"] = greedy
         if width:
             params["width"] = width
         if not plan:
@@ -293,6 +324,7 @@ class DuelAgent(Agent):
         self.temp = float(temp)
         self.width = float(width)
         self.plan = bool(plan)
+        self.greedy = float(greedy)
         self._line: list[str] = []
         self._expect: tuple[object, ...] | None = None
         self.rng = random.Random(seed)
@@ -345,7 +377,7 @@ class DuelAgent(Agent):
                 return action
         self._second = None
         try:
-            pair = choose_pair(world, player, self.temp, deadline, self.width)
+            pair = choose_pair(world, player, self.temp, deadline, self.width, self.greedy)
         except clock.OutOfTime:
             pair = None
         self.last_pair = pair
