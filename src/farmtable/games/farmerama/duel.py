@@ -154,7 +154,7 @@ def opponent_model(
     """The other player's pairs with their modelled chances: a softmax (temperature ``temp`` stars)
     of each pair's value to that player when played alone, mixed with weight ``greedy`` (0 to 1)
     with the pair(s) the greedy agent would choose (:func:`greedy_pairs`)."""
-    pairs = list(combinations(range(len(CARDS)), 2))
+    pairs: list[tuple[int, ...]] = list(combinations(range(len(CARDS)), 2))
     values = [pair_value(base, opp, pair) for pair in pairs]
     top = max(values)
     weights = [math.exp((v - top) / temp) for v in values]
