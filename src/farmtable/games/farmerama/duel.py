@@ -174,16 +174,48 @@ def choose_pair(
     deadline: float | None = None,
     width: float = 0.0,
     greedy: float = 0.0,
+    deep: float = 0.0,
 ) -> tuple[int, ...] | None:
     """The pair of action cards ``me`` should choose this round (two-player phase 1), or None when the
-    budget (a ``process_time`` reading) allowed no complete rating. ``world``: a determinization."""
+    budget (a ``process_time`` reading) allowed no complete rating. ``world``: a determinization.
+
+    ``deep`` (0 to 1): weight of a second-level model of the other player in its model: the pair
+    the other would choose if it reasoned like this player with ``deep=0`` (its best answer, by the
+    same table, to a softmax of this player's pairs played alone)."""
     if world.players != 2 or world.phase != CHOOSE:
         raise ValueError("choose_pair is for phase 1 of a two-player game")
     opp = 1 - me
     base = _base(world, opp)
     chosen = tuple(world.boards[me].cards)
-    mine = [pair for pair in combinations(range(len(CARDS)), 2) if all(c in pair for c in chosen)]
+    if chosen:  # the table is rated from the round's start: the other cannot see this player's card
+        base.boards[me].cards = []
+        base._legal = {}
+    everything: list[tuple[int, ...]] = list(combinations(range(len(CARDS)), 2))
+    mine = [pair for pair in everything if all(c in pair for c in chosen)]
+    table: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
+
+    def margin(pair: tuple[int, ...], theirs: tuple[int, ...]) -> float:
+        found = table.get((pair, theirs))
+        if found is None:
+            found = table[(pair, theirs)] = payoff(base, me, pair, theirs)
+        return found
+
+    def rate(pair: tuple[int, ...], theirs: tuple[int, ...]) -> float:
+        m = margin(pair, theirs)
+        return m if width <= 0 else 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, m / width))))
+
     model = opponent_model(base, opp, temp, greedy)
+    if deep > 0 and (deadline is None or time.process_time() < deadline):
+        seen = opponent_model(base, me, temp)  # this player as the other models it (level 0)
+        answers: dict[tuple[int, ...], float] = {}
+        for theirs in everything:
+            if deadline is not None and time.process_time() > deadline:
+                break
+            answers[theirs] = -sum(w * margin(pair, theirs) for pair, w in seen)
+        else:
+            top = max(answers.values())
+            picks = [q for q in everything if answers[q] >= top - 1e-9]
+            model = [(q, (1.0 - deep) * w + (deep / len(picks) if q in picks else 0.0)) for q, w in model]
     if deadline is not None and time.process_time() > deadline:
         return None
     alone = {pair: pair_value(base, me, pair) for pair in mine}
@@ -193,7 +225,7 @@ def choose_pair(
     for pair in mine:
         if deadline is not None and time.process_time() > deadline and best is not None:
             break
-        value = sum(w * payoff(base, me, pair, theirs, width) for theirs, w in model)
+        value = sum(w * rate(pair, theirs) for theirs, w in model if w > 0)
         if value > best_value + 1e-9:
             best, best_value = pair, value
     return best
@@ -302,6 +334,7 @@ class DuelAgent(Agent):
         width: float = 0.0,
         plan: int = 1,
         greedy: float = 0.0,
+        deep: float = 0.0,
     ) -> None:
         _check_params(time, temp)
         if plan not in (0, 1) or isinstance(plan, bool):
@@ -310,7 +343,11 @@ class DuelAgent(Agent):
             raise ValueError(f"farmerama-duel: width must be a number of stars of at least 0, got {width!r}")
         if isinstance(greedy, bool) or not isinstance(greedy, (int, float)) or not 0 <= greedy <= 1:
             raise ValueError(f"farmerama-duel: greedy must be a share from 0 to 1, got {greedy!r}")
+        if isinstance(deep, bool) or not isinstance(deep, (int, float)) or not 0 <= deep <= 1:
+            raise ValueError(f"farmerama-duel: deep must be a share from 0 to 1, got {deep!r}")
         params: dict[str, Any] = {"temp": temp}
+        if deep:
+            params["deep"] = deep
         if greedy:
             params["greedy"] = greedy
         if width:
@@ -325,6 +362,7 @@ class DuelAgent(Agent):
         self.width = float(width)
         self.plan = bool(plan)
         self.greedy = float(greedy)
+        self.deep = float(deep)
         self._line: list[str] = []
         self._expect: tuple[object, ...] | None = None
         self.rng = random.Random(seed)
@@ -377,7 +415,7 @@ class DuelAgent(Agent):
                 return action
         self._second = None
         try:
-            pair = choose_pair(world, player, self.temp, deadline, self.width, self.greedy)
+            pair = choose_pair(world, player, self.temp, deadline, self.width, self.greedy, self.deep)
         except clock.OutOfTime:
             pair = None
         self.last_pair = pair
