@@ -53,7 +53,9 @@ DEFAULT_TEMP: Final = 2.0
 """Stars: the temperature of the softmax that models the other player's pair."""
 SAFETY: Final = 0.9
 """Share of the budget after which no new row of the table is started."""
-PLAN_SHARE: Final = 0.7
+STOP_SHARE: Final = 0.97
+"""Share of the budget after which a table row in progress is abandoned (the best full row is played)."""
+PLAN_SHARE: Final = 0.6
 """Share of the budget a phase-3 line may take to find (then the greedy agent's step is played)."""
 MAX_WHEEL_TURNS: Final = 3
 """Wheel turns tried within one player's phase 3 of a round (more are legal; they are not searched)."""
@@ -175,9 +177,12 @@ def choose_pair(
     width: float = 0.0,
     greedy: float = 0.0,
     deep: float = 0.0,
+    stop: float | None = None,
 ) -> tuple[int, ...] | None:
     """The pair of action cards ``me`` should choose this round (two-player phase 1), or None when the
-    budget (a ``process_time`` reading) allowed no complete rating. ``world``: a determinization.
+    budget allowed no complete rating. ``world``: a determinization. ``deadline`` (a ``process_time``
+    reading): no new row of the table is started after it (the first always is); ``stop``: a row in
+    progress after the first is abandoned (and not used) once it passes.
 
     ``deep`` (0 to 1): weight of a second-level model of the other player in its model: the pair
     the other would choose if it reasoned like this player with ``deep=0`` (its best answer, by the
@@ -225,7 +230,12 @@ def choose_pair(
     for pair in mine:
         if deadline is not None and time.process_time() > deadline and best is not None:
             break
-        value = sum(w * rate(pair, theirs) for theirs, w in model if w > 0)
+        value = 0.0
+        for theirs, w in model:
+            if best is not None and stop is not None and time.process_time() > stop:
+                return best  # a row cut short is not used
+            if w > 0:
+                value += w * rate(pair, theirs)
         if value > best_value + 1e-9:
             best, best_value = pair, value
     return best
@@ -363,6 +373,7 @@ class DuelAgent(Agent):
         self.plan = bool(plan)
         self.greedy = float(greedy)
         self.deep = float(deep)
+        self._start = 0.0
         self._line: list[str] = []
         self._expect: tuple[object, ...] | None = None
         self.rng = random.Random(seed)
@@ -373,7 +384,7 @@ class DuelAgent(Agent):
 
     def act(self, state: State[Any], player: int) -> Any:
         """Phase 1 of a two-player game: a card of the best pair; otherwise the greedy agent's move."""
-        start = time.process_time()
+        start = self._start = time.process_time()
         legal = legal_actions_or_refuse(state, player)
         if len(legal) == 1:
             return legal[0]
@@ -415,7 +426,8 @@ class DuelAgent(Agent):
                 return action
         self._second = None
         try:
-            pair = choose_pair(world, player, self.temp, deadline, self.width, self.greedy, self.deep)
+            stop = None if self.budget is None else self._start + STOP_SHARE * self.budget
+            pair = choose_pair(world, player, self.temp, deadline, self.width, self.greedy, self.deep, stop)
         except clock.OutOfTime:
             pair = None
         self.last_pair = pair
