@@ -20,6 +20,7 @@ from farmtable.agents.base import Agent, AgentFactory, agent_names, make, parse_
 
 GAME_SOLO_PLAYERS = {
     "farmerama-lookahead": ("farmtable.games.farmerama.lookahead", "LookaheadAgent"),
+    "farmerama-duel": ("farmtable.games.farmerama.duel", "DuelAgent"),
     "tiny-farms-expectimax": ("farmtable.games.tiny_farms.expectimax", "ExpectimaxAgent"),
     "tiny-towns-rollout": ("farmtable.games.tiny_towns.rollout", "RolloutAgent"),
 }

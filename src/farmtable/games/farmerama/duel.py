@@ -1,0 +1,439 @@
+"""A two-player Farmerama player that chooses its action cards as a game against the other's choice.
+
+In a two-player round each player chooses two of the five action cards in secret (phase 1); a card
+both chose is *shared*: Sow, Harvest and Water give the action wheel's lower number, and the
+ornamental building of the pair goes to one of them (and every building taken brings the end
+nearer). The greedy agent (and the search's priors) rate a card as if it were played alone, since
+the other's cards are hidden: two greedy-minded players tend to choose the same cards and halve
+each other's actions.
+
+:class:`DuelAgent` (spec ``farmerama-duel:time=0.2,temp=2.0``) plays phase 1 as a simultaneous
+game. For each pair of cards it may still choose (10, or 4 once its first card is down) and each
+pair the other may choose (10), it plays the round's reveal and awards on a copy of the position
+and rates the boards after both players carried out their cards (``state.evaluate()``: the
+evaluation carries out each player's chosen cards with the real shared/alone numbers), so the
+payoff of a pair against a pair is this player's expected final margin. The other's pair is
+unknown: it is modelled from public facts as a player who rates each pair as played alone (the
+way the greedy agent sees it) and picks by a softmax of that value with temperature ``temp``
+stars (``temp`` large: any pair alike). The agent chooses the pair with the best expected margin
+against that model, plays its first card and remembers the second for its next decision.
+
+Everything is computed on ``state.determinize(player, rng)`` with the other's chosen cards (which
+a determinization samples at random) set aside: the model uses only the other's public board.
+Every other decision (awards, carrying out the cards) is the greedy agent's. With any other player
+count (solo, three or four players) the agent plays exactly like the greedy agent, with the same
+random numbers, so solo play does not change.
+
+``time`` caps the CPU seconds of a decision (``time.process_time``): the pair-against-pair table is
+filled row by row (this player's pairs, best first by the value played alone) and a row is
+started only while the budget allows, so the agent never plays an unrated pair; with no full row
+it plays the greedy agent's card. Without ``time`` a seeded game replays exactly; with it, a run
+replays exactly as long as the budget never binds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from itertools import combinations
+from typing import Any, Final
+
+from farmtable.agents.base import Agent, legal_actions_or_refuse
+from farmtable.agents.greedy import greedy_choice
+from farmtable.core import State, clock
+from farmtable.games.farmerama.components import CARDS
+from farmtable.games.farmerama.evaluation import actions_left, estimate
+from farmtable.games.farmerama.planner import board_value
+from farmtable.games.farmerama.rules import ACT, AWARD, CARD_ACTIONS, CHOOSE, NO_CARD, FarmeramaState
+
+DEFAULT_TIME: Final = 0.2
+"""CPU seconds per decision (the Normal level's cap)."""
+DEFAULT_TEMP: Final = 2.0
+"""Stars: the temperature of the softmax that models the other player's pair."""
+SAFETY: Final = 0.9
+"""Share of the budget after which no new row of the table is started."""
+STOP_SHARE: Final = 0.97
+"""Share of the budget after which a table row in progress is abandoned (the best full row is played)."""
+PLAN_SHARE: Final = 0.6
+"""Share of the budget a phase-3 line may take to find (then the greedy agent's step is played)."""
+MAX_WHEEL_TURNS: Final = 3
+"""Wheel turns tried within one player's phase 3 of a round (more are legal; they are not searched)."""
+
+
+def _check_params(time_budget: object, temp: object) -> None:
+    if time_budget is not None and (
+        isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) or not time_budget > 0
+    ):
+        raise ValueError(f"farmerama-duel: time must be a positive number of CPU seconds, got {time_budget!r}")
+    if isinstance(temp, bool) or not isinstance(temp, (int, float)) or not temp > 0 or math.isinf(temp):
+        raise ValueError(f"farmerama-duel: temp must be a positive number of stars, got {temp!r}")
+
+
+def own_value(state: FarmeramaState, player: int) -> float:
+    """``player``'s expected final stars (:func:`evaluation.estimate`), with the count of every card
+    ``player`` did not choose set aside while it is computed: only the counts of the player's own
+    cards (alone or shared) change its board, and the evaluation remembers its carry-outs by the
+    position, so this lets every pairing with the same effect on the player share one computation."""
+    saved = state.card_count
+    cards = state.boards[player].cards
+    state.card_count = [n if c in cards else 0 for c, n in enumerate(saved)]
+    try:
+        return estimate(state, player)
+    finally:
+        state.card_count = saved
+
+
+def _settle_awards(sim: FarmeramaState) -> None:
+    """Play phase 2 (the buildings of shared cards) on ``sim``: each choice the one its chooser's
+    :func:`own_value` rates best (ties to the first)."""
+    for _ in range(16):  # at most two awards, each a take and a few gains
+        if sim.phase != AWARD:
+            return
+        p = sim.actors()[0]
+        legal = sim.legal_actions(p)
+        best, best_value = legal[0], -math.inf
+        if len(legal) > 1:
+            for action in legal:
+                child = sim.clone()
+                child.apply(p, action)
+                value = own_value(child, p)
+                if value > best_value + 1e-9:
+                    best, best_value = action, value
+        sim.apply(p, best)
+
+
+def _base(world: FarmeramaState, opp: int) -> FarmeramaState:
+    """``world`` with the other player's secret cards set aside (a determinization samples them)."""
+    base = world.clone()
+    base.boards[opp].cards = []
+    base._legal = {}
+    return base
+
+
+def pair_value(base: FarmeramaState, player: int, pair: tuple[int, ...]) -> float:
+    """``player``'s expected final stars with ``pair`` chosen, each card rated as played alone
+    (the evaluation in phase 1; what the greedy agent sees)."""
+    sim = base.clone()
+    for card in pair:
+        if card not in sim.boards[player].cards:
+            sim.apply(player, CARD_ACTIONS[card])
+    return own_value(sim, player)
+
+
+def payoff(base: FarmeramaState, me: int, mine: tuple[int, ...], theirs: tuple[int, ...], width: float = 0.0) -> float:
+    """``me``'s expected final margin after ``me`` chose ``mine`` and the other ``theirs``: the cards
+    revealed, the buildings awarded (:func:`_settle_awards`) and both players' cards rated as carried
+    out. ``width`` > 0: ``σ(margin / width)`` instead, a win chance."""
+    opp = 1 - me
+    sim = base.clone()
+    for card in mine:
+        if card not in sim.boards[me].cards:
+            sim.apply(me, CARD_ACTIONS[card])
+    for card in theirs:
+        sim.apply(opp, CARD_ACTIONS[card])
+    _settle_awards(sim)
+    margin = own_value(sim, me) - own_value(sim, opp)
+    return margin if width <= 0 else 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, margin / width))))
+
+
+def greedy_pairs(base: FarmeramaState, player: int) -> list[tuple[int, ...]]:
+    """The pairs the greedy agent would choose as ``player`` (its first card the best played alone
+    with no second card yet, then the best second card with it; every tie kept), sorted."""
+    singles = {card: pair_value(base, player, (card,)) for card in range(len(CARDS))}
+    top = max(singles.values())
+    pairs: set[tuple[int, ...]] = set()
+    for first in (c for c, v in singles.items() if v >= top - 1e-9):
+        seconds = {c: pair_value(base, player, (first, c)) for c in range(len(CARDS)) if c != first}
+        best = max(seconds.values())
+        pairs.update(tuple(sorted((first, c))) for c, v in seconds.items() if v >= best - 1e-9)
+    return sorted(pairs)
+
+
+def opponent_model(
+    base: FarmeramaState, opp: int, temp: float, greedy: float = 0.0
+) -> list[tuple[tuple[int, ...], float]]:
+    """The other player's pairs with their modelled chances: a softmax (temperature ``temp`` stars)
+    of each pair's value to that player when played alone, mixed with weight ``greedy`` (0 to 1)
+    with the pair(s) the greedy agent would choose (:func:`greedy_pairs`)."""
+    pairs: list[tuple[int, ...]] = list(combinations(range(len(CARDS)), 2))
+    values = [pair_value(base, opp, pair) for pair in pairs]
+    top = max(values)
+    weights = [math.exp((v - top) / temp) for v in values]
+    total = sum(weights)
+    chances = [(1.0 - greedy) * w / total for w in weights]
+    if greedy > 0:
+        picks = greedy_pairs(base, opp)
+        for pick in picks:
+            chances[pairs.index(pick)] += greedy / len(picks)
+    return list(zip(pairs, chances, strict=True))
+
+
+def choose_pair(
+    world: FarmeramaState,
+    me: int,
+    temp: float = DEFAULT_TEMP,
+    deadline: float | None = None,
+    width: float = 0.0,
+    greedy: float = 0.0,
+    deep: float = 0.0,
+    stop: float | None = None,
+) -> tuple[int, ...] | None:
+    """The pair of action cards ``me`` should choose this round (two-player phase 1), or None when the
+    budget allowed no complete rating. ``world``: a determinization. ``deadline`` (a ``process_time``
+    reading): no new row of the table is started after it (the first always is); ``stop``: a row in
+    progress after the first is abandoned (and not used) once it passes.
+
+    ``deep`` (0 to 1): weight of a second-level model of the other player in its model: the pair
+    the other would choose if it reasoned like this player with ``deep=0`` (its best answer, by the
+    same table, to a softmax of this player's pairs played alone)."""
+    if world.players != 2 or world.phase != CHOOSE:
+        raise ValueError("choose_pair is for phase 1 of a two-player game")
+    opp = 1 - me
+    base = _base(world, opp)
+    chosen = tuple(world.boards[me].cards)
+    if chosen:  # the table is rated from the round's start: the other cannot see this player's card
+        base.boards[me].cards = []
+        base._legal = {}
+    everything: list[tuple[int, ...]] = list(combinations(range(len(CARDS)), 2))
+    mine = [pair for pair in everything if all(c in pair for c in chosen)]
+    table: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
+
+    def margin(pair: tuple[int, ...], theirs: tuple[int, ...]) -> float:
+        found = table.get((pair, theirs))
+        if found is None:
+            found = table[(pair, theirs)] = payoff(base, me, pair, theirs)
+        return found
+
+    def rate(pair: tuple[int, ...], theirs: tuple[int, ...]) -> float:
+        m = margin(pair, theirs)
+        return m if width <= 0 else 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, m / width))))
+
+    model = opponent_model(base, opp, temp, greedy)
+    if deep > 0 and (deadline is None or time.process_time() < deadline):
+        seen = opponent_model(base, me, temp)  # this player as the other models it (level 0)
+        answers: dict[tuple[int, ...], float] = {}
+        for theirs in everything:
+            if deadline is not None and time.process_time() > deadline:
+                break
+            answers[theirs] = -sum(w * margin(pair, theirs) for pair, w in seen)
+        else:
+            top = max(answers.values())
+            picks = [q for q in everything if answers[q] >= top - 1e-9]
+            model = [(q, (1.0 - deep) * w + (deep / len(picks) if q in picks else 0.0)) for q, w in model]
+    if deadline is not None and time.process_time() > deadline:
+        return None
+    alone = {pair: pair_value(base, me, pair) for pair in mine}
+    mine.sort(key=lambda pair: -alone[pair])  # stable: equal values keep the card order
+    best: tuple[int, ...] | None = None
+    best_value = -math.inf
+    for pair in mine:
+        if deadline is not None and time.process_time() > deadline and best is not None:
+            break
+        value = 0.0
+        for theirs, w in model:
+            if best is not None and stop is not None and time.process_time() > stop:
+                return best  # a row cut short is not used
+            if w > 0:
+                value += w * rate(pair, theirs)
+        if value > best_value + 1e-9:
+            best, best_value = pair, value
+    return best
+
+
+def cards_left_this_round(state: FarmeramaState, player: int) -> int:
+    """Action cards ``player`` still carries out this round (phase 3), the one in progress included."""
+    if state.phase != ACT or player not in state.act_order:
+        return 0
+    board = state.boards[player]
+    if board.pending or board.current != NO_CARD:
+        return len(board.pending) + (1 if board.current != NO_CARD else 0)
+    return len(board.cards)
+
+
+def _line_key(state: FarmeramaState, player: int) -> tuple[object, ...]:
+    """What a planned phase-3 line depends on: the round, the phase and ``player``'s board and cards."""
+    board = state.boards[player]
+    return (
+        state.round,
+        state.phase,
+        tuple(board.barn),
+        tuple(board.beds),
+        board.wheel,
+        tuple(board.pasture),
+        tuple(board.products),
+        tuple(board.cards),
+        tuple(board.pending),
+        board.current,
+        board.remaining,
+        tuple(state.supply),
+    )
+
+
+def _mine_to_play(state: FarmeramaState, player: int) -> bool:
+    return state.phase == ACT and player in state.actors()
+
+
+def best_line(state: FarmeramaState, player: int) -> tuple[float, list[str]]:
+    """The best way for ``player`` to carry out the rest of its cards this round (phase 3, its turn):
+    every distinct order of its steps, card starts, wheel turns (at most :data:`MAX_WHEEL_TURNS`) and
+    ``done`` is tried (positions reached twice are rated once), and the end of its turn is rated by
+    the planner's :func:`planner.board_value` with the actions left after this round. Its value and
+    one line of actions that reaches it. Checks the decision's clock (:mod:`farmtable.core.clock`)
+    as it goes. Nothing in phase 3 is hidden or random, so the line can be played as it stands."""
+    if not _mine_to_play(state, player):
+        raise ValueError(f"best_line: player {player} is not carrying out cards now")
+    after = actions_left(state, player) - cards_left_this_round(state, player)
+    memo: dict[tuple[object, ...], tuple[float, list[str]]] = {}
+
+    def key(sim: FarmeramaState, turns: int) -> tuple[object, ...]:
+        board = sim.boards[player]
+        return (
+            turns,
+            tuple(board.barn),
+            tuple(board.beds),
+            board.wheel,
+            tuple(board.pasture),
+            tuple(board.products),
+            board.current,
+            board.remaining,
+            tuple(board.pending),
+            tuple(sim.supply),
+            sim.phase,
+        )
+
+    def walk(sim: FarmeramaState, turns: int) -> tuple[float, list[str]]:
+        k = key(sim, turns)
+        found = memo.get(k)
+        if found is not None:
+            return found
+        clock.check()
+        best: tuple[float, list[str]] = (-math.inf, [])
+        for action in sim.legal_actions(player):
+            wheel = action == "turn-wheel"
+            if wheel and turns >= MAX_WHEEL_TURNS:
+                continue
+            child = sim.clone()
+            child.apply(player, action)
+            if _mine_to_play(child, player):
+                value, line = walk(child, turns + wheel)
+            else:
+                value, line = board_value(child.boards[player], after), []
+            if value > best[0] + 1e-9:
+                best = (value, [action, *line])
+        memo[k] = best
+        return best
+
+    return walk(state, 0)
+
+
+class DuelAgent(Agent):
+    """The two-player Farmerama player (spec ``farmerama-duel:time=0.2,temp=2.0``); see the module.
+
+    Parameters: ``time`` (CPU seconds per decision, default 0.2), ``temp`` (the
+    softmax temperature of the other player's model, in stars, default 2.0).
+    """
+
+    name = "farmerama-duel"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        time: float | None = DEFAULT_TIME,
+        temp: float = DEFAULT_TEMP,
+        width: float = 0.0,
+        plan: int = 1,
+        greedy: float = 0.0,
+        deep: float = 0.0,
+    ) -> None:
+        _check_params(time, temp)
+        if plan not in (0, 1) or isinstance(plan, bool):
+            raise ValueError(f"farmerama-duel: plan must be 0 (greedy steps) or 1 (best line), got {plan!r}")
+        if isinstance(width, bool) or not isinstance(width, (int, float)) or not 0 <= width < math.inf:
+            raise ValueError(f"farmerama-duel: width must be a number of stars of at least 0, got {width!r}")
+        if isinstance(greedy, bool) or not isinstance(greedy, (int, float)) or not 0 <= greedy <= 1:
+            raise ValueError(f"farmerama-duel: greedy must be a share from 0 to 1, got {greedy!r}")
+        if isinstance(deep, bool) or not isinstance(deep, (int, float)) or not 0 <= deep <= 1:
+            raise ValueError(f"farmerama-duel: deep must be a share from 0 to 1, got {deep!r}")
+        params: dict[str, Any] = {"temp": temp}
+        if deep:
+            params["deep"] = deep
+        if greedy:
+            params["greedy"] = greedy
+        if width:
+            params["width"] = width
+        if not plan:
+            params["plan"] = plan
+        if time is not None:
+            params["time"] = time
+        super().__init__(seed, **params)
+        self.budget = None if time is None else float(time)
+        self.temp = float(temp)
+        self.width = float(width)
+        self.plan = bool(plan)
+        self.greedy = float(greedy)
+        self.deep = float(deep)
+        self._start = 0.0
+        self._line: list[str] = []
+        self._expect: tuple[object, ...] | None = None
+        self.rng = random.Random(seed)
+        self._second: tuple[int, tuple[int, ...], int] | None = None
+        """(round, cards chosen, the pair's other card) after playing a pair's first card."""
+        self.last_pair: tuple[int, ...] | None = None
+        """The pair chosen at the last phase-1 decision that rated pairs (None: fell back to greedy)."""
+
+    def act(self, state: State[Any], player: int) -> Any:
+        """Phase 1 of a two-player game: a card of the best pair; otherwise the greedy agent's move."""
+        start = self._start = time.process_time()
+        legal = legal_actions_or_refuse(state, player)
+        if len(legal) == 1:
+            return legal[0]
+        world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
+        if not isinstance(world, FarmeramaState) or world.players != 2:
+            return legal[greedy_choice(world, player, self.rng)]
+        deadline = None if self.budget is None else start + SAFETY * self.budget
+        with clock.deadline_at(None if self.budget is None else start + self.budget):
+            if world.phase == CHOOSE:
+                return self._choose(world, player, legal, deadline)
+            if self.plan and _mine_to_play(world, player):
+                plan_by = None if self.budget is None else start + PLAN_SHARE * self.budget
+                return self._step(world, player, legal, plan_by)
+        return legal[greedy_choice(world, player, self.rng)]
+
+    def _step(self, world: FarmeramaState, player: int, legal: list[Any], deadline: float | None) -> Any:
+        """Phase 3: the next action of the best line (:func:`best_line`), planned at the turn's first
+        step (and again at the next step when the budget did not allow it)."""
+        if not (self._line and self._expect == _line_key(world, player) and self._line[0] in legal):
+            try:
+                with clock.deadline_at(deadline):
+                    self._line = best_line(world, player)[1]
+            except clock.OutOfTime:
+                self._line = []
+        if not self._line or self._line[0] not in legal:
+            self._line, self._expect = [], None
+            return legal[greedy_choice(world, player, self.rng)]
+        action = self._line.pop(0)
+        world.apply(player, action)
+        self._expect = _line_key(world, player)
+        return action
+
+    def _choose(self, world: FarmeramaState, player: int, legal: list[Any], deadline: float | None) -> Any:
+        chosen = tuple(world.boards[player].cards)
+        if chosen and self._second is not None and self._second[:2] == (world.round, chosen):
+            action = CARD_ACTIONS[self._second[2]]
+            self._second = None
+            if action in legal:
+                return action
+        self._second = None
+        try:
+            stop = None if self.budget is None else self._start + STOP_SHARE * self.budget
+            pair = choose_pair(world, player, self.temp, deadline, self.width, self.greedy, self.deep, stop)
+        except clock.OutOfTime:
+            pair = None
+        self.last_pair = pair
+        if pair is None:
+            return legal[greedy_choice(world, player, self.rng)]
+        todo = [card for card in pair if card not in chosen]
+        if len(todo) == 2:
+            self._second = (world.round, (todo[0],), todo[1])
+        return CARD_ACTIONS[todo[0]]
