@@ -12,6 +12,7 @@ import pytest
 import farmtable
 import farmtable.agents
 from farmtable.agents.greedy import GreedyAgent
+from farmtable.games.tiny_towns import components as C
 from farmtable.games.tiny_towns import duel
 from farmtable.games.tiny_towns.duel import (
     DuelAgent,
@@ -200,3 +201,55 @@ def test_it_reads_only_what_its_player_may_see_and_not_the_others_hidden_placeme
     elsewhere = state.determinize(me, random.Random(99))  # the same view, another hidden placement
     again = DuelAgent(seed=2, time=60.0, k=2, worlds=1, horizon=2).act(elsewhere, me)
     assert again == action
+
+
+def _hand_built() -> TinyTownsState:
+    """Deal 2000 with both monuments kept, then set by hand: round 20, the other player (the Master
+    Builder) named glass; the player's town has two empty squares, A4 and D4. Glass on D4 completes a
+    Cottage (wheat D3, brick C4) in the Orchard's column, so it can be built at once and fed (+3)."""
+    state = GAME.new_game(players=2, seed=2000)
+    assert isinstance(state, TinyTownsState)
+    for p in (0, 1):
+        state.apply(p, state.legal_actions(p)[0])
+    state.towns[0].grid = [
+        *("Inn", "Shed", "Theater", "Orchard"),
+        *("Cottage", "Shed", "Cloister", "Shed"),
+        *("Shed", "Cottage", "Shed", "wheat"),
+        *("", "Shed", "brick", ""),
+    ]
+    state.towns[1].grid = ["Shed"] * 6 + ["wood", "stone"] + [""] * 8
+    state.round, state.mb, state.named, state.phase = 20, 1, "glass", PLACE_PHASE
+    state._cache.clear()
+    return state
+
+
+def test_in_a_hand_built_position_it_places_the_cube_that_completes_a_fed_cottage() -> None:
+    state = _hand_built()
+    agent = DuelAgent(seed=0, time=60.0, k=2, worlds=2, horizon=0)
+    action = agent.act(state, 0)
+    assert str(action) == "place glass D4"
+    assert agent.last["values"][agent.last["chosen"]] == max(agent.last["values"])
+    # the move is better by the rules: after it the Cottage is built and fed, 3 points more than before
+    after = state.clone()
+    after.apply(0, action)
+    after.apply(1, after.legal_actions(1)[0])
+    assert after.phase == BUILD_PHASE
+    cottage = next(a for a in after.legal_actions(0) if a.what == "Cottage" and a.target == 15)
+    before = after.result().totals[0]
+    after.apply(0, cottage)
+    assert after.result().totals[0] >= before + 3
+
+
+def test_a_candidates_value_is_its_rollouts_mean() -> None:
+    state = _hand_built()
+    agent = DuelAgent(seed=5, time=60.0, k=2, worlds=1, horizon=0)
+    agent.act(state, 0)
+    # the same world and name stream as the agent's: a fresh agent with the same seed draws them alike
+    rng = random.Random(5)
+    world = state.determinize(0, random.Random(rng.getrandbits(64)))
+    names = [random.Random(rng.getrandbits(64)).choice(C.RESOURCES) for _ in range(duel.STREAM)]
+    for cand, value in zip(move_candidates(world, 0), agent.last["values"], strict=False):
+        copy = world.clone()
+        set_aside_others(copy, 0)
+        copy.apply(0, cand.action)
+        assert play_town(copy, 0, names, master_turns(world, 0)) == value
