@@ -247,7 +247,8 @@ def test_a_candidates_value_is_its_rollouts_mean() -> None:
     # the same world and name stream as the agent's: a fresh agent with the same seed draws them alike
     rng = random.Random(5)
     world = state.determinize(0, random.Random(rng.getrandbits(64)))
-    names = [random.Random(rng.getrandbits(64)).choice(C.RESOURCES) for _ in range(duel.STREAM)]
+    stream = random.Random(rng.getrandbits(64))
+    names = [stream.choice(C.RESOURCES) for _ in range(duel.STREAM)]
     for cand, value in zip(move_candidates(world, 0), agent.last["values"], strict=False):
         copy = world.clone()
         set_aside_others(copy, 0)

@@ -338,20 +338,23 @@ class DuelAgent(Agent):
             return self.greedy.act(state, player)
         if state.players == 1:
             return self.solo.act(state, player)
-        legal = legal_actions_or_refuse(state, player)
-        if len(legal) == 1:
-            return legal[0]
         deadline = start + self.budget - max((1.0 - SAFETY) * self.budget, RESERVE)
-        with old_objects_set_aside():
+        with old_objects_set_aside():  # first: no full garbage collection of the caches inside the budget
+            legal = legal_actions_or_refuse(state, player)
+            if len(legal) == 1:
+                return legal[0]
             return self._search(state, player, legal, deadline)
 
     def _search(self, state: State[Any], player: int, legal: list[Any], deadline: float) -> Any:
+        """Rate the candidates by rollouts, world after world, until ``deadline``; the best one's action.
+
+        A world cut short by the deadline still counts for the candidates finished in it: the choice is
+        among the candidates rated in as many worlds as the first (the same worlds for all of them)."""
         worlds = [state.determinize(player, random.Random(self.rng.getrandbits(64))) for _ in range(self.worlds)]
-        streams = [[random.Random(self.rng.getrandbits(64)).choice(C.RESOURCES) for _ in range(STREAM)]]
-        streams += [
-            [rng.choice(C.RESOURCES) for _ in range(STREAM)]
-            for rng in (random.Random(self.rng.getrandbits(64)) for _ in range(self.worlds - 1))
-        ]
+        streams = []
+        for _ in range(self.worlds):
+            stream = random.Random(self.rng.getrandbits(64))
+            streams.append([stream.choice(C.RESOURCES) for _ in range(STREAM)])
         first = worlds[0]
         if not isinstance(first, TinyTownsState):
             raise TypeError(f"tiny-towns-duel: a determinization of {state.game.id} is not a Tiny Towns state")
@@ -362,28 +365,31 @@ class DuelAgent(Agent):
         candidates = ranked[: self.k]
         turns = master_turns(first, player)
         totals = [0.0] * len(candidates)
+        counts = [0] * len(candidates)
         done = 0
-        for world, names in zip(worlds, streams, strict=True):
-            if not isinstance(world, TinyTownsState):
-                raise TypeError(f"tiny-towns-duel: a determinization of {state.game.id} is not a Tiny Towns state")
-            scores: list[float] = []
-            try:
-                for cand in candidates:
+        try:
+            for world, names in zip(worlds, streams, strict=True):
+                if not isinstance(world, TinyTownsState):
+                    raise TypeError(f"tiny-towns-duel: a determinization of {state.game.id} is not a Tiny Towns state")
+                for i, cand in enumerate(candidates):
+                    _on_time(deadline)
                     copy = world.clone()
                     set_aside_others(copy, player)
                     copy.apply(player, _listed(copy, player, cand.action))
-                    scores.append(play_town(copy, player, names, turns, deadline, cand.square, self.horizon))
-            except OutOfTime:
-                break
-            done += 1
-            totals = [t + s for t, s in zip(totals, scores, strict=True)]
-        values = [t / done - self.gift * c.gift for t, c in zip(totals, candidates, strict=True)] if done else []
+                    totals[i] += play_town(copy, player, names, turns, deadline, cand.square, self.horizon)
+                    counts[i] += 1
+                done += 1
+        except OutOfTime:
+            pass
+        rated = [i for i in range(len(candidates)) if counts[i] and counts[i] == counts[0]]
+        values = [totals[i] / counts[i] - self.gift * candidates[i].gift for i in rated]
         best = 0
         for i in range(1, len(values)):
             if values[i] > values[best]:
                 best = i
         self.last = {
             "worlds": done,
+            "rated": len(rated),
             "values": values,
             "candidates": [(str(c.action), c.square, c.prior) for c in candidates],
             "chosen": best,
