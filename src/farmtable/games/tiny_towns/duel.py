@@ -61,11 +61,12 @@ DEFAULT_K: Final = 4
 """Candidate moves rated by rollouts."""
 DEFAULT_WORLDS: Final = 3
 """Determinizations (each with its own stream of resources named by the others)."""
-SAFETY: Final = 0.85
-"""Share of the budget the rollouts may use (the rest: ranking the candidates' leftovers and returning)."""
-RESERVE: Final = 0.03
-"""CPU seconds kept free at least: the deadline is checked before every estimate of a rollout's
-decision, so a rollout passes it by one estimate (under 2 ms, more on a loaded machine)."""
+SAFETY: Final = 0.75
+"""Share of the budget the rollouts may use. The rest covers ranking leftovers, returning, and what the
+CPU clock shows beyond the deadline on a loaded machine: with 0.85 a 0.2 s decision was seen taking
+0.215 s once in about 300 (2 cores shared by six busy processes)."""
+RESERVE: Final = 0.04
+"""CPU seconds kept free at least (the deadline is checked before every estimate of a rollout)."""
 SET_ASIDE: Final = 10**6
 """The completion round given to a town set aside in a rollout (it never acts; it counts as finishing last)."""
 MAX_STEPS: Final = 5_000
