@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from farmtable.agents.base import Agent, legal_actions_or_refuse, old_objects_set_aside
-from farmtable.agents.greedy import GreedyAgent, greedy_choice
+from farmtable.agents.greedy import GreedyAgent
 from farmtable.core import State
 from farmtable.games.tiny_towns import components as C
 from farmtable.games.tiny_towns.evaluation import best_placement_estimate, estimate
@@ -145,9 +145,14 @@ def name_candidates(state: TinyTownsState, me: int) -> list[Candidate]:
     return heads + [c for c in out if c not in heads]
 
 
-def move_candidates(state: TinyTownsState, me: int) -> list[Candidate]:
-    """Every legal move of ``me`` (not a name), best first by its one-step value."""
-    out = [Candidate(a, -1, _one_step(state, me, a)) for a in state.legal_actions(me)]
+def move_candidates(state: TinyTownsState, me: int, deadline: float | None = None) -> list[Candidate]:
+    """Every legal move of ``me`` (not a name), best first by its one-step value. When ``deadline`` passes
+    (a Warehouse's many moves are rated on copies), the moves not yet rated are left out (never the first)."""
+    out: list[Candidate] = []
+    for action in state.legal_actions(me):
+        if out and deadline is not None and time.process_time() > deadline:
+            break
+        out.append(Candidate(action, -1, _one_step(state, me, action)))
     out.sort(key=lambda c: -c.prior)
     return out
 
@@ -197,21 +202,18 @@ def _best_pair(state: TinyTownsState, me: int, deadline: float | None = None) ->
     return best
 
 
-def _best_move(
-    state: TinyTownsState, me: int, legal: list[Action], rng: random.Random, deadline: float | None = None
-) -> Action:
-    """The base policy's placement or build-step move: the best board by the own estimate (the deadline
-    checked before each move rated)."""
-    if all(_plain(a) or a.verb == DONE or (a.verb == BUILD and a.what in C.BUILDINGS) for a in legal):
-        best = legal[0]
-        best_value = float("-inf")
-        for action in legal:
-            _on_time(deadline)
-            value = _one_step(state, me, action)
-            if value > best_value:
-                best, best_value = action, value
-        return best
-    return legal[greedy_choice(state, me, rng)]
+def _best_move(state: TinyTownsState, me: int, legal: list[Action], deadline: float | None = None) -> Action:
+    """The base policy's placement, build-step or pending move: the best by its one-step value (the own
+    estimate of the board after it; a Warehouse, Factory or monument move on a copy), the deadline
+    checked before each move rated; ties to the first."""
+    best = legal[0]
+    best_value = float("-inf")
+    for action in legal:
+        _on_time(deadline)
+        value = _one_step(state, me, action)
+        if value > best_value:
+            best, best_value = action, value
+    return best
 
 
 def play_town(
@@ -232,7 +234,6 @@ def play_town(
     ``square``: where the cube of the resource just named goes. Raises :class:`OutOfTime` when
     ``deadline`` (a ``process_time`` reading) passes, checked before each decision.
     """
-    rng = random.Random(0)
     start_round = state.round
     named = 0
     steps = 0
@@ -264,7 +265,7 @@ def play_town(
         elif phase == PLACE_PHASE and square >= 0 and Action(PLACE, state.named, target=square) in legal:
             action = Action(PLACE, state.named, target=square)
         else:
-            action = _best_move(state, me, legal, rng, deadline)
+            action = _best_move(state, me, legal, deadline)
         square = -1
         state.apply(me, _listed(state, me, action))
     return float(state.result().totals[me])
@@ -362,7 +363,7 @@ class DuelAgent(Agent):
         if first.phase == KEEP_PHASE:
             return self.greedy.act(state, player)
         naming = first.phase == NAME_PHASE
-        ranked = name_candidates(first, player) if naming else move_candidates(first, player)
+        ranked = name_candidates(first, player) if naming else move_candidates(first, player, deadline)
         candidates = ranked[: self.k]
         turns = master_turns(first, player)
         totals = [0.0] * len(candidates)
