@@ -254,3 +254,21 @@ def test_a_candidates_value_is_its_rollouts_mean() -> None:
         set_aside_others(copy, 0)
         copy.apply(0, cand.action)
         assert play_town(copy, 0, names, master_turns(world, 0)) == value
+
+
+def test_a_world_cut_short_rates_the_candidates_finished_in_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _two_players(9, 5)
+    me = state.mb
+    calls: list[int] = []
+
+    def two_then_out(*args: Any, **kwargs: Any) -> float:
+        calls.append(1)
+        if len(calls) > 2:
+            raise duel.OutOfTime
+        return [5.0, 50.0][len(calls) - 1]  # the second candidate's town ends far better
+
+    monkeypatch.setattr(duel, "play_town", two_then_out)
+    agent = DuelAgent(seed=0, time=60.0, k=4, worlds=2, gift=0.0)
+    action = agent.act(state, me)
+    assert agent.last["worlds"] == 0 and agent.last["rated"] == 2
+    assert action == name_candidates(state, me)[1].action  # the better of the two rated in the same world
