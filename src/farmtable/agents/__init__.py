@@ -23,6 +23,7 @@ GAME_SOLO_PLAYERS = {
     "farmerama-duel": ("farmtable.games.farmerama.duel", "DuelAgent"),
     "tiny-farms-expectimax": ("farmtable.games.tiny_farms.expectimax", "ExpectimaxAgent"),
     "tiny-towns-rollout": ("farmtable.games.tiny_towns.rollout", "RolloutAgent"),
+    "tiny-towns-duel": ("farmtable.games.tiny_towns.duel", "DuelAgent"),
 }
 """The games' own solo players: agent name -> (module, class). Imported when first made, so that
 importing the agents does not import the games' search code."""
