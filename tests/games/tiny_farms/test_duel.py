@@ -13,7 +13,7 @@ import farmtable.agents
 from farmtable.agents.greedy import greedy_choice
 from farmtable.core import Rng
 from farmtable.games.tiny_farms import components as c
-from farmtable.games.tiny_farms import duel
+from farmtable.games.tiny_farms import duel, evaluation
 from farmtable.games.tiny_farms.rules import MOVE, OVER, PLACE, TinyFarmsState
 from tests.agents.test_hidden_info import Guard
 from tests.games.tiny_farms.builder import board, new, position
@@ -59,30 +59,58 @@ def test_turn_starts_are_legal_and_cover_every_die_and_farmer(seed: int) -> None
         assert no_milk == {a for a in state.legal_actions(state.current) if a.startswith("die ")}
 
 
-def test_the_chance_node_is_the_mean_over_the_real_rolls() -> None:
-    """The chance value of a round start equals the weighted mean, over the rules' own rolls (the
-    dice set through a scripted generator), of the start player's best move's value."""
+def _best(state: TinyFarmsState, milk: int) -> TinyFarmsState:
+    """The position after the current player's best die (by the evaluation, milk up to ``milk``)."""
+    mover = state.current
+    best, chosen = -math.inf, state
+    for start in duel.turn_starts(state, milk):
+        child = state.clone()
+        for action in start:
+            child._do(mover, action)
+        value = duel.margin(child.evaluate(), mover)
+        if value > best:
+            best, chosen = value, child
+    return chosen
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_the_chance_node_is_the_mean_over_the_real_rolls(depth: int) -> None:
+    """The chance value of a round start equals the weighted mean, over every roll, of the start
+    player's best move's value (depth 2: then the animals written as the evaluation writes them
+    and the other player's best die of the two left), computed here move by move."""
     state = _positions(3, MOVE)[8]
     while state.turn_index != 0:  # the next round start
         state = duel.best_turn(state, 1)
-    search = duel.Search(player=1, milk=1)
+    search = duel.Search(player=1, milk=1, depth=depth)
     got = search.chance_value(state)
     expected = 0.0
     for roll, weight in duel.roll_outcomes(len(state.dice)):
         rolled = state.clone()
         rolled.dice = list(roll)
         rolled._legal = None
-        mover = rolled.current
-        best, mine = -math.inf, 0.0
-        for start in duel.turn_starts(rolled, 1):
-            child = rolled.clone()
-            for action in start:
-                child._do(mover, action)
-            values = child.evaluate()
-            if duel.margin(values, mover) > best:
-                best, mine = duel.margin(values, mover), duel.margin(values, 1)
-        expected += weight * mine
+        after = _best(rolled, 1)
+        if depth == 2:
+            duel.place_as_evaluated(after)
+            assert after.phase == MOVE and after.current != rolled.current and len(after.dice) == 2
+            after = _best(after, 1)
+        expected += weight * duel.margin(after.evaluate(), 1)
     assert got == pytest.approx(expected, abs=1e-9)
+
+
+def test_animals_are_written_where_the_evaluation_writes_them() -> None:
+    for state in _positions(8, PLACE)[::4]:
+        who, farm = state.current, state.pending_farm
+        cells = range(farm * c.FARM_CELLS, (farm + 1) * c.FARM_CELLS)
+        before = tuple(state.boards[who][i] for i in cells)
+        evaluation._players_model()
+        target = evaluation._place_in_farm(
+            before, list(state.pending), evaluation.share_left(state), evaluation._players_farm_potential
+        )
+        child = state.clone()
+        duel.place_as_evaluated(child)
+        assert child.phase != PLACE or child.current != who
+        assert tuple(child.boards[who][i] for i in cells) == target
+        assert Counter(x for x in target if x) - Counter(x for x in before if x) == Counter(state.pending)
 
 
 # The last round; player 0 moves first, player 1 last. One horse each (a tie: 10 points each).
@@ -186,7 +214,13 @@ def test_it_decides_from_the_determinization_only() -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    ["tiny-farms-duel:keep=-1", "tiny-farms-duel:milk=3", "tiny-farms-duel:time=0", "tiny-farms-duel:keep=1.5"],
+    [
+        "tiny-farms-duel:keep=-1",
+        "tiny-farms-duel:milk=3",
+        "tiny-farms-duel:time=0",
+        "tiny-farms-duel:keep=1.5",
+        "tiny-farms-duel:depth=3",
+    ],
 )
 def test_bad_parameters_are_refused_by_name(spec: str) -> None:
     name = spec.split(":")[1].split("=")[0]

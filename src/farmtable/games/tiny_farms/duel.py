@@ -43,6 +43,8 @@ from farmtable.agents.base import Agent, legal_actions_or_refuse, old_objects_se
 from farmtable.agents.greedy import greedy_choice
 from farmtable.core import State
 from farmtable.games.tiny_farms import components as c
+from farmtable.games.tiny_farms import evaluation
+from farmtable.games.tiny_farms.evaluation import share_left
 from farmtable.games.tiny_farms.rules import (
     DIE_ACTIONS,
     MILK_DOWN,
@@ -50,6 +52,7 @@ from farmtable.games.tiny_farms.rules import (
     MOVE,
     OVER,
     PLACE,
+    PUT_ACTIONS,
     TinyFarmsState,
     destination,
 )
@@ -60,6 +63,8 @@ TURN_MILK: Final = 2
 """Milk tokens the player's own turn may spend on its die (each way)."""
 WIN_BONUS: Final = 1000.0
 """Points a finished game adds to the sole winner's margin (and takes off a loser's)."""
+DEPTHS: Final = (1, 2)
+"""How much of the next round a chance node plays: 1 = the start player's move, 2 = every move of it."""
 BUDGET_SHARE: Final = 0.85
 """Share of a ``time`` budget after which no new candidate is valued (the rest covers the one in
 progress, checked between rolls, and playing the move)."""
@@ -189,6 +194,7 @@ class Search:
     player: int
     milk: int = MILK_STEPS
     deadline: float | None = None
+    depth: int = 1
     nodes: int = 0
 
     def check_time(self) -> None:
@@ -209,42 +215,150 @@ class Search:
     def chance_value(self, state: TinyFarmsState) -> float:
         """The expected value of a round start over its roll (``state``'s own dice are ignored): for
         each unordered roll, the start player's best move (die, farmer, milk) by the evaluation,
-        the position after it valued by the evaluation."""
+        the position after it valued by the evaluation (``depth`` 2: the other players' moves of
+        that round too, each their best by the evaluation with the dice left)."""
         self.nodes += 1
         mover = state.current
         memo: dict[tuple[int, int, int], list[float]] = {}
+        after: dict[tuple[int, int, int], TinyFarmsState] = {}
+        later: dict[tuple[object, ...], list[float]] = {}
         total = 0.0
         for roll, weight in rolls_of(len(state.dice)):
             self.check_time()
-            best_mover, mine = -math.inf, 0.0
-            for change in range(-min(self.milk, state.milk[mover]), min(self.milk, state.milk[mover]) + 1):
-                for value in sorted(set(roll)):
-                    steps = value + change
-                    if steps < c.MIN_DIE_VALUE or (change < 0 and max(roll) + change < c.MIN_DIE_VALUE):
-                        continue
-                    for farm in (c.RED, c.BLUE):
-                        if farm == c.RED:
-                            space = destination(state.red, steps, state.blue)
-                        else:
-                            space = destination(state.blue, steps, state.red)
-                        key = (farm, space, abs(change))
-                        values = memo.get(key)
-                        if values is None:
-                            child = state.clone()
-                            child.dice = list(roll)
-                            child._legal = None
-                            child.milk[mover] -= abs(change)
-                            child.modifier = change
-                            child._do(mover, DIE_ACTIONS[value][farm])
-                            values = (
-                                child.evaluate() if child.phase != OVER else [float(t) for t in child.result().totals]
-                            )
-                            memo[key] = values
-                        ahead = margin(values, mover)
-                        if ahead > best_mover:
-                            best_mover, mine = ahead, margin(values, self.player)
+            best_mover, mine, chosen = -math.inf, 0.0, (0, 0, 0, 0)
+            for change, value, farm, space in _die_options(state, roll, min(self.milk, state.milk[mover])):
+                key = (farm, space, abs(change))
+                values = memo.get(key)
+                if values is None:
+                    child = _rolled(state, roll)
+                    _take_die(child, change, value, farm)
+                    values = memo[key] = _values(child)
+                ahead = margin(values, mover)
+                if ahead > best_mover:
+                    best_mover, mine, chosen = ahead, margin(values, self.player), (change, value, farm, space)
+            if self.depth >= 2:
+                change, value, farm, space = chosen
+                key1 = (farm, space, abs(change))
+                placed = after.get(key1)
+                if placed is None:
+                    placed = _rolled(state, roll)
+                    _take_die(placed, change, value, farm)
+                    place_as_evaluated(placed)
+                    after[key1] = placed
+                rest = list(roll)
+                rest.remove(value)
+                mine = self._reply_value(placed, key1, tuple(rest), later, state.epoch)
             total += weight * mine
         return total
+
+    def _reply_value(
+        self,
+        placed: TinyFarmsState,
+        key1: tuple[int, int, int],
+        rest: tuple[int, ...],
+        later: dict[tuple[object, ...], list[float]],
+        epoch: int,
+    ) -> float:
+        """The value after the start player's move (``placed``: its animals written; ``key1`` names
+        it) when the next player takes their best die of ``rest`` (farmer, milk) by the evaluation;
+        their values are remembered in ``later`` by (``key1``, farm, space, milk spent); ``epoch``:
+        the roll of this round (once it has ended, ``placed`` is valued as it is). With more
+        than two players the rest of the round is played on (:meth:`_rest_of_round`)."""
+        if placed.phase != MOVE or placed.epoch != epoch:
+            return margin(_values(placed), self.player)
+        state = _rolled(placed, rest)
+        who = state.current
+        if who != state.order[-1]:
+            return self._rest_of_round(state, state.epoch)
+        best_value, mine = -math.inf, 0.0
+        for change, value, farm, space in _die_options(state, rest, min(self.milk, state.milk[who])):
+            key = (*key1, farm, space, abs(change))
+            values = later.get(key)
+            if values is None:
+                child = state.clone()
+                _take_die(child, change, value, farm)
+                values = later[key] = _values(child)
+            if margin(values, who) > best_value:
+                best_value, mine = margin(values, who), margin(values, self.player)
+        return mine
+
+    def _rest_of_round(self, state: TinyFarmsState, epoch: int) -> float:
+        """The value after the other players' moves of this round (dice known), each their best die,
+        farmer and milk by the evaluation (animals written as the evaluation writes them), the
+        last move's position valued by the evaluation (or the final result)."""
+        while state.phase == MOVE and state.epoch == epoch:
+            who = state.current
+            best_value, best, chosen = -math.inf, 0.0, state
+            for start in turn_starts(state, min(self.milk, state.milk[who])):
+                child = play(state, start)
+                values = _values(child)
+                if margin(values, who) > best_value:
+                    best_value, best = margin(values, who), margin(values, self.player)
+                    chosen = child
+            last = chosen.phase == OVER or chosen.epoch != epoch or who == state.order[-1]
+            if last:
+                return best
+            state = chosen.clone()
+            place_as_evaluated(state)
+        return margin(_values(state), self.player)
+
+
+def _values(state: TinyFarmsState) -> list[float]:
+    """Each player's value: final totals once over, else the evaluation."""
+    if state.phase == OVER:
+        return [float(t) for t in state.result().totals]
+    return state.evaluate()
+
+
+def _die_options(state: TinyFarmsState, roll: tuple[int, ...], tokens: int) -> list[tuple[int, int, int, int]]:
+    """The start player's (milk change, die, farm, space landed on) with ``roll`` and at most ``tokens`` milk."""
+    out = []
+    for change in range(-tokens, tokens + 1):
+        for value in sorted(set(roll)):
+            steps = value + change
+            if steps < c.MIN_DIE_VALUE or (change < 0 and max(roll) + change < c.MIN_DIE_VALUE):
+                continue
+            for farm in (c.RED, c.BLUE):
+                if farm == c.RED:
+                    space = destination(state.red, steps, state.blue)
+                else:
+                    space = destination(state.blue, steps, state.red)
+                out.append((change, value, farm, space))
+    return out
+
+
+def _rolled(state: TinyFarmsState, roll: tuple[int, ...]) -> TinyFarmsState:
+    """A copy of the round start ``state`` with ``roll`` on the table."""
+    child = state.clone()
+    child.dice = list(roll)
+    child._legal = None
+    return child
+
+
+def _take_die(state: TinyFarmsState, change: int, value: int, farm: int) -> None:
+    """The current player spends ``|change|`` milk on die ``value`` and moves ``farm``'s farmer (in place)."""
+    state.milk[state.current] -= abs(change)
+    state.modifier = change
+    state._do(state.current, DIE_ACTIONS[value][farm])
+
+
+def place_as_evaluated(state: TinyFarmsState) -> None:
+    """Write the animals waiting in ``state`` (changed in place) where the evaluation's own
+    placement writes them (:func:`evaluation._place_in_farm`, the one ``evaluate()`` assumes), by
+    legal ``put`` actions."""
+    if state.phase != PLACE:
+        return
+    evaluation._players_model()  # the per-farm potential reads the current weights
+    who = state.current
+    base = state.pending_farm * c.FARM_CELLS
+    board = state.boards[who]
+    farm = tuple(board[base : base + c.FARM_CELLS])
+    target = evaluation._place_in_farm(farm, list(state.pending), share_left(state), evaluation._players_farm_potential)
+    for i, (before, after) in enumerate(zip(farm, target, strict=True)):
+        if before != after and state.phase == PLACE:
+            state._do(who, PUT_ACTIONS[after][base + i])
+    if state.phase == PLACE:  # cannot happen: the placement writes every animal that has room
+        finish_placement(state)
 
 
 @dataclass
@@ -270,6 +384,7 @@ def choose(
     milk: int = MILK_STEPS,
     budget: float | None = None,
     start: float | None = None,
+    depth: int = 1,
 ) -> Choice:
     """The choice of the player to act in ``state`` (a Tiny Farms position with two or more players,
     already a determinization: only the dice to come are unknown, and they are averaged).
@@ -297,7 +412,9 @@ def choose(
         return Choice(options[0][0], value_of(children[0], me), 0)
     if keep:
         ranked = ranked[:keep]
-    search = Search(me, milk, deadline)
+    if depth not in DEPTHS:
+        raise ValueError(f"depth must be one of {', '.join(map(str, DEPTHS))}, got {depth!r}")
+    search = Search(me, milk, deadline, depth)
     best = Choice(options[ranked[0]][0], -math.inf, 0)
     valued = 0
     for index in ranked:
@@ -335,7 +452,12 @@ class DuelAgent(Agent):
     name = "tiny-farms-duel"
 
     def __init__(
-        self, seed: int | None = None, keep: int = 0, milk: int = MILK_STEPS, time: float | None = None
+        self,
+        seed: int | None = None,
+        keep: int = 0,
+        milk: int = MILK_STEPS,
+        time: float | None = None,
+        depth: int = 1,
     ) -> None:
         if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
             raise ValueError(f"keep must be a whole number (0: every candidate), got {keep!r}")
@@ -343,7 +465,11 @@ class DuelAgent(Agent):
             raise ValueError(f"milk must be a whole number of tokens 0-2, got {milk!r}")
         if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0):
             raise ValueError(f"time must be a positive number of CPU seconds, got {time!r}")
+        if isinstance(depth, bool) or depth not in DEPTHS:
+            raise ValueError(f"depth must be one of {', '.join(map(str, DEPTHS))}, got {depth!r}")
         params: dict[str, Any] = {}
+        if depth != 1:
+            params["depth"] = depth
         if keep:
             params["keep"] = keep
         if milk != MILK_STEPS:
@@ -353,6 +479,7 @@ class DuelAgent(Agent):
         super().__init__(seed, **params)
         self.keep = keep
         self.milk = milk
+        self.depth = depth
         self.budget = None if time is None else float(time)
         self.rng = random.Random(seed)
 
@@ -366,5 +493,5 @@ class DuelAgent(Agent):
         if not isinstance(world, TinyFarmsState) or world.solo:
             return legal[greedy_choice(world, player, self.rng)]
         with old_objects_set_aside():  # no full garbage collection inside the clock
-            choice = choose(world, self.keep, self.milk, self.budget, start)
+            choice = choose(world, self.keep, self.milk, self.budget, start, self.depth)
         return choice.action
