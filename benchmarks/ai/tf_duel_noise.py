@@ -3,7 +3,10 @@
 Positions: every ``--every``-th decision of greedy-vs-greedy games on deals ``--seed ..``. Each
 agent spec decides each position once per seed (seeds 0..``--seeds``-1); the report lists, per
 spec, how many distinct actions the seeds chose (1 = no noise) and how often the majority choice
-agrees with each other spec's, plus CPU s per decision.
+agrees with each other spec's, plus CPU s per decision. ``--show`` prints, for each position where
+the first spec's seeds disagree, the choices with their counts and the duel player's value of each
+(``duel.choose``: the player's expected total minus the rival's after the turn, the rival's reply
+and the next roll).
 
     PYTHONPATH=src nice -n 10 python benchmarks/ai/tf_duel_noise.py --deals 2 --every 6 --seeds 6 \
         --specs "mcts:iters=50" "mcts:iters=200" "mcts:iters=800" "tiny-farms-duel"
@@ -39,6 +42,17 @@ def positions(deals: int, seed: int, every: int) -> list[Any]:
     return out
 
 
+def show(n: int, state: Any, counts: Counter[str]) -> None:
+    """One position where the seeds disagree: the choices, their counts and the duel's values."""
+    from farmtable.games.tiny_farms import duel
+
+    values = duel.choose(state.clone()).values
+    best = max(values.values())
+    told = ", ".join(f"{a!r} x{k} ({values.get(a, float('nan')) - best:+.2f})" for a, k in counts.most_common())
+    top = max(values, key=values.__getitem__)
+    print(f"  position {n} (round {state.round}, {state.phase}, dice {state.dice}): {told}; duel's best {top!r}")
+
+
 def main() -> None:
     """Decide each position with each spec and seed; print the spread of choices."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -47,13 +61,14 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=6)
     parser.add_argument("--seeds", type=int, default=6)
     parser.add_argument("--specs", nargs="+", required=True)
+    parser.add_argument("--show", action="store_true", help="print the first spec's disagreements")
     args = parser.parse_args()
     found = positions(args.deals, args.seed, args.every)
     warm_up(found[0])
     majority: dict[str, list[str]] = {}
     for spec in args.specs:
         distinct, cpu, majors = [], [], []
-        for state in found:
+        for n, state in enumerate(found):
             p = state.actors()[0]
             picks = []
             for s in range(args.seeds):
@@ -62,6 +77,8 @@ def main() -> None:
                 picks.append(agent.act(state.clone(), p))
                 cpu.append(time.process_time() - t)
             counts = Counter(picks)
+            if args.show and spec == args.specs[0] and len(counts) > 1:
+                show(n, state, counts)
             distinct.append(len(counts))
             majors.append(counts.most_common(1)[0][0])
         majority[spec] = majors

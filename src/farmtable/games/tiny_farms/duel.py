@@ -36,7 +36,7 @@ import math
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from farmtable.agents.base import Agent, legal_actions_or_refuse, old_objects_set_aside
@@ -363,11 +363,13 @@ def place_as_evaluated(state: TinyFarmsState) -> None:
 
 @dataclass
 class Choice:
-    """A chosen action, its value, and how many of the candidates were valued."""
+    """A chosen action, its value, how many of the candidates were valued, and the value of each
+    first action valued (the best of its candidates)."""
 
     action: str
     value: float
     valued: int
+    values: dict[str, float] = field(default_factory=dict)
 
 
 def candidates(state: TinyFarmsState, steps: int) -> list[tuple[str, ...]]:
@@ -417,6 +419,7 @@ def choose(
     search = Search(me, milk, deadline, depth)
     best = Choice(options[ranked[0]][0], -math.inf, 0)
     valued = 0
+    values: dict[str, float] = {}
     for index in ranked:
         if deadline is not None and time.process_time() > deadline:
             break
@@ -428,12 +431,15 @@ def choose(
         except OutOfTime:
             break
         valued += 1
+        first_action = options[index][0]
+        values[first_action] = max(value, values.get(first_action, -math.inf))
         if value > best.value:
-            best = Choice(options[index][0], value, valued)
+            best = Choice(first_action, value, valued)
     if valued == 0:
         first = ranked[0]
         return Choice(options[first][0], value_of(children[first], me), 0)
     best.valued = valued
+    best.values = values
     return best
 
 
