@@ -3,10 +3,11 @@
 Positions: every ``--every``-th decision of greedy-vs-greedy games on deals ``--seed ..``. Each
 agent spec decides each position once per seed (seeds 0..``--seeds``-1); the report lists, per
 spec, how many distinct actions the seeds chose (1 = no noise) and how often the majority choice
-agrees with each other spec's, plus CPU s per decision. ``--show`` prints, for each position where
-the first spec's seeds disagree, the choices with their counts and the duel player's value of each
-(``duel.choose``: the player's expected total minus the rival's after the turn, the rival's reply
-and the next roll).
+agrees with each other spec's, plus CPU s per decision and the mean regret of the choices as the
+duel player judges them (its best value minus the value of the action chosen, in points).
+``--show`` prints, for each position where the first spec's seeds disagree, the choices with
+their counts and the duel player's value of each (``duel.choose``: the player's expected total
+minus the rival's after the turn, the rival's reply and the next roll).
 
     PYTHONPATH=src nice -n 10 python benchmarks/ai/tf_duel_noise.py --deals 2 --every 6 --seeds 6 \
         --specs "mcts:iters=50" "mcts:iters=200" "mcts:iters=800" "tiny-farms-duel"
@@ -65,9 +66,12 @@ def main() -> None:
     args = parser.parse_args()
     found = positions(args.deals, args.seed, args.every)
     warm_up(found[0])
+    from farmtable.games.tiny_farms import duel
+
+    judged = [duel.choose(state.clone()).values for state in found]
     majority: dict[str, list[str]] = {}
     for spec in args.specs:
-        distinct, cpu, majors = [], [], []
+        distinct, cpu, majors, regret = [], [], [], []
         for n, state in enumerate(found):
             p = state.actors()[0]
             picks = []
@@ -77,6 +81,8 @@ def main() -> None:
                 picks.append(agent.act(state.clone(), p))
                 cpu.append(time.process_time() - t)
             counts = Counter(picks)
+            best = max(judged[n].values())
+            regret += [best - judged[n][pick] for pick in picks]
             if args.show and spec == args.specs[0] and len(counts) > 1:
                 show(n, state, counts)
             distinct.append(len(counts))
@@ -85,7 +91,9 @@ def main() -> None:
         same = sum(1 for d in distinct if d == 1)
         print(
             f"{spec:40s} positions {len(found)}  distinct choices mean {statistics.mean(distinct):.2f} "
-            f"max {max(distinct)}  all seeds agree {same}/{len(found)}  CPU s p50 {statistics.median(cpu):.3f}"
+            f"max {max(distinct)}  all seeds agree {same}/{len(found)}  CPU s p50 {statistics.median(cpu):.3f}  "
+            f"duel-judged regret mean {statistics.mean(regret):.3f} (choices with regret > 0.5: "
+            f"{sum(1 for r in regret if r > 0.5)}/{len(regret)})"
         )
     names = list(majority)
     for i, a in enumerate(names):
