@@ -1,0 +1,503 @@
+"""A Tiny Farms player for two or more players: the own turn maximised, the others' replies by the
+evaluation, and the next roll averaged exactly.
+
+Nothing in Tiny Farms is hidden but the future rolls (``TinyFarmsState.determinize`` only draws a
+new random generator), and the dice of a round are rolled before anyone chooses. So a decision can
+be valued without sampling:
+
+1. **max** over the player's own turn: every way to finish it from here (milk spent, die, farmer;
+   the animals then written where the evaluation rates them best) — one value per first action;
+2. the **other players' turns** left in this round, each by its own best choice under the
+   evaluation (their expected total minus their best rival's, as the greedy agent reads it, but
+   over whole turns, milk included);
+3. a **chance node** over the next round's roll: the rolls of the ``players + 1`` dice grouped into
+   unordered outcomes with their exact weights (56 for three dice); after each, the next round's
+   start player takes their best move (die, farmer, milk up to ``milk`` tokens) by the evaluation,
+   and the position after it is the leaf (``state.evaluate()``).
+
+A round that ends the game is valued by its final result, with a win worth :data:`WIN_BONUS`
+points more than any margin. Values are the player's expected total minus the best rival's (the
+search's objective, on the points scale). Inside a chance node the start player's moves are
+remembered by what decides their value (farm, the space the farmer lands on, milk spent): the 2-4
+player evaluation does not read the wheel, so at most a few dozen evaluations serve all rolls.
+
+Why (``benchmarks/ai/tiny-farms.md``, "Session 9"): the search ``mcts`` at Hard's budget does not
+beat Normal in 2 players: it averages the worse tries inside the player's own multi-step turn and
+samples one roll per round end; this player has no sampling at all (same position, same choice).
+
+:class:`DuelAgent` is the agent (spec ``tiny-farms-duel:time=0.5``); solo it plays like ``greedy``
+(the solo player is ``tiny-farms-expectimax``), as it does in any other game.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from farmtable.agents.base import Agent, legal_actions_or_refuse, old_objects_set_aside
+from farmtable.agents.greedy import greedy_choice
+from farmtable.core import State
+from farmtable.games.tiny_farms import components as c
+from farmtable.games.tiny_farms import evaluation
+from farmtable.games.tiny_farms.evaluation import share_left
+from farmtable.games.tiny_farms.rules import (
+    DIE_ACTIONS,
+    MILK_DOWN,
+    MILK_UP,
+    MOVE,
+    OVER,
+    PLACE,
+    PUT_ACTIONS,
+    TinyFarmsState,
+    destination,
+)
+
+MILK_STEPS: Final = 1
+"""Milk tokens the modelled turns (the others' replies, the next round's start) may spend on a die."""
+TURN_MILK: Final = 2
+"""Milk tokens the player's own turn may spend on its die (each way)."""
+WIN_BONUS: Final = 1000.0
+"""Points a finished game adds to the sole winner's margin (and takes off a loser's)."""
+DEPTHS: Final = (1, 2)
+"""How much of the next round a chance node plays: 1 = the start player's move, 2 = every move of it."""
+BUDGET_SHARE: Final = 0.85
+"""Share of a ``time`` budget after which no new candidate is valued (the rest covers the one in
+progress, checked between rolls, and playing the move)."""
+
+
+class OutOfTime(Exception):
+    """Raised inside a chance node when the decision's deadline (CPU clock) has passed."""
+
+
+def roll_outcomes(dice: int) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """The distinct sorted rolls of ``dice`` six-sided dice and their chances (summing to 1)."""
+    faces = range(c.MIN_DIE_VALUE, c.DIE_FACES + 1)
+    total = c.DIE_FACES**dice
+    out = []
+    for roll in itertools.combinations_with_replacement(faces, dice):
+        ways = math.factorial(dice)
+        for count in Counter(roll).values():
+            ways //= math.factorial(count)
+        out.append((roll, ways / total))
+    return tuple(out)
+
+
+_ROLLS: dict[int, tuple[tuple[tuple[int, ...], float], ...]] = {}
+
+
+def rolls_of(dice: int) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """:func:`roll_outcomes`, remembered per number of dice."""
+    if dice not in _ROLLS:
+        _ROLLS[dice] = roll_outcomes(dice)
+    return _ROLLS[dice]
+
+
+def margin(values: list[float], player: int) -> float:
+    """``player``'s value minus the best rival's."""
+    return values[player] - max(v for q, v in enumerate(values) if q != player)
+
+
+def final_value(state: TinyFarmsState, player: int) -> float:
+    """A finished game's value to ``player``: the final margin, plus :data:`WIN_BONUS` for a sole
+    win (minus it for a loss; a shared first place adds nothing)."""
+    result = state.result()
+    totals = [float(t) for t in result.totals]
+    value = margin(totals, player)
+    if player not in result.winners:
+        return value - WIN_BONUS
+    return value + (WIN_BONUS if len(result.winners) == 1 else 0.0)
+
+
+def value_of(state: TinyFarmsState, player: int) -> float:
+    """The position's value to ``player``: final (:func:`final_value`) or estimated (the evaluation's margin)."""
+    if state.phase == OVER:
+        return final_value(state, player)
+    return margin(state.evaluate(), player)
+
+
+def milk_totals(state: TinyFarmsState, steps: int) -> list[int]:
+    """The die changes the current player may reach from the milk already spent this turn, with at
+    most ``steps`` more tokens in the direction already taken (the change so far first)."""
+    mod = state.modifier
+    tokens = min(steps, state.milk[state.current])
+    totals = [mod]
+    if mod >= 0:
+        totals += [mod + k for k in range(1, tokens + 1)]
+    if mod <= 0:
+        highest = max(state.dice)
+        totals += [mod - k for k in range(1, tokens + 1) if highest + mod - k >= c.MIN_DIE_VALUE]
+    return totals
+
+
+def turn_starts(state: TinyFarmsState, steps: int) -> list[tuple[str, ...]]:
+    """The current player's ways to choose a die from a ``MOVE`` position: milk actions (at most
+    ``steps`` more tokens) then a die and farmer, each a sequence of legal actions."""
+    out: list[tuple[str, ...]] = []
+    for total in milk_totals(state, steps):
+        extra = total - state.modifier
+        prefix = (MILK_UP,) * extra if extra > 0 else (MILK_DOWN,) * -extra
+        for value in sorted(set(state.dice)):
+            if value + total >= c.MIN_DIE_VALUE:
+                out.extend((*prefix, DIE_ACTIONS[value][farm]) for farm in (c.RED, c.BLUE))
+    return out
+
+
+def play(state: TinyFarmsState, actions: tuple[str, ...]) -> TinyFarmsState:
+    """A copy of ``state`` after the current player's ``actions`` (legal in turn)."""
+    child = state.clone()
+    for action in actions:
+        child._do(child.current, action)
+    return child
+
+
+def finish_placement(state: TinyFarmsState) -> None:
+    """Write the animals waiting in ``state`` (changed in place) where the evaluation rates them
+    best for the writer, one put at a time (the first best on ties)."""
+    while state.phase == PLACE:
+        who = state.current
+        best_value, best = -math.inf, ""
+        for action in state.legal_actions(who):
+            value = value_of(play(state, (action,)), who)
+            if value > best_value:
+                best_value, best = value, action
+        state._do(who, best)
+
+
+def best_turn(state: TinyFarmsState, steps: int) -> TinyFarmsState:
+    """The position after the current player's best whole turn by the evaluation (milk up to
+    ``steps`` tokens, die and farmer, then the animals written best); ``state`` is not changed."""
+    who = state.current
+    epoch = state.epoch
+    best_value, best = -math.inf, state
+    for start in turn_starts(state, steps):
+        child = play(state, start)
+        value = value_of(child, who)
+        if value > best_value:
+            best_value, best = value, child
+    if best is state:  # no way to move (cannot happen: a die is always usable)
+        raise ValueError("the player to move has no die to take")
+    best = best.clone()
+    if best.epoch == epoch:
+        finish_placement(best)
+    return best
+
+
+@dataclass
+class Search:
+    """One decision's settings and memory: the player, the milk the modelled turns may spend, the deadline."""
+
+    player: int
+    milk: int = MILK_STEPS
+    deadline: float | None = None
+    depth: int = 1
+    nodes: int = 0
+
+    def check_time(self) -> None:
+        """Raise :class:`OutOfTime` once the deadline has passed."""
+        if self.deadline is not None and time.process_time() > self.deadline:
+            raise OutOfTime
+
+    def round_end_value(self, state: TinyFarmsState, epoch: int) -> float:
+        """The value of a position inside a round whose roll was ``epoch``: the other players'
+        turns left in it played by their best choice, then the chance node (or the final result)."""
+        while state.phase != OVER and state.epoch == epoch:
+            self.check_time()
+            state = best_turn(state, self.milk)
+        if state.phase == OVER:
+            return final_value(state, self.player)
+        return self.chance_value(state)
+
+    def chance_value(self, state: TinyFarmsState) -> float:
+        """The expected value of a round start over its roll (``state``'s own dice are ignored): for
+        each unordered roll, the start player's best move (die, farmer, milk) by the evaluation,
+        the position after it valued by the evaluation (``depth`` 2: the other players' moves of
+        that round too, each their best by the evaluation with the dice left)."""
+        self.nodes += 1
+        mover = state.current
+        memo: dict[tuple[int, int, int], list[float]] = {}
+        after: dict[tuple[int, int, int], TinyFarmsState] = {}
+        later: dict[tuple[object, ...], list[float]] = {}
+        total = 0.0
+        for roll, weight in rolls_of(len(state.dice)):
+            self.check_time()
+            best_mover, mine, chosen = -math.inf, 0.0, (0, 0, 0, 0)
+            for change, value, farm, space in _die_options(state, roll, min(self.milk, state.milk[mover])):
+                key = (farm, space, abs(change))
+                values = memo.get(key)
+                if values is None:
+                    child = _rolled(state, roll)
+                    _take_die(child, change, value, farm)
+                    values = memo[key] = _values(child)
+                ahead = margin(values, mover)
+                if ahead > best_mover:
+                    best_mover, mine, chosen = ahead, margin(values, self.player), (change, value, farm, space)
+            if self.depth >= 2:
+                change, value, farm, space = chosen
+                key1 = (farm, space, abs(change))
+                placed = after.get(key1)
+                if placed is None:
+                    placed = _rolled(state, roll)
+                    _take_die(placed, change, value, farm)
+                    place_as_evaluated(placed)
+                    after[key1] = placed
+                rest = list(roll)
+                rest.remove(value)
+                mine = self._reply_value(placed, key1, tuple(rest), later, state.epoch)
+            total += weight * mine
+        return total
+
+    def _reply_value(
+        self,
+        placed: TinyFarmsState,
+        key1: tuple[int, int, int],
+        rest: tuple[int, ...],
+        later: dict[tuple[object, ...], list[float]],
+        epoch: int,
+    ) -> float:
+        """The value after the start player's move (``placed``: its animals written; ``key1`` names
+        it) when the next player takes their best die of ``rest`` (farmer, milk) by the evaluation;
+        their values are remembered in ``later`` by (``key1``, farm, space, milk spent); ``epoch``:
+        the roll of this round (once it has ended, ``placed`` is valued as it is). With more
+        than two players the rest of the round is played on (:meth:`_rest_of_round`)."""
+        if placed.phase != MOVE or placed.epoch != epoch:
+            return margin(_values(placed), self.player)
+        state = _rolled(placed, rest)
+        who = state.current
+        if who != state.order[-1]:
+            return self._rest_of_round(state, state.epoch)
+        best_value, mine = -math.inf, 0.0
+        for change, value, farm, space in _die_options(state, rest, min(self.milk, state.milk[who])):
+            key = (*key1, farm, space, abs(change))
+            values = later.get(key)
+            if values is None:
+                child = state.clone()
+                _take_die(child, change, value, farm)
+                values = later[key] = _values(child)
+            if margin(values, who) > best_value:
+                best_value, mine = margin(values, who), margin(values, self.player)
+        return mine
+
+    def _rest_of_round(self, state: TinyFarmsState, epoch: int) -> float:
+        """The value after the other players' moves of this round (dice known), each their best die,
+        farmer and milk by the evaluation (animals written as the evaluation writes them), the
+        last move's position valued by the evaluation (or the final result)."""
+        while state.phase == MOVE and state.epoch == epoch:
+            who = state.current
+            best_value, best, chosen = -math.inf, 0.0, state
+            for start in turn_starts(state, min(self.milk, state.milk[who])):
+                child = play(state, start)
+                values = _values(child)
+                if margin(values, who) > best_value:
+                    best_value, best = margin(values, who), margin(values, self.player)
+                    chosen = child
+            last = chosen.phase == OVER or chosen.epoch != epoch or who == state.order[-1]
+            if last:
+                return best
+            state = chosen.clone()
+            place_as_evaluated(state)
+        return margin(_values(state), self.player)
+
+
+def _values(state: TinyFarmsState) -> list[float]:
+    """Each player's value: final totals once over, else the evaluation."""
+    if state.phase == OVER:
+        return [float(t) for t in state.result().totals]
+    return state.evaluate()
+
+
+def _die_options(state: TinyFarmsState, roll: tuple[int, ...], tokens: int) -> list[tuple[int, int, int, int]]:
+    """The start player's (milk change, die, farm, space landed on) with ``roll`` and at most ``tokens`` milk."""
+    out = []
+    for change in range(-tokens, tokens + 1):
+        for value in sorted(set(roll)):
+            steps = value + change
+            if steps < c.MIN_DIE_VALUE or (change < 0 and max(roll) + change < c.MIN_DIE_VALUE):
+                continue
+            for farm in (c.RED, c.BLUE):
+                if farm == c.RED:
+                    space = destination(state.red, steps, state.blue)
+                else:
+                    space = destination(state.blue, steps, state.red)
+                out.append((change, value, farm, space))
+    return out
+
+
+def _rolled(state: TinyFarmsState, roll: tuple[int, ...]) -> TinyFarmsState:
+    """A copy of the round start ``state`` with ``roll`` on the table."""
+    child = state.clone()
+    child.dice = list(roll)
+    child._legal = None
+    return child
+
+
+def _take_die(state: TinyFarmsState, change: int, value: int, farm: int) -> None:
+    """The current player spends ``|change|`` milk on die ``value`` and moves ``farm``'s farmer (in place)."""
+    state.milk[state.current] -= abs(change)
+    state.modifier = change
+    state._do(state.current, DIE_ACTIONS[value][farm])
+
+
+def place_as_evaluated(state: TinyFarmsState) -> None:
+    """Write the animals waiting in ``state`` (changed in place) where the evaluation's own
+    placement writes them (:func:`evaluation._place_in_farm`, the one ``evaluate()`` assumes), by
+    legal ``put`` actions."""
+    if state.phase != PLACE:
+        return
+    evaluation._players_model()  # the per-farm potential reads the current weights
+    who = state.current
+    base = state.pending_farm * c.FARM_CELLS
+    board = state.boards[who]
+    farm = tuple(board[base : base + c.FARM_CELLS])
+    target = evaluation._place_in_farm(farm, list(state.pending), share_left(state), evaluation._players_farm_potential)
+    for i, (before, after) in enumerate(zip(farm, target, strict=True)):
+        if before != after and state.phase == PLACE:
+            state._do(who, PUT_ACTIONS[after][base + i])
+    if state.phase == PLACE:  # cannot happen: the placement writes every animal that has room
+        finish_placement(state)
+
+
+@dataclass
+class Choice:
+    """A chosen action, its value, how many of the candidates were valued, and the value of each
+    first action valued (the best of its candidates)."""
+
+    action: str
+    value: float
+    valued: int
+    values: dict[str, float] = field(default_factory=dict)
+
+
+def candidates(state: TinyFarmsState, steps: int) -> list[tuple[str, ...]]:
+    """The current player's candidate continuations: whole die choices at ``MOVE`` (milk up to
+    ``steps`` more tokens), single puts at ``PLACE``."""
+    if state.phase == MOVE:
+        return turn_starts(state, steps)
+    return [(action,) for action in state.legal_actions(state.current)]
+
+
+def choose(
+    state: TinyFarmsState,
+    keep: int = 0,
+    milk: int = MILK_STEPS,
+    budget: float | None = None,
+    start: float | None = None,
+    depth: int = 1,
+) -> Choice:
+    """The choice of the player to act in ``state`` (a Tiny Farms position with two or more players,
+    already a determinization: only the dice to come are unknown, and they are averaged).
+
+    The candidates (:func:`candidates`) are ranked by the evaluation one step ahead; the ``keep``
+    best (0: all) are each played to the end of the player's turn (animals written best), the other
+    players' turns of the round by their best choice, then valued over the next roll
+    (:meth:`Search.chance_value`). The first action of the best candidate is played. With
+    ``budget`` CPU seconds (counted from ``start``, default now), no new candidate is valued once
+    :data:`BUDGET_SHARE` of it has passed and one in progress is abandoned at the deadline: the
+    best valued so far is played, or the one-step ranking's best if none was.
+    """
+    if state.solo or state.phase not in (MOVE, PLACE):
+        raise ValueError("choose needs a Tiny Farms position of two or more players where someone decides")
+    if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
+        raise ValueError(f"keep must be a whole number (0: every candidate), got {keep!r}")
+    start = time.process_time() if start is None else start
+    deadline = None if budget is None else start + BUDGET_SHARE * budget
+    me = state.current
+    epoch = state.epoch
+    options = candidates(state, TURN_MILK)
+    children = [play(state, option) for option in options]
+    ranked = sorted(range(len(options)), key=lambda i: (-value_of(children[i], me), i))
+    if len(options) == 1:
+        return Choice(options[0][0], value_of(children[0], me), 0)
+    if keep:
+        ranked = ranked[:keep]
+    if depth not in DEPTHS:
+        raise ValueError(f"depth must be one of {', '.join(map(str, DEPTHS))}, got {depth!r}")
+    search = Search(me, milk, deadline, depth)
+    best = Choice(options[ranked[0]][0], -math.inf, 0)
+    valued = 0
+    values: dict[str, float] = {}
+    for index in ranked:
+        if deadline is not None and time.process_time() > deadline:
+            break
+        child = children[index].clone()
+        try:
+            if child.epoch == epoch and child.phase == PLACE and child.current == me:
+                finish_placement(child)
+            value = search.round_end_value(child, epoch)
+        except OutOfTime:
+            break
+        valued += 1
+        first_action = options[index][0]
+        values[first_action] = max(value, values.get(first_action, -math.inf))
+        if value > best.value:
+            best = Choice(first_action, value, valued)
+    if valued == 0:
+        first = ranked[0]
+        return Choice(options[first][0], value_of(children[first], me), 0)
+    best.valued = valued
+    best.values = values
+    return best
+
+
+class DuelAgent(Agent):
+    """The player of :func:`choose` as an agent (Tiny Farms with two or more players; spec
+    ``tiny-farms-duel:time=0.5``).
+
+    Every decision is :func:`choose` on a determinization (``state.determinize(player, rng)``).
+    ``keep``: candidates valued through the round end and the next roll (0: all of them);
+    ``milk``: milk tokens the modelled turns (the others' replies, the next round's start) may
+    spend (0-2); ``time``: CPU seconds a decision may take (counted from the call; without it a
+    seeded game replays exactly — the player samples nothing, so it does with it too unless the
+    budget cuts a decision short). Solo Tiny Farms and any other game are played like ``greedy``.
+    """
+
+    name = "tiny-farms-duel"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        keep: int = 0,
+        milk: int = MILK_STEPS,
+        time: float | None = None,
+        depth: int = 1,
+    ) -> None:
+        if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
+            raise ValueError(f"keep must be a whole number (0: every candidate), got {keep!r}")
+        if isinstance(milk, bool) or not isinstance(milk, int) or not 0 <= milk <= 2:
+            raise ValueError(f"milk must be a whole number of tokens 0-2, got {milk!r}")
+        if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0):
+            raise ValueError(f"time must be a positive number of CPU seconds, got {time!r}")
+        if isinstance(depth, bool) or depth not in DEPTHS:
+            raise ValueError(f"depth must be one of {', '.join(map(str, DEPTHS))}, got {depth!r}")
+        params: dict[str, Any] = {}
+        if depth != 1:
+            params["depth"] = depth
+        if keep:
+            params["keep"] = keep
+        if milk != MILK_STEPS:
+            params["milk"] = milk
+        if time is not None:
+            params["time"] = time
+        super().__init__(seed, **params)
+        self.keep = keep
+        self.milk = milk
+        self.depth = depth
+        self.budget = None if time is None else float(time)
+        self.rng = random.Random(seed)
+
+    def act(self, state: State[Any], player: int) -> Any:
+        """The duel choice (Tiny Farms, two or more players) or greedy's (anything else)."""
+        start = time.process_time()
+        legal = legal_actions_or_refuse(state, player)
+        if len(legal) == 1:
+            return legal[0]
+        world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
+        if not isinstance(world, TinyFarmsState) or world.solo:
+            return legal[greedy_choice(world, player, self.rng)]
+        with old_objects_set_aside():  # no full garbage collection inside the clock
+            choice = choose(world, self.keep, self.milk, self.budget, start, self.depth)
+        return choice.action
