@@ -110,6 +110,15 @@ OVERRIDES: Final[tuple[Override, ...]] = (
     Override(
         "hard",
         "tiny-farms",
+        "tiny-farms-duel:time=0.5",
+        "2 players, against Normal, deals 2000-2035, 2040-2064, 2070-2094 from both seats: 65.1% [57.7, 71.8] "
+        "of 172 games, margin +6.47 [+4.65, +8.29]; the general Hard was 45.2% [35.0, 55.9] of 84 (session 8). "
+        "benchmarks/ai/tiny-farms.md, session 9",
+        players=2,
+    ),
+    Override(
+        "hard",
+        "tiny-farms",
         "mcts:iters=200,time=0.5,widen=0.5",
         "solo against Emma hard, deals 1000-1019: margin +7.40 [+2.09, +12.71] over the general Hard "
         "(which lost to Normal, -6.65 [-10.41, -2.89]); level with Normal (+0.75 [-2.95, +4.45]). "
