@@ -25,6 +25,28 @@ GAMES = ("farmers-finances", "tiny-farms", "farmerama", "tiny-towns", "farmini")
 """The games the engine benchmarks play, in their table order."""
 
 
+RANDOM_GAMES = r"""
+import json, random, sys
+import farmtable
+game_id, games, warm = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+game = farmtable.get_game(game_id)
+def play(seed):
+    rng = random.Random(seed)
+    state = game.new_game(players=2, seed=seed)
+    n = 0
+    while not state.is_over():
+        player = state.actors()[0]
+        legal = state.legal_actions(player)
+        state.apply(player, legal[rng.randrange(len(legal))])
+        n += 1
+    return n
+for seed in range(warm):
+    play(10**6 + seed)
+"""
+"""A worker's start: ``argv`` game id, games, warm-up games; ``play(seed)`` plays one seeded random
+2-player game and returns its decisions (after ``warm`` games played to warm the caches)."""
+
+
 def add_sides(parser: argparse.ArgumentParser, measured: str) -> None:
     """The options every side-by-side engine benchmark takes: ``--games``, ``--base`` and ``--this``
     (``measured`` says what is done to the code: "measure", "count")."""

@@ -24,28 +24,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import add_sides, ensure_base
+from common import RANDOM_GAMES, add_sides, ensure_base
 
-WORKER = r"""
-import json, random, sys
-import farmtable
-game_id, games, warm = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-game = farmtable.get_game(game_id)
-def play(seed):
-    rng = random.Random(seed)
-    state = game.new_game(players=2, seed=seed)
-    n = 0
-    while not state.is_over():
-        player = state.actors()[0]
-        legal = state.legal_actions(player)
-        state.apply(player, legal[rng.randrange(len(legal))])
-        n += 1
-    return n
-for seed in range(warm):
-    play(10**6 + seed)
+WORKER = (
+    RANDOM_GAMES
+    + r"""
 decisions = sum(play(seed) for seed in range(games))
 print(json.dumps({"decisions": decisions}))
 """
+)
 
 _TOTAL = re.compile(r"^summary:\s+(\d+)", re.MULTILINE)
 

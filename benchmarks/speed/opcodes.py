@@ -17,25 +17,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from common import add_sides, ensure_base, run_worker
+from common import RANDOM_GAMES, add_sides, ensure_base, run_worker
 
-WORKER = r"""
-import json, random, sys
-import farmtable
-game_id, games, warm = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-game = farmtable.get_game(game_id)
-def play(seed):
-    rng = random.Random(seed)
-    state = game.new_game(players=2, seed=seed)
-    n = 0
-    while not state.is_over():
-        player = state.actors()[0]
-        legal = state.legal_actions(player)
-        state.apply(player, legal[rng.randrange(len(legal))])
-        n += 1
-    return n
-for seed in range(warm):
-    play(10**6 + seed)
+WORKER = (
+    RANDOM_GAMES
+    + r"""
 count = 0
 def tracer(frame, event, arg):
     global count
@@ -49,6 +35,7 @@ decisions = sum(play(seed) for seed in range(games))
 sys.settrace(None)
 print(json.dumps({"decisions": decisions, "opcodes": count}))
 """
+)
 
 
 def run(src: Path, game_id: str, games: int, warm: int) -> dict[str, int]:
