@@ -117,14 +117,15 @@ NO_PLAYER = -1
 SHOWN_CHOICES = 6
 """How many choices an error message lists."""
 ACTORS_KEY = -1
-"""Key of the cached actor list in the per-state cache (players are 0..5)."""
-_NOT_YET: frozenset[Any] = frozenset({None})
-"""Stands for a legal set not made yet in the per-state cache (compared by identity)."""
+"""Key of the cached actor list in the per-state cache (a player's legal list is under the player, 0..5)."""
+SET_KEY = 64
+"""``SET_KEY + player``: key of the set of ``player``'s legal actions in the per-state cache (made only when
+a typed move is checked)."""
 
 
 Fits = tuple[tuple[str, ...], tuple[int, ...], int, tuple[str, ...], frozenset[int], int]
 """What ``_find_builds`` remembers of a board: the board, the squares of each resource, the Trading
-Posts, the buildings looked for, the placements that fit (each ``k << 16 | squares mask`` for the
+Posts, the buildings looked for, the placements that fit (each tagged ``k << TAG_SHIFT | ranked mask`` for the
 ``k``-th building) and the empty squares (shared by copies: never changed)."""
 Anywhere = tuple[tuple[tuple[int, int], ...], ...]
 """A ``FitTable.anywhere`` table: per square, (packed needs, squares mask) of the placements through it."""
@@ -132,6 +133,7 @@ Through = tuple[Anywhere, ...]
 """A ``FitTable.through`` table: ``Anywhere`` tables per resource."""
 RESOURCE_NUMBER = {r: i for i, r in enumerate(C.RESOURCES)}
 TRADING_POST = "Trading Post"
+OBELISK = "Obelisk of the Crescent"
 
 
 class Action(NamedTuple):
@@ -174,18 +176,26 @@ PLACE_ACTIONS: dict[str, tuple[Action, ...]] = {
 """``place <resource> <square>``, made once (actions are immutable)."""
 NAME_ACTIONS: dict[str, Action] = {r: Action(NAME, r) for r in C.RESOURCES}
 """``name <resource>``, made once."""
+ALL_NAME_ACTIONS: list[Action] = [NAME_ACTIONS[r] for r in C.RESOURCES]
+"""``name <resource>`` for every resource, in ``RESOURCES`` order (never changed: copied when handed out)."""
+
+
+TAG_SHIFT = 2 * PACK_SHIFT
+"""A placement of the ``k``-th building looked for is tagged ``k << TAG_SHIFT | ranked mask`` (see
+``patterns.FitTable``): tags sort by building, then by the squares' names, and ``tag & ALL_SQUARES``
+is the squares mask."""
 
 
 class BuildSearch:
     """What ``_find_builds`` needs for one set of buildings looked for (shared by games, see ``build_search``)."""
 
-    __slots__ = ("able", "enough", "names", "start", "tables", "targets", "through")
+    __slots__ = ("able", "actions", "enough", "names", "start", "tables", "targets", "through")
 
     def __init__(self, names: tuple[str, ...], patterns: tuple[str, ...]) -> None:
         self.names = names
-        """The buildings looked for; a placement of the ``k``-th is tagged ``k << PACK_SHIFT | squares``."""
+        """The buildings looked for; a placement of the ``k``-th is tagged ``k << TAG_SHIFT | ranked mask``."""
         self.tables: tuple[FitTable, ...] = tuple(fit_table(p) for p in patterns)
-        self.through = tuple((k << PACK_SHIFT, t.through, t.anywhere) for k, t in enumerate(self.tables))
+        self.through = tuple((k << TAG_SHIFT, t.through, t.anywhere) for k, t in enumerate(self.tables))
         """Per building: its tags' base, its ``through`` and ``anywhere`` tables."""
         enough = [[0] * (C.SQUARES + 1) for _ in C.RESOURCES]
         for k, counts in enumerate(map(resource_counts, patterns)):
@@ -199,22 +209,29 @@ class BuildSearch:
         """The empty board's fits (none): where a town seen for the first time starts from."""
         self.targets: dict[int, tuple[tuple[int, Action], ...]] = {}
         """Tag -> (square bit, build action) for every square in notation order (see ``list_targets``)."""
+        self.actions: dict[int, list[Action]] = {}
+        """``tag << PACK_SHIFT | spots`` -> the builds of the placement ``tag`` onto the squares ``spots``
+        (see ``actions_of``)."""
 
     def able_of(self, buildings: int) -> tuple[tuple[int, Through, Anywhere], ...]:
         """The entries of ``through`` of the buildings in the bit set ``buildings``; remembered."""
         entries = self.able[buildings] = tuple(e for k, e in enumerate(self.through) if buildings >> k & 1)
         return entries
 
-    def order(self, tag: int) -> int:
-        """Where the placement ``tag`` comes in the listing of builds: by building, then squares' names."""
-        k = tag >> PACK_SHIFT
-        return k << PACK_SHIFT | self.tables[k].rank[tag & ALL_SQUARES]
-
     def list_targets(self, tag: int) -> tuple[tuple[int, Action], ...]:
         """The build of the placement ``tag`` onto each square, in notation order (see ``build_targets``)."""
-        k = tag >> PACK_SHIFT
+        k = tag >> TAG_SHIFT
         listed = self.targets[tag] = build_targets(self.names[k], self.tables[k].squares[tag & ALL_SQUARES])
         return listed
+
+    def actions_of(self, tag: int, spots: int) -> list[Action]:
+        """The builds of the placement ``tag`` onto each square of ``spots``, in notation order; remembered.
+
+        Equals ``[action for bit, action in self.list_targets(tag) if spots & bit]``.
+        """
+        listed = self.targets.get(tag) or self.list_targets(tag)
+        actions = self.actions[tag << PACK_SHIFT | spots] = [action for bit, action in listed if spots & bit]
+        return actions
 
 
 _SEARCHES: dict[tuple[tuple[str, ...], tuple[str, ...]], BuildSearch] = {}
@@ -450,7 +467,10 @@ class TinyTownsState(State[Action]):
         self.epoch = 0
         self.towns = [Town() for _ in range(players)]
         self._readings = frozenset(variants)
-        self._cache: dict[int, tuple[list[Any], frozenset[Action]]] = {}
+        self._cache: dict[int, Any] = {}
+        """Actors (``ACTORS_KEY``), legal lists (by player) and sets (``SET_KEY + player``) of this position;
+        anything that changes the state empties it (moves through ``_do``; tests and agents that edit a
+        state by hand call ``_cache.clear()``)."""
         self._fit_tables: dict[str, BuildSearch] = {}
         """What ``_find_builds`` needs, by the monument looked for besides the buildings ("" for none)."""
 
@@ -500,64 +520,70 @@ class TinyTownsState(State[Action]):
 
     def actors(self) -> list[int]:
         """Players who must decide now."""
-        cached = self._cache.get(ACTORS_KEY)
+        cache = self._cache
+        cached = cache.get(ACTORS_KEY)
         if cached is None:
-            cached = (self._compute_actors(), frozenset())
-            self._cache[ACTORS_KEY] = cached
-        return list(cached[0])
+            cached = cache[ACTORS_KEY] = self._compute_actors()
+        return cached[:]
 
     def _compute_actors(self) -> list[int]:
         phase = self.phase
-        if phase == KEEP_PHASE:
-            return [p for p, t in enumerate(self.towns) if not t.monument]
-        if phase == NAME_PHASE:
-            return [0 if self.solo else self.mb]
+        if phase == BUILD_PHASE:
+            return [p for p, t in enumerate(self.towns) if t.completed == NOT_COMPLETE and (t.pending or not t.done)]
         if phase == PLACE_PHASE:
+            free = self.free_round
             return [
                 p
                 for p, t in enumerate(self.towns)
-                if t.completed == NOT_COMPLETE and t.choice is None and not (self.free_round and self.sits_out(p))
+                if t.completed == NOT_COMPLETE and t.choice is None and not (free and self.sits_out(p))
             ]
-        if phase == BUILD_PHASE:
-            return [p for p, t in enumerate(self.towns) if t.completed == NOT_COMPLETE and (t.pending or not t.done)]
+        if phase == NAME_PHASE:
+            return [0 if self.players == 1 else self.mb]
+        if phase == KEEP_PHASE:
+            return [p for p, t in enumerate(self.towns) if not t.monument]
         return []
 
     def _legal(self, player: int) -> tuple[list[Action], frozenset[Action]]:
-        cached = self._cache.get(player)
-        if cached is None or cached[1] is _NOT_YET:
-            actions = self._legal_list(player)
-            cached = (actions, frozenset(actions))
-            self._cache[player] = cached
-        return cached
+        """The legal list and its set (for checking typed moves), both remembered until the state changes."""
+        actions = self._legal_list(player)
+        key = SET_KEY + player
+        legal_set: frozenset[Action] | None = self._cache.get(key)
+        if legal_set is None:
+            legal_set = self._cache[key] = frozenset(actions)
+        return actions, legal_set
 
     def _legal_list(self, player: int) -> list[Action]:
-        """The legal list alone (its set, for checking typed moves, is made only when asked for)."""
+        """The legal list alone, remembered until the state changes (never handed out: callers copy it)."""
         cache = self._cache
-        cached = cache.get(player)
-        if cached is None:
+        actions: list[Action] | None = cache.get(player)
+        if actions is None:
             actors = cache.get(ACTORS_KEY)
             if actors is None:
-                actors = cache[ACTORS_KEY] = (self._compute_actors(), frozenset())
-            actions = self._compute_legal(player) if player in actors[0] else []
-            cache[player] = (actions, _NOT_YET)
-            return actions
-        return cached[0]
+                actors = cache[ACTORS_KEY] = self._compute_actors()
+            actions = cache[player] = self._compute_legal(player) if player in actors else []
+        return actions
 
     def legal_actions(self, player: int) -> list[Action]:
         """Every action ``player`` may take now, in a fixed order; ``[]`` for a player not to act."""
-        return list(self._legal_list(player))
+        actions: list[Action] | None = self._cache.get(player)
+        if actions is None:
+            actions = self._legal_list(player)
+        return actions[:]
 
     def _compute_legal(self, player: int) -> list[Action]:
         town = self.towns[player]
-        if self.phase == KEEP_PHASE:
-            return [Action(KEEP, name) for name in town.dealt]
-        if self.phase == NAME_PHASE:
-            return [NAME_ACTIONS[r] for r in self.nameable(player)]
-        if self.phase == PLACE_PHASE:
+        phase = self.phase
+        if phase == BUILD_PHASE:
+            if town.pending:
+                return self.pending_options(player)
+            return [*self._find_builds(town), DONE_ACTION]
+        if phase == PLACE_PHASE:
             return self.placement_options(player)
-        if town.pending:
-            return self.pending_options(player)
-        return [*self._find_builds(town), DONE_ACTION]
+        if phase == NAME_PHASE:
+            if self.players > 1 and not town.bank:
+                return ALL_NAME_ACTIONS[:]  # no Bank: every resource (what ``nameable`` gives then)
+            return [NAME_ACTIONS[r] for r in self.nameable(player)]
+        return [Action(KEEP, name) for name in town.dealt]
 
     def nameable(self, player: int) -> list[str]:
         """Resources the Master Builder may name (solo: the face-up cards), Bank rule applied."""
@@ -573,7 +599,10 @@ class TinyTownsState(State[Action]):
     def placement_options(self, player: int) -> list[Action]:
         """How ``player`` may take this round's resource (rulebook "Resource Placement" + abilities)."""
         town = self.towns[player]
-        empties = town.empty_squares()
+        empties = empty_squares_of(town.grid)
+        if not (self.free_round or town.factory or town.stored or town.built or CAVERN in self.variants):
+            # Nothing but the named resource on an empty square (what the lines below give then).
+            return list(map(PLACE_ACTIONS[self.named].__getitem__, empties))
         others = self.named_by_another(player)
         if self.free_round:  # Town Hall round 3: any resource, except those on your Banks
             forbidden = self.forbidden_by_banks(player)
@@ -692,20 +721,19 @@ class TinyTownsState(State[Action]):
             town.fits = prev
         if not kept:
             return []
-        anywhere_ok = town.has("Obelisk of the Crescent")
+        anywhere_ok = town.built and town.monument == OBELISK
         memo = town.memo
         if memo is not None and memo[0] is town.fits and memo[1] == anywhere_ok:
             return memo[2]  # the same board as last time
-        targets = search.targets
+        made = search.actions
         options: list[Action] = []
-        # One action per square set: by building, then by the squares' names, then the target's.
-        for tag in sorted(kept, key=search.order):
-            real = tag & cubes
-            spots = real | empty if anywhere_ok or names[tag >> PACK_SHIFT] == "Shed" else real
-            listed = targets.get(tag)
-            if listed is None:
-                listed = search.list_targets(tag)
-            options += [action for bit, action in listed if spots & bit]
+        # One action per square set: by building, then by the squares' names (the tags sort so), then the
+        # target's; the actions of a placement onto given squares are made once (``actions_of``).
+        for tag in sorted(kept):
+            spots = tag & cubes
+            if anywhere_ok or names[tag >> TAG_SHIFT] == "Shed":
+                spots |= empty
+            options += made.get(tag << PACK_SHIFT | spots) or search.actions_of(tag, spots)
         town.memo = (town.fits, anywhere_ok, options)
         return options
 
@@ -852,14 +880,19 @@ class TinyTownsState(State[Action]):
 
     def _do(self, player: int, action: Action) -> None:
         cache = self._cache
+        before = cache.get(ACTORS_KEY)
         cache.clear()
-        actors = self._carry_out(player, action)
-        cache.clear()  # legal lists and actors are computed afresh for the new position
-        if actors:
-            cache[ACTORS_KEY] = (actors, frozenset())  # ... except the actors found by the last step
+        actors = self._carry_out(player, action, before)
+        # Legal lists and actors are computed afresh for the new position, except the actors found by the last step.
+        self._cache = {ACTORS_KEY: actors} if actors else {}
 
-    def _carry_out(self, player: int, action: Action) -> list[int] | None:
-        """Carry out ``action``; returns the actors of the new position when its last step found them."""
+    def _carry_out(self, player: int, action: Action, before: list[int] | None = None) -> list[int] | None:
+        """Carry out ``action``; returns the actors of the new position when its last step found them.
+
+        ``before``: the actors of the position the action is taken in, when known. A placement or a
+        ``done`` of one of them (no pending decision anywhere) only takes that player out of the actors:
+        the new actors are ``before`` without ``player``, what ``_compute_actors`` finds then.
+        """
         town = self.towns[player]
         verb = action.verb
         if verb == KEEP:
@@ -872,7 +905,12 @@ class TinyTownsState(State[Action]):
             self._name(player, action.what)
         elif verb in (PLACE, STORE, CAVERN_VERB):
             town.choice = action
-            if actors := self._compute_actors():
+            if before is not None and player in before:
+                actors = before[:]
+                actors.remove(player)
+            else:
+                actors = self._compute_actors()
+            if actors:
                 return actors
             self._resolve_placements()
         else:
@@ -882,10 +920,17 @@ class TinyTownsState(State[Action]):
                 town.done = True
             else:
                 self._settle(player, action)
+            pending = False
             for q, other in enumerate(self.towns):
                 if other.pending:
+                    pending = True
                     self._drop_unanswerable(q)
-            if actors := self._compute_actors():
+            if verb == DONE and not pending and before is not None and player in before:
+                actors = before[:]
+                actors.remove(player)
+            else:
+                actors = self._compute_actors()
+            if actors:
                 return actors
             self._end_round()
         return None
