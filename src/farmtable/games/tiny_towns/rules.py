@@ -21,8 +21,9 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable
-from itertools import accumulate
-from operator import or_
+from functools import cache
+from itertools import accumulate, compress, repeat
+from operator import attrgetter, not_, or_
 from typing import Any, ClassVar, NamedTuple
 
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
@@ -100,6 +101,9 @@ KEEP, NAME, PLACE, STORE, CAVERN_VERB, BUILD, DONE, CHOOSE, ADD, SWAP, PASS = (
     "swap",
     "pass",
 )
+
+PLACING_VERBS = frozenset({PLACE, STORE, CAVERN_VERB})
+"""The verbs of the placement step."""
 
 # pending decisions a player must settle before anything else in the building step
 FACTORY_CHOICE = "factory"  # put 1 of the 5 resources on a new Factory
@@ -186,26 +190,78 @@ TAG_SHIFT = 2 * PACK_SHIFT
 is the squares mask."""
 
 
+MAX_LOOKED_FOR = len(C.PILES) + 2
+"""Buildings a town looks for at most: the Cottage, one card of each pile, its monument."""
+TAG_BASES = tuple(k << TAG_SHIFT for k in range(MAX_LOOKED_FOR))
+BIT_SELECTORS: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(bool(bits >> k & 1) for k in range(MAX_LOOKED_FOR)) for bits in range(1 << MAX_LOOKED_FOR)
+)
+"""``BIT_SELECTORS[bits][k]``: whether bit ``k`` of ``bits`` is set (selectors for ``itertools.compress``)."""
+EMPTY_GRID: tuple[str, ...] = ("",) * C.SQUARES
+NO_CUBES: tuple[int, ...] = (0,) * len(C.RESOURCES)
+Needs = tuple[tuple[int, ...], ...]
+"""Per square, a tuple of ints (packed needs, or ranked masks) of the placements through it."""
+Entry = tuple[int, tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[tuple[int, ...], ...], ...], "Anywhere"]
+"""A building's entry of ``BuildSearch.through``: (tag base, ``through_needs``, ``through_ranked``, ``anywhere``)."""
+
+
+@cache
+def enough_row(needs: tuple[int, ...]) -> tuple[int, ...]:
+    """For one resource and the buildings needing ``needs[k]`` squares of it: ``row[n]`` = the buildings
+    (bit ``k`` for the ``k``-th) needing at most ``n`` (n = 0..16)."""
+    row = [0] * (C.SQUARES + 1)
+    for k, need in enumerate(needs):
+        row[need] |= 1 << k
+    return tuple(accumulate(row, or_))
+
+
 class BuildSearch:
     """What ``_find_builds`` needs for one set of buildings looked for (shared by games, see ``build_search``)."""
 
-    __slots__ = ("able", "actions", "enough", "names", "start", "tables", "targets", "through")
+    __slots__ = (
+        "able",
+        "actions",
+        "by_resource",
+        "enough",
+        "names",
+        "needing",
+        "start",
+        "tables",
+        "targets",
+        "through",
+    )
 
     def __init__(self, names: tuple[str, ...], patterns: tuple[str, ...]) -> None:
         self.names = names
         """The buildings looked for; a placement of the ``k``-th is tagged ``k << TAG_SHIFT | ranked mask``."""
-        self.tables: tuple[FitTable, ...] = tuple(fit_table(p) for p in patterns)
-        self.through = tuple((k << TAG_SHIFT, t.through, t.anywhere) for k, t in enumerate(self.tables))
-        """Per building: its tags' base, its ``through`` and ``anywhere`` tables."""
-        enough = [[0] * (C.SQUARES + 1) for _ in C.RESOURCES]
-        for k, counts in enumerate(map(resource_counts, patterns)):
-            for i, need in enumerate(counts):
-                enough[i][need] |= 1 << k  # enough with ``need`` squares of resource i, and with more:
-        self.enough = tuple(tuple(accumulate(row, or_)) for row in enough)
+        self.tables: tuple[FitTable, ...] = tuple(map(fit_table, patterns))
+        tables = self.tables
+        self.through: tuple[Entry, ...] = tuple(
+            zip(
+                TAG_BASES,
+                map(attrgetter("through_needs"), tables),
+                map(attrgetter("through_ranked"), tables),
+                map(attrgetter("anywhere"), tables),
+                strict=False,  # TAG_BASES has room for every building looked for
+            )
+        )
+        """Per building: its tags' base, its ``through_needs``, ``through_ranked`` and ``anywhere`` tables."""
+        per_needs = zip(*map(attrgetter("through_needs"), tables), strict=True)  # per resource, per building
+        per_ranked = zip(*map(attrgetter("through_ranked"), tables), strict=True)
+        self.by_resource: tuple[tuple[tuple[int, Needs, Needs], ...], ...] = tuple(
+            map(tuple, map(zip, repeat(TAG_BASES), per_needs, per_ranked))
+        )
+        """``by_resource[i][k]``: the ``k``-th building's tag base and its placements needing resource ``i``, by
+        square: packed needs and ranked masks (``FitTable.through_needs[i]``, ``through_ranked[i]``)."""
+        per_resource = zip(*map(resource_counts, patterns), strict=True)
+        self.enough: tuple[tuple[int, ...], ...] = tuple(map(enough_row, per_resource))
         """``enough[i][n]``: the buildings (bit ``k`` for the ``k``-th) needing at most ``n`` of resource ``i``."""
-        self.able: dict[int, tuple[tuple[int, Through, Anywhere], ...]] = {}
-        """Buildings (a bit set, see ``enough``) -> their entries of ``through`` (see ``able_of``)."""
-        self.start: Fits = (("",) * C.SQUARES, (0,) * len(C.RESOURCES), 0, names, frozenset(), ALL_SQUARES)
+        self.needing = tuple(row[-1] & ~row[0] for row in self.enough)
+        """``needing[i]``: the buildings needing resource ``i`` at all (bit ``k`` for the ``k``-th)."""
+        self.able: dict[int, Any] = {}
+        """Buildings (a bit set, see ``enough``) -> their entries of ``through`` (see ``able_of``); and
+        ``buildings << 3 | i`` -> their entries of ``by_resource[i]`` (see ``able_for``)."""
+        self.start: Fits = (EMPTY_GRID, NO_CUBES, 0, names, frozenset(), ALL_SQUARES)
         """The empty board's fits (none): where a town seen for the first time starts from."""
         self.targets: dict[int, tuple[tuple[int, Action], ...]] = {}
         """Tag -> (square bit, build action) for every square in notation order (see ``list_targets``)."""
@@ -213,9 +269,15 @@ class BuildSearch:
         """``tag << PACK_SHIFT | spots`` -> the builds of the placement ``tag`` onto the squares ``spots``
         (see ``actions_of``)."""
 
-    def able_of(self, buildings: int) -> tuple[tuple[int, Through, Anywhere], ...]:
+    def able_of(self, buildings: int) -> tuple[Entry, ...]:
         """The entries of ``through`` of the buildings in the bit set ``buildings``; remembered."""
-        entries = self.able[buildings] = tuple(e for k, e in enumerate(self.through) if buildings >> k & 1)
+        entries = self.able[buildings] = tuple(compress(self.through, BIT_SELECTORS[buildings]))
+        return entries
+
+    def able_for(self, buildings: int, i: int) -> tuple[tuple[int, Needs, Needs], ...]:
+        """The entries of ``by_resource[i]`` of the buildings in the bit set ``buildings`` (those needing
+        resource ``i``: the caller masks them with ``needing[i]``); remembered under ``buildings << 3 | i``."""
+        entries = self.able[buildings << 3 | i] = tuple(compress(self.by_resource[i], BIT_SELECTORS[buildings]))
         return entries
 
     def list_targets(self, tag: int) -> tuple[tuple[int, Action], ...]:
@@ -488,7 +550,7 @@ class TinyTownsState(State[Action]):
 
     def incomplete(self) -> list[int]:
         """Players whose towns are not yet complete, in seat order."""
-        return [p for p, t in enumerate(self.towns) if not t.complete]
+        return [p for p, t in enumerate(self.towns) if t.completed == NOT_COMPLETE]
 
     def pattern_of(self, name: str) -> str:
         """The pattern of a building or monument under this game's readings."""
@@ -565,9 +627,13 @@ class TinyTownsState(State[Action]):
 
     def legal_actions(self, player: int) -> list[Action]:
         """Every action ``player`` may take now, in a fixed order; ``[]`` for a player not to act."""
-        actions: list[Action] | None = self._cache.get(player)
-        if actions is None:
-            actions = self._legal_list(player)
+        cache = self._cache
+        actions: list[Action] | None = cache.get(player)
+        if actions is None:  # ``_legal_list``, inlined: this is every random or search move
+            actors = cache.get(ACTORS_KEY)
+            if actors is None:
+                actors = cache[ACTORS_KEY] = self._compute_actors()
+            actions = cache[player] = self._compute_legal(player) if player in actors else []
         return actions[:]
 
     def _compute_legal(self, player: int) -> list[Action]:
@@ -653,72 +719,91 @@ class TinyTownsState(State[Action]):
         empty board, on which nothing fits) are kept unless they cover a square that changed, and only
         the placements through changed squares are tested: those needing the resource now there.
         """
-        search = self._build_search(town)
+        wanted = town.monument if town.monument and not town.built else ""
+        search = self._fit_tables.get(wanted) or self._build_search(town)
         names = search.names
         grid = town.grid
         prev = town.fits
-        if prev is None or prev[3] != names:
+        if prev is None or prev[3] is not names:
             prev = search.start
-        old_grid, old_have, wild, _, kept, empty = prev
-        have = list(old_have)
-        number = RESOURCE_NUMBER
-        changed = 0
-        now: list[tuple[int, int]] = []
-        """What changed squares hold now: (resource number, or -1 for a Trading Post; square)."""
-        # (A square holding another object is read again: an equal string there only costs a re-test.)
-        for sq in changed_squares(grid, old_grid):
-            bit = 1 << sq
-            changed |= bit
-            old = old_grid[sq]
-            if not old:
-                empty &= ~bit
-            elif (i := number.get(old, -1)) >= 0:
-                have[i] &= ~bit
-            elif old == TRADING_POST:
-                wild &= ~bit
-            v = grid[sq]
-            if not v:
-                empty |= bit
-            elif (i := number.get(v, -1)) >= 0:
-                have[i] |= bit
-                now.append((i, sq))
-            elif v == TRADING_POST:
-                wild |= bit
-                now.append((-1, sq))
-        h0, h1, h2, h3, h4 = have
-        cubes = h0 | h1 | h2 | h3 | h4
-        if changed:
-            found = {tag for tag in kept if not tag & changed} if kept else set()
-            # The buildings that could fit: each resource they need is on enough squares (a Trading Post
-            # gives any); only their placements through the changed squares are tested.
-            enough = search.enough
-            buildings = (
-                enough[0][(h0 | wild).bit_count()]
-                & enough[1][(h1 | wild).bit_count()]
-                & enough[2][(h2 | wild).bit_count()]
-                & enough[3][(h3 | wild).bit_count()]
-                & enough[4][(h4 | wild).bit_count()]
-            )
-            if now and buildings:
-                # Squares that cannot give each resource (a Trading Post gives any), packed like the needs.
-                gives = ~wild
-                forbidden = (
-                    (gives & ~h0 & ALL_SQUARES)
-                    | (gives & ~h1 & ALL_SQUARES) << PACK_SHIFT
-                    | (gives & ~h2 & ALL_SQUARES) << 2 * PACK_SHIFT
-                    | (gives & ~h3 & ALL_SQUARES) << 3 * PACK_SHIFT
-                    | (gives & ~h4 & ALL_SQUARES) << 4 * PACK_SHIFT
+        old_grid, have_before, wild, _, kept, empty = prev
+        changed_list = changed_squares(grid, old_grid)
+        if changed_list:
+            have = list(have_before)
+            number = RESOURCE_NUMBER
+            cleared = 0
+            """Changed squares that held a cube or a Trading Post: only placements through them may stop fitting."""
+            now: list[tuple[int, int]] = []
+            """What changed squares hold now: (resource number, or -1 for a Trading Post; square)."""
+            # (A square holding another object is read again: an equal string there only costs a re-test.)
+            for sq in changed_list:
+                bit = 1 << sq
+                old = old_grid[sq]
+                if not old:
+                    empty &= ~bit
+                elif (i := number.get(old, -1)) >= 0:
+                    have[i] &= ~bit
+                    cleared |= bit
+                elif old == TRADING_POST:
+                    wild &= ~bit
+                    cleared |= bit
+                v = grid[sq]
+                if not v:
+                    empty |= bit
+                elif (i := number.get(v, -1)) >= 0:
+                    have[i] |= bit
+                    now.append((i, sq))
+                elif v == TRADING_POST:
+                    wild |= bit
+                    now.append((-1, sq))
+            h0, h1, h2, h3, h4 = have
+            cubes = h0 | h1 | h2 | h3 | h4
+            if cleared and kept:
+                kept = frozenset(tag for tag in kept if not tag & cleared)
+            if now:
+                # The buildings that could fit: each resource they need is on enough squares (a Trading Post
+                # gives any); only their placements through the changed squares are tested.
+                enough = search.enough
+                buildings = (
+                    enough[0][(h0 | wild).bit_count()]
+                    & enough[1][(h1 | wild).bit_count()]
+                    & enough[2][(h2 | wild).bit_count()]
+                    & enough[3][(h3 | wild).bit_count()]
+                    & enough[4][(h4 | wild).bit_count()]
                 )
-                able = search.able.get(buildings) or search.able_of(buildings)
-                for i, sq in now:
-                    for k, through, anywhere in able:
-                        for needs, mask in anywhere[sq] if i < 0 else through[i][sq]:
-                            if not needs & forbidden and mask & cubes:  # a real resource is needed
-                                found.add(k | mask)
-            kept = frozenset(found)
+                if buildings:
+                    # Squares that cannot give each resource (a Trading Post gives any), packed like the needs.
+                    gives = ~wild & ALL_SQUARES
+                    forbidden = (
+                        (gives & ~h0)
+                        | (gives & ~h1) << PACK_SHIFT
+                        | (gives & ~h2) << 2 * PACK_SHIFT
+                        | (gives & ~h3) << 3 * PACK_SHIFT
+                        | (gives & ~h4) << 4 * PACK_SHIFT
+                    )
+                    test = forbidden.__and__
+                    found: set[int] = set()
+                    able_by = search.able
+                    needing = search.needing
+                    for i, sq in now:
+                        if i >= 0:  # the placements needing resource i on sq (sq holds it: a real resource)
+                            these = buildings & needing[i]
+                            able = able_by.get(these << 3 | i) or search.able_for(these, i)
+                            for k, needs, ranked in able:  # those whose needs meet no forbidden square, in C
+                                if fits := list(compress(ranked[sq], map(not_, map(test, needs[sq])))):
+                                    found.update(map(k.__or__, fits))
+                        else:  # a Trading Post: every placement through sq, with a real resource elsewhere
+                            for k, _, _, anywhere in able_by.get(buildings) or search.able_of(buildings):
+                                for need, mask in anywhere[sq]:
+                                    if not need & forbidden and mask & cubes:
+                                        found.add(k | mask)
+                    if found:
+                        kept = kept.union(found)
             town.fits = (tuple(grid), tuple(have), wild, names, kept, empty)
-        elif prev is not town.fits:
-            town.fits = prev
+        else:
+            cubes = have_before[0] | have_before[1] | have_before[2] | have_before[3] | have_before[4]
+            if prev is not town.fits:
+                town.fits = prev
         if not kept:
             return []
         anywhere_ok = town.built and town.monument == OBELISK
@@ -743,7 +828,7 @@ class TinyTownsState(State[Action]):
         search = self._fit_tables.get(wanted)
         if search is None:
             names = (*self.buildings, wanted) if wanted else self.buildings
-            search = self._fit_tables[wanted] = build_search(names, tuple(self.pattern_of(n) for n in names))
+            search = self._fit_tables[wanted] = build_search(names, tuple(map(self.pattern_of, names)))
         return search
 
     # --- abilities asked right after a build ------------------------------------------------
@@ -895,15 +980,7 @@ class TinyTownsState(State[Action]):
         """
         town = self.towns[player]
         verb = action.verb
-        if verb == KEEP:
-            town.monument = action.what
-            if actors := self._compute_actors():
-                return actors
-            self.epoch += 1  # the secret choices are made; the first round begins
-            self._start_round()
-        elif verb == NAME:
-            self._name(player, action.what)
-        elif verb in (PLACE, STORE, CAVERN_VERB):
+        if verb in PLACING_VERBS:
             town.choice = action
             if before is not None and player in before:
                 actors = before[:]
@@ -913,11 +990,19 @@ class TinyTownsState(State[Action]):
             if actors:
                 return actors
             self._resolve_placements()
+        elif verb == NAME:
+            self._name(player, action.what)
+        elif verb == KEEP:
+            town.monument = action.what
+            if actors := self._compute_actors():
+                return actors
+            self.epoch += 1  # the secret choices are made; the first round begins
+            self._start_round()
         else:
-            if verb == BUILD:
-                self._build(player, action)
-            elif verb == DONE:
+            if verb == DONE:
                 town.done = True
+            elif verb == BUILD:
+                self._build(player, action)
             else:
                 self._settle(player, action)
             pending = False
@@ -933,6 +1018,8 @@ class TinyTownsState(State[Action]):
             if actors:
                 return actors
             self._end_round()
+            if self.phase == NAME_PHASE:
+                return [0 if self.players == 1 else self.mb]  # what ``_compute_actors`` finds then
         return None
 
     def _name(self, player: int, resource: str) -> None:
@@ -973,7 +1060,7 @@ class TinyTownsState(State[Action]):
         self.epoch += 1
         self.phase = BUILD_PHASE
         for town in self.towns:
-            town.done = town.complete
+            town.done = town.completed != NOT_COMPLETE
 
     def _build(self, player: int, action: Action) -> None:
         """Building Construction Rules 1-3: remove the cubes, put the building on the chosen square."""
@@ -1066,7 +1153,10 @@ class TinyTownsState(State[Action]):
 
     def _start_round(self) -> None:
         """A new round: the resource is named, drawn, or chosen freely."""
-        if not self.incomplete():
+        for town in self.towns:
+            if town.completed == NOT_COMPLETE:
+                break
+        else:  # every town is complete
             self.phase = OVER
             return
         self.free_round = False
@@ -1098,7 +1188,7 @@ class TinyTownsState(State[Action]):
     def _end_round(self) -> None:
         """Game Play 4 and "Completing your Town": full towns leave; the hammer passes left."""
         for town in self.towns:
-            if not town.complete and "" not in town.grid:
+            if town.completed == NOT_COMPLETE and "" not in town.grid:
                 town.completed = self.round
         self.round += 1
         if self.mb != NO_PLAYER:
@@ -1108,13 +1198,16 @@ class TinyTownsState(State[Action]):
     def _pass_master_builder(self) -> None:
         """The next player on the left with an incomplete town (Fort Ironweed's owner is skipped
         unless they are the last player building)."""
-        still = self.incomplete()
+        towns = self.towns
+        still = [p for p, t in enumerate(towns) if t.completed == NOT_COMPLETE]
         if len(still) == 1:
             self.mb = still[0]
             return
-        for step in range(1, self.players + 1):
-            q = (self.mb + step) % self.players
-            if q in still and not self.towns[q].has("Fort Ironweed"):
+        players = self.players
+        for step in range(1, players + 1):
+            q = (self.mb + step) % players
+            town = towns[q]
+            if town.completed == NOT_COMPLETE and not (town.built and town.monument == "Fort Ironweed"):
                 self.mb = q
                 return
 
