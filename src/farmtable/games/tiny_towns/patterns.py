@@ -251,10 +251,6 @@ class FitTable(NamedTuple):
     """Squares mask -> its place in notation order (builds are listed by their squares' names)."""
     squares: dict[int, tuple[int, ...]]
     """Squares mask -> the squares in notation order."""
-    through_needs: tuple[tuple[tuple[int, ...], ...], ...]
-    """``through_needs[i][sq]``: the packed need masks of ``through[i][sq]`` alone (tested in C)."""
-    through_ranked: tuple[tuple[tuple[int, ...], ...], ...]
-    """``through_ranked[i][sq]``: the ranked masks of ``through[i][sq]`` alone, in the same order."""
 
 
 @cache
@@ -277,15 +273,12 @@ def fit_table(pattern: str) -> FitTable:
             i, sq = divmod(low.bit_length() - 1, PACK_SHIFT)
             through[i][sq].append(pair)
             anywhere[sq].append(pair)
-    through_pairs = tuple(tuple(map(tuple, per_square)) for per_square in through)
     return FitTable(
         tuple(pairs),
-        through_pairs,
+        tuple(tuple(map(tuple, per_square)) for per_square in through),
         tuple(map(tuple, anywhere)),
         rank,
         squares,
-        tuple(tuple(tuple(packed for packed, _ in lst) for lst in per_square) for per_square in through_pairs),
-        tuple(tuple(tuple(ranked for _, ranked in lst) for lst in per_square) for per_square in through_pairs),
     )
 
 

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 from functools import cache
 from itertools import accumulate, compress, repeat
-from operator import attrgetter, not_, or_
+from operator import attrgetter, or_
 from typing import Any, ClassVar, NamedTuple
 
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
@@ -199,10 +199,9 @@ BIT_SELECTORS: tuple[tuple[bool, ...], ...] = tuple(
 """``BIT_SELECTORS[bits][k]``: whether bit ``k`` of ``bits`` is set (selectors for ``itertools.compress``)."""
 EMPTY_GRID: tuple[str, ...] = ("",) * C.SQUARES
 NO_CUBES: tuple[int, ...] = (0,) * len(C.RESOURCES)
-Needs = tuple[tuple[int, ...], ...]
-"""Per square, a tuple of ints (packed needs, or ranked masks) of the placements through it."""
-Entry = tuple[int, tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[tuple[int, ...], ...], ...], "Anywhere"]
-"""A building's entry of ``BuildSearch.through``: (tag base, ``through_needs``, ``through_ranked``, ``anywhere``)."""
+Entry = tuple[int, "Anywhere"]
+"""A building's entry of ``BuildSearch.through`` (its tag base and ``FitTable.anywhere``) or of
+``BuildSearch.by_resource[i]`` (its tag base and ``FitTable.through[i]``)."""
 
 
 @cache
@@ -237,22 +236,15 @@ class BuildSearch:
         self.tables: tuple[FitTable, ...] = tuple(map(fit_table, patterns))
         tables = self.tables
         self.through: tuple[Entry, ...] = tuple(
-            zip(
-                TAG_BASES,
-                map(attrgetter("through_needs"), tables),
-                map(attrgetter("through_ranked"), tables),
-                map(attrgetter("anywhere"), tables),
-                strict=False,  # TAG_BASES has room for every building looked for
-            )
+            zip(TAG_BASES, map(attrgetter("anywhere"), tables), strict=False)  # TAG_BASES has room for all
         )
-        """Per building: its tags' base, its ``through_needs``, ``through_ranked`` and ``anywhere`` tables."""
-        per_needs = zip(*map(attrgetter("through_needs"), tables), strict=True)  # per resource, per building
-        per_ranked = zip(*map(attrgetter("through_ranked"), tables), strict=True)
-        self.by_resource: tuple[tuple[tuple[int, Needs, Needs], ...], ...] = tuple(
-            map(tuple, map(zip, repeat(TAG_BASES), per_needs, per_ranked))
+        """Per building: its tags' base and its ``anywhere`` table (for a Trading Post, which gives any resource)."""
+        per_resource_through = zip(*map(attrgetter("through"), tables), strict=True)  # per resource, per building
+        self.by_resource: tuple[tuple[Entry, ...], ...] = tuple(
+            map(tuple, map(zip, repeat(TAG_BASES), per_resource_through))
         )
         """``by_resource[i][k]``: the ``k``-th building's tag base and its placements needing resource ``i``, by
-        square: packed needs and ranked masks (``FitTable.through_needs[i]``, ``through_ranked[i]``)."""
+        square as (packed needs, ranked mask) pairs (``FitTable.through[i]``)."""
         per_resource = zip(*map(resource_counts, patterns), strict=True)
         self.enough: tuple[tuple[int, ...], ...] = tuple(map(enough_row, per_resource))
         """``enough[i][n]``: the buildings (bit ``k`` for the ``k``-th) needing at most ``n`` of resource ``i``."""
@@ -274,7 +266,7 @@ class BuildSearch:
         entries = self.able[buildings] = tuple(compress(self.through, BIT_SELECTORS[buildings]))
         return entries
 
-    def able_for(self, buildings: int, i: int) -> tuple[tuple[int, Needs, Needs], ...]:
+    def able_for(self, buildings: int, i: int) -> tuple[Entry, ...]:
         """The entries of ``by_resource[i]`` of the buildings in the bit set ``buildings`` (those needing
         resource ``i``: the caller masks them with ``needing[i]``); remembered under ``buildings << 3 | i``."""
         entries = self.able[buildings << 3 | i] = tuple(compress(self.by_resource[i], BIT_SELECTORS[buildings]))
@@ -781,7 +773,6 @@ class TinyTownsState(State[Action]):
                         | (gives & ~h3) << 3 * PACK_SHIFT
                         | (gives & ~h4) << 4 * PACK_SHIFT
                     )
-                    test = forbidden.__and__
                     found: set[int] = set()
                     able_by = search.able
                     needing = search.needing
@@ -789,11 +780,12 @@ class TinyTownsState(State[Action]):
                         if i >= 0:  # the placements needing resource i on sq (sq holds it: a real resource)
                             these = buildings & needing[i]
                             able = able_by.get(these << 3 | i) or search.able_for(these, i)
-                            for k, needs, ranked in able:  # those whose needs meet no forbidden square, in C
-                                if fits := list(compress(ranked[sq], map(not_, map(test, needs[sq])))):
-                                    found.update(map(k.__or__, fits))
+                            for k, through in able:
+                                for need, mask in through[sq]:
+                                    if not need & forbidden:
+                                        found.add(k | mask)
                         else:  # a Trading Post: every placement through sq, with a real resource elsewhere
-                            for k, _, _, anywhere in able_by.get(buildings) or search.able_of(buildings):
+                            for k, anywhere in able_by.get(buildings) or search.able_of(buildings):
                                 for need, mask in anywhere[sq]:
                                     if not need & forbidden and mask & cubes:
                                         found.add(k | mask)
@@ -964,22 +956,20 @@ class TinyTownsState(State[Action]):
     # --- carrying out a legal action --------------------------------------------------------
 
     def _do(self, player: int, action: Action) -> None:
-        cache = self._cache
-        before = cache.get(ACTORS_KEY)
-        cache.clear()
-        actors = self._carry_out(player, action, before)
-        # Legal lists and actors are computed afresh for the new position, except the actors found by the last step.
-        self._cache = {ACTORS_KEY: actors} if actors else {}
+        """Carry out ``action``. The per-state cache is emptied, then given the actors of the new position
+        when the step found them on its way (what ``_compute_actors`` would find).
 
-    def _carry_out(self, player: int, action: Action, before: list[int] | None = None) -> list[int] | None:
-        """Carry out ``action``; returns the actors of the new position when its last step found them.
-
-        ``before``: the actors of the position the action is taken in, when known. A placement or a
-        ``done`` of one of them (no pending decision anywhere) only takes that player out of the actors:
-        the new actors are ``before`` without ``player``, what ``_compute_actors`` finds then.
+        The actors before the move (``before``, when cached): a placement or a ``done`` of one of them (no
+        pending decision anywhere) only takes that player out of the actors, so the new actors are
+        ``before`` without ``player``; after a round ends in a naming step, they are the Master Builder
+        (the player in solo).
         """
+        cache = self._cache
+        before: list[int] | None = cache.get(ACTORS_KEY)
+        cache.clear()
         town = self.towns[player]
         verb = action.verb
+        actors: list[int] | None
         if verb in PLACING_VERBS:
             town.choice = action
             if before is not None and player in before:
@@ -987,17 +977,17 @@ class TinyTownsState(State[Action]):
                 actors.remove(player)
             else:
                 actors = self._compute_actors()
-            if actors:
-                return actors
-            self._resolve_placements()
+            if not actors:
+                self._resolve_placements()
         elif verb == NAME:
             self._name(player, action.what)
+            actors = None
         elif verb == KEEP:
             town.monument = action.what
-            if actors := self._compute_actors():
-                return actors
-            self.epoch += 1  # the secret choices are made; the first round begins
-            self._start_round()
+            actors = self._compute_actors()
+            if not actors:
+                self.epoch += 1  # the secret choices are made; the first round begins
+                self._start_round()
         else:
             if verb == DONE:
                 town.done = True
@@ -1015,12 +1005,12 @@ class TinyTownsState(State[Action]):
                 actors.remove(player)
             else:
                 actors = self._compute_actors()
-            if actors:
-                return actors
-            self._end_round()
-            if self.phase == NAME_PHASE:
-                return [0 if self.players == 1 else self.mb]  # what ``_compute_actors`` finds then
-        return None
+            if not actors:
+                self._end_round()
+                if self.phase == NAME_PHASE:
+                    actors = [0 if self.players == 1 else self.mb]
+        if actors:
+            cache[ACTORS_KEY] = actors
 
     def _name(self, player: int, resource: str) -> None:
         """Game Play 1: the Master Builder names a resource (solo: picks a face-up card)."""
