@@ -176,6 +176,7 @@ def test_search_tables_equal_their_plain_definitions() -> None:
                 plain = sum(1 << k for k, c in enumerate(counts) if c[i] <= n)
                 assert search.enough[i][n] == plain
             assert search.needing[i] == sum(1 << k for k, c in enumerate(counts) if c[i])
+        assert all(len(row) == C.SQUARES + 1 and row[-1] == (1 << len(names)) - 1 for row in search.enough)
         for buildings in rng.sample(range(1 << len(names)), 20):
             assert BIT_SELECTORS[buildings][: len(names)] == tuple(bool(buildings >> k & 1) for k in range(len(names)))
             for i in range(len(C.RESOURCES)):
