@@ -35,6 +35,7 @@ from farmtable.games.tiny_towns.rules import (
     Action,
     TinyTownsState,
     build_search,
+    tagged_table,
 )
 
 GAME = farmtable.get_game("tiny-towns")
@@ -184,6 +185,21 @@ def test_search_tables_equal_their_plain_definitions() -> None:
                     e for k, e in enumerate(search.by_resource[i]) if buildings >> k & 1
                 )
             assert search.able_of(buildings) == tuple(e for k, e in enumerate(search.through) if buildings >> k & 1)
+
+
+@pytest.mark.parametrize("k", [0, 3, 7])
+def test_tagged_tables_are_the_fit_tables_with_the_building_number(k: int) -> None:
+    for pattern in {card.pattern for card in C.ALL_CARDS.values()}:
+        table = fit_table(pattern)
+        through, anywhere, needed = tagged_table(pattern, k)
+        base = k << TAG_SHIFT
+        for i in range(len(C.RESOURCES)):
+            for sq in range(C.SQUARES):
+                assert through[i][sq] == tuple((need, base + ranked) for need, ranked in table.through[i][sq])
+        for sq in range(C.SQUARES):
+            assert anywhere[sq] == tuple((need, base + ranked) for need, ranked in table.anywhere[sq])
+        cells = [r for _, _, r in parse_pattern(pattern)]
+        assert needed == tuple((1 << k) if res in cells else 0 for res in C.RESOURCES)
 
 
 def test_build_actions_of_a_placement_equal_the_filtered_targets() -> None:

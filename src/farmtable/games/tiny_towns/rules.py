@@ -22,8 +22,8 @@ import random
 import re
 from collections.abc import Iterable
 from functools import cache
-from itertools import accumulate, compress, repeat
-from operator import attrgetter, or_
+from itertools import accumulate, compress
+from operator import itemgetter, or_
 from typing import Any, ClassVar, NamedTuple
 
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
@@ -192,16 +192,29 @@ is the squares mask."""
 
 MAX_LOOKED_FOR = len(C.PILES) + 2
 """Buildings a town looks for at most: the Cottage, one card of each pile, its monument."""
-TAG_BASES = tuple(k << TAG_SHIFT for k in range(MAX_LOOKED_FOR))
 BIT_SELECTORS: tuple[tuple[bool, ...], ...] = tuple(
     tuple(bool(bits >> k & 1) for k in range(MAX_LOOKED_FOR)) for bits in range(1 << MAX_LOOKED_FOR)
 )
 """``BIT_SELECTORS[bits][k]``: whether bit ``k`` of ``bits`` is set (selectors for ``itertools.compress``)."""
 EMPTY_GRID: tuple[str, ...] = ("",) * C.SQUARES
 NO_CUBES: tuple[int, ...] = (0,) * len(C.RESOURCES)
-Entry = tuple[int, "Anywhere"]
-"""A building's entry of ``BuildSearch.through`` (its tag base and ``FitTable.anywhere``) or of
-``BuildSearch.by_resource[i]`` (its tag base and ``FitTable.through[i]``)."""
+Tagged = tuple[tuple[tuple[int, int], ...], ...]
+"""Per square, (packed needs, tag) of placements through it (see ``tagged_table``)."""
+
+
+@cache
+def tagged_table(pattern: str, k: int) -> tuple[tuple[Tagged, ...], Tagged, tuple[int, ...]]:
+    """``fit_table(pattern)`` for the ``k``-th building looked for, with the tags (``k << TAG_SHIFT | ranked
+    mask``) in place of the ranked masks: its ``through`` tables (one per resource), its ``anywhere`` table,
+    and per resource ``1 << k`` if the pattern needs that resource, else 0. Shared by every search."""
+    table = fit_table(pattern)
+    base = k << TAG_SHIFT
+    through = tuple(
+        tuple(tuple((need, base | ranked) for need, ranked in pairs) for pairs in per_square)
+        for per_square in table.through
+    )
+    anywhere = tuple(tuple((need, base | ranked) for need, ranked in pairs) for pairs in table.anywhere)
+    return through, anywhere, tuple((1 << k) * bool(n) for n in resource_counts(pattern))
 
 
 @cache
@@ -234,21 +247,16 @@ class BuildSearch:
         self.names = names
         """The buildings looked for; a placement of the ``k``-th is tagged ``k << TAG_SHIFT | ranked mask``."""
         self.tables: tuple[FitTable, ...] = tuple(map(fit_table, patterns))
-        tables = self.tables
-        self.through: tuple[Entry, ...] = tuple(
-            zip(TAG_BASES, map(attrgetter("anywhere"), tables), strict=False)  # TAG_BASES has room for all
-        )
-        """Per building: its tags' base and its ``anywhere`` table (for a Trading Post, which gives any resource)."""
-        per_resource_through = zip(*map(attrgetter("through"), tables), strict=True)  # per resource, per building
-        self.by_resource: tuple[tuple[Entry, ...], ...] = tuple(
-            map(tuple, map(zip, repeat(TAG_BASES), per_resource_through))
-        )
-        """``by_resource[i][k]``: the ``k``-th building's tag base and its placements needing resource ``i``, by
-        square as (packed needs, ranked mask) pairs (``FitTable.through[i]``)."""
+        tagged = tuple(map(tagged_table, patterns, range(len(patterns))))
+        self.through: tuple[Tagged, ...] = tuple(map(itemgetter(1), tagged))
+        """Per building: its tagged ``anywhere`` table (for a Trading Post, which gives any resource)."""
+        self.by_resource: tuple[tuple[Tagged, ...], ...] = tuple(zip(*map(itemgetter(0), tagged), strict=True))
+        """``by_resource[i][k]``: the ``k``-th building's placements needing resource ``i`` by square, as
+        (packed needs, tag) pairs (``FitTable.through[i]``, tagged)."""
         per_resource = zip(*map(resource_counts, patterns), strict=True)
         self.enough: tuple[tuple[int, ...], ...] = tuple(map(enough_row, per_resource))
         """``enough[i][n]``: the buildings (bit ``k`` for the ``k``-th) needing at most ``n`` of resource ``i``."""
-        self.needing = tuple(row[-1] & ~row[0] for row in self.enough)
+        self.needing: tuple[int, ...] = tuple(map(sum, zip(*map(itemgetter(2), tagged), strict=True)))
         """``needing[i]``: the buildings needing resource ``i`` at all (bit ``k`` for the ``k``-th)."""
         self.able: dict[int, Any] = {}
         """Buildings (a bit set, see ``enough``) -> their entries of ``through`` (see ``able_of``); and
@@ -261,12 +269,12 @@ class BuildSearch:
         """``tag << PACK_SHIFT | spots`` -> the builds of the placement ``tag`` onto the squares ``spots``
         (see ``actions_of``)."""
 
-    def able_of(self, buildings: int) -> tuple[Entry, ...]:
+    def able_of(self, buildings: int) -> tuple[Tagged, ...]:
         """The entries of ``through`` of the buildings in the bit set ``buildings``; remembered."""
         entries = self.able[buildings] = tuple(compress(self.through, BIT_SELECTORS[buildings]))
         return entries
 
-    def able_for(self, buildings: int, i: int) -> tuple[Entry, ...]:
+    def able_for(self, buildings: int, i: int) -> tuple[Tagged, ...]:
         """The entries of ``by_resource[i]`` of the buildings in the bit set ``buildings`` (those needing
         resource ``i``: the caller masks them with ``needing[i]``); remembered under ``buildings << 3 | i``."""
         entries = self.able[buildings << 3 | i] = tuple(compress(self.by_resource[i], BIT_SELECTORS[buildings]))
@@ -780,15 +788,15 @@ class TinyTownsState(State[Action]):
                         if i >= 0:  # the placements needing resource i on sq (sq holds it: a real resource)
                             these = buildings & needing[i]
                             able = able_by.get(these << 3 | i) or search.able_for(these, i)
-                            for k, through in able:
-                                for need, mask in through[sq]:
+                            for through in able:
+                                for need, tag in through[sq]:
                                     if not need & forbidden:
-                                        found.add(k | mask)
+                                        found.add(tag)
                         else:  # a Trading Post: every placement through sq, with a real resource elsewhere
-                            for k, anywhere in able_by.get(buildings) or search.able_of(buildings):
-                                for need, mask in anywhere[sq]:
-                                    if not need & forbidden and mask & cubes:
-                                        found.add(k | mask)
+                            for anywhere in able_by.get(buildings) or search.able_of(buildings):
+                                for need, tag in anywhere[sq]:
+                                    if not need & forbidden and tag & cubes:
+                                        found.add(tag)
                     if found:
                         kept = kept.union(found)
             town.fits = (tuple(grid), tuple(have), wild, names, kept, empty)
