@@ -289,11 +289,27 @@ class BuildSearch:
     def actions_of(self, tag: int, spots: int) -> list[Action]:
         """The builds of the placement ``tag`` onto each square of ``spots``, in notation order; remembered.
 
-        Equals ``[action for bit, action in self.list_targets(tag) if spots & bit]``.
+        Equals ``[action for bit, action in self.list_targets(tag) if spots & bit]``; shared by every search
+        looking for the same building (``_BUILD_ACTIONS``, by card number, squares mask and ``spots``).
         """
-        listed = self.targets.get(tag) or self.list_targets(tag)
-        actions = self.actions[tag << PACK_SHIFT | spots] = [action for bit, action in listed if spots & bit]
+        k = tag >> TAG_SHIFT
+        key = CARD_NUMBER[self.names[k]] << TAG_SHIFT | (tag & ALL_SQUARES) << PACK_SHIFT | spots
+        actions = _BUILD_ACTIONS.get(key)
+        if actions is None:
+            if len(_BUILD_ACTIONS) >= _MAX_BUILD_ACTIONS:
+                _BUILD_ACTIONS.clear()
+            listed = self.targets.get(tag) or self.list_targets(tag)
+            actions = _BUILD_ACTIONS[key] = [action for bit, action in listed if spots & bit]
+        self.actions[tag << PACK_SHIFT | spots] = actions
         return actions
+
+
+CARD_NUMBER: dict[str, int] = {name: i for i, name in enumerate(C.ALL_CARDS)}
+"""Each building and monument card's number (``ALL_CARDS`` order)."""
+_BUILD_ACTIONS: dict[int, list[Action]] = {}
+"""``card number << TAG_SHIFT | squares mask << PACK_SHIFT | spots`` -> the builds of that card on those squares
+onto each square of ``spots``, in notation order (see ``BuildSearch.actions_of``; never changed)."""
+_MAX_BUILD_ACTIONS = 1 << 16
 
 
 _SEARCHES: dict[tuple[tuple[str, ...], tuple[str, ...]], BuildSearch] = {}
