@@ -227,15 +227,22 @@ def describe_pattern(pattern: str) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+RANK_SHIFT = SQUARES
+"""A ranked mask ``rank << RANK_SHIFT | squares mask`` (see :class:`FitTable`) keeps the squares in its low 16 bits."""
+
+
 class FitTable(NamedTuple):
     """A pattern's placements arranged for finding builds incrementally (see ``rules._find_builds``).
 
     Whether a placement fits depends only on its own squares, so when a few squares change only
-    the placements through them need testing again.
+    the placements through them need testing again. A placement is named by its *ranked mask*:
+    ``rank << RANK_SHIFT | squares mask``, ``rank`` its place in notation order (builds are listed
+    by their squares' names), so sorting ranked masks sorts placements in notation order and
+    ``ranked & ALL_SQUARES_MASK`` is the squares mask.
     """
 
     placements: tuple[tuple[int, int], ...]
-    """Every placement as (packed need mask, squares mask)."""
+    """Every placement as (packed need mask, ranked mask)."""
     through: tuple[tuple[tuple[tuple[int, int], ...], ...], ...]
     """``through[i][sq]``: the placements needing resource ``RESOURCES[i]`` on square ``sq``."""
     anywhere: tuple[tuple[tuple[int, int], ...], ...]
@@ -250,10 +257,15 @@ class FitTable(NamedTuple):
 def fit_table(pattern: str) -> FitTable:
     """:func:`placements` of ``pattern`` as a :class:`FitTable` (one pass over the placements, in order)."""
     entries = [(pack_needs(e[1:6]), e[0], e[6]) for e in placement_table(pattern)]
+    squares = {mask: sq for _, mask, sq in entries}
+    ordered = sorted(squares, key=lambda mask: tuple(SQUARE_NAMES[s] for s in squares[mask]))
+    rank = {mask: i for i, mask in enumerate(ordered)}
     through: list[list[list[tuple[int, int]]]] = [[[] for _ in range(SQUARES)] for _ in RESOURCES]
     anywhere: list[list[tuple[int, int]]] = [[] for _ in range(SQUARES)]
+    pairs = []
     for packed, mask, _ in entries:
-        pair = (packed, mask)
+        pair = (packed, rank[mask] << RANK_SHIFT | mask)
+        pairs.append(pair)
         needs = packed
         while needs:  # each (resource, square) the placement needs: every square it covers, once
             low = needs & -needs
@@ -261,14 +273,11 @@ def fit_table(pattern: str) -> FitTable:
             i, sq = divmod(low.bit_length() - 1, PACK_SHIFT)
             through[i][sq].append(pair)
             anywhere[sq].append(pair)
-    squares = {mask: sq for _, mask, sq in entries}
-    ordered = sorted(squares, key=lambda mask: tuple(SQUARE_NAMES[s] for s in squares[mask]))
-    pairs = tuple((packed, mask) for packed, mask, _ in entries)
     return FitTable(
-        pairs,
+        tuple(pairs),
         tuple(tuple(map(tuple, per_square)) for per_square in through),
         tuple(map(tuple, anywhere)),
-        {mask: i for i, mask in enumerate(ordered)},
+        rank,
         squares,
     )
 

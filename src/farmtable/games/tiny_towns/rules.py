@@ -21,8 +21,9 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable
-from itertools import accumulate
-from operator import or_
+from functools import cache
+from itertools import accumulate, compress
+from operator import itemgetter, or_
 from typing import Any, ClassVar, NamedTuple
 
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
@@ -101,6 +102,9 @@ KEEP, NAME, PLACE, STORE, CAVERN_VERB, BUILD, DONE, CHOOSE, ADD, SWAP, PASS = (
     "pass",
 )
 
+PLACING_VERBS = frozenset({PLACE, STORE, CAVERN_VERB})
+"""The verbs of the placement step."""
+
 # pending decisions a player must settle before anything else in the building step
 FACTORY_CHOICE = "factory"  # put 1 of the 5 resources on a new Factory
 BANK_CHOICE = "bank"  # put a resource not on another Bank on a new Bank
@@ -117,14 +121,15 @@ NO_PLAYER = -1
 SHOWN_CHOICES = 6
 """How many choices an error message lists."""
 ACTORS_KEY = -1
-"""Key of the cached actor list in the per-state cache (players are 0..5)."""
-_NOT_YET: frozenset[Any] = frozenset({None})
-"""Stands for a legal set not made yet in the per-state cache (compared by identity)."""
+"""Key of the cached actor list in the per-state cache (a player's legal list is under the player, 0..5)."""
+SET_KEY = 64
+"""``SET_KEY + player``: key of the set of ``player``'s legal actions in the per-state cache (made only when
+a typed move is checked)."""
 
 
 Fits = tuple[tuple[str, ...], tuple[int, ...], int, tuple[str, ...], frozenset[int], int]
 """What ``_find_builds`` remembers of a board: the board, the squares of each resource, the Trading
-Posts, the buildings looked for, the placements that fit (each ``k << 16 | squares mask`` for the
+Posts, the buildings looked for, the placements that fit (each tagged ``k << TAG_SHIFT | ranked mask`` for the
 ``k``-th building) and the empty squares (shared by copies: never changed)."""
 Anywhere = tuple[tuple[tuple[int, int], ...], ...]
 """A ``FitTable.anywhere`` table: per square, (packed needs, squares mask) of the placements through it."""
@@ -132,6 +137,7 @@ Through = tuple[Anywhere, ...]
 """A ``FitTable.through`` table: ``Anywhere`` tables per resource."""
 RESOURCE_NUMBER = {r: i for i, r in enumerate(C.RESOURCES)}
 TRADING_POST = "Trading Post"
+OBELISK = "Obelisk of the Crescent"
 
 
 class Action(NamedTuple):
@@ -174,47 +180,136 @@ PLACE_ACTIONS: dict[str, tuple[Action, ...]] = {
 """``place <resource> <square>``, made once (actions are immutable)."""
 NAME_ACTIONS: dict[str, Action] = {r: Action(NAME, r) for r in C.RESOURCES}
 """``name <resource>``, made once."""
+ALL_NAME_ACTIONS: list[Action] = [NAME_ACTIONS[r] for r in C.RESOURCES]
+"""``name <resource>`` for every resource, in ``RESOURCES`` order (never changed: copied when handed out)."""
+
+
+TAG_SHIFT = 2 * PACK_SHIFT
+"""A placement of the ``k``-th building looked for is tagged ``k << TAG_SHIFT | ranked mask`` (see
+``patterns.FitTable``): tags sort by building, then by the squares' names, and ``tag & ALL_SQUARES``
+is the squares mask."""
+
+
+MAX_LOOKED_FOR = len(C.PILES) + 2
+"""Buildings a town looks for at most: the Cottage, one card of each pile, its monument."""
+BIT_SELECTORS: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(bool(bits >> k & 1) for k in range(MAX_LOOKED_FOR)) for bits in range(1 << MAX_LOOKED_FOR)
+)
+"""``BIT_SELECTORS[bits][k]``: whether bit ``k`` of ``bits`` is set (selectors for ``itertools.compress``)."""
+EMPTY_GRID: tuple[str, ...] = ("",) * C.SQUARES
+NO_CUBES: tuple[int, ...] = (0,) * len(C.RESOURCES)
+Tagged = tuple[tuple[tuple[int, int], ...], ...]
+"""Per square, (packed needs, tag) of placements through it (see ``tagged_table``)."""
+
+
+@cache
+def tagged_table(pattern: str, k: int) -> tuple[tuple[Tagged, ...], Tagged, tuple[int, ...]]:
+    """``fit_table(pattern)`` for the ``k``-th building looked for, with the tags (``k << TAG_SHIFT | ranked
+    mask``) in place of the ranked masks: its ``through`` tables (one per resource), its ``anywhere`` table,
+    and per resource ``1 << k`` if the pattern needs that resource, else 0. Shared by every search."""
+    table = fit_table(pattern)
+    base = k << TAG_SHIFT
+    through = tuple(
+        tuple(tuple((need, base | ranked) for need, ranked in pairs) for pairs in per_square)
+        for per_square in table.through
+    )
+    anywhere = tuple(tuple((need, base | ranked) for need, ranked in pairs) for pairs in table.anywhere)
+    return through, anywhere, tuple((1 << k) * bool(n) for n in resource_counts(pattern))
+
+
+@cache
+def enough_row(needs: tuple[int, ...]) -> tuple[int, ...]:
+    """For one resource and the buildings needing ``needs[k]`` squares of it: ``row[n]`` = the buildings
+    (bit ``k`` for the ``k``-th) needing at most ``n`` (n = 0..16)."""
+    row = [0] * (C.SQUARES + 1)
+    for k, need in enumerate(needs):
+        row[need] |= 1 << k
+    return tuple(accumulate(row, or_))
 
 
 class BuildSearch:
     """What ``_find_builds`` needs for one set of buildings looked for (shared by games, see ``build_search``)."""
 
-    __slots__ = ("able", "enough", "names", "start", "tables", "targets", "through")
+    __slots__ = (
+        "able",
+        "actions",
+        "by_resource",
+        "enough",
+        "names",
+        "needing",
+        "start",
+        "tables",
+        "targets",
+        "through",
+    )
 
     def __init__(self, names: tuple[str, ...], patterns: tuple[str, ...]) -> None:
         self.names = names
-        """The buildings looked for; a placement of the ``k``-th is tagged ``k << PACK_SHIFT | squares``."""
-        self.tables: tuple[FitTable, ...] = tuple(fit_table(p) for p in patterns)
-        self.through = tuple((k << PACK_SHIFT, t.through, t.anywhere) for k, t in enumerate(self.tables))
-        """Per building: its tags' base, its ``through`` and ``anywhere`` tables."""
-        enough = [[0] * (C.SQUARES + 1) for _ in C.RESOURCES]
-        for k, counts in enumerate(map(resource_counts, patterns)):
-            for i, need in enumerate(counts):
-                enough[i][need] |= 1 << k  # enough with ``need`` squares of resource i, and with more:
-        self.enough = tuple(tuple(accumulate(row, or_)) for row in enough)
+        """The buildings looked for; a placement of the ``k``-th is tagged ``k << TAG_SHIFT | ranked mask``."""
+        self.tables: tuple[FitTable, ...] = tuple(map(fit_table, patterns))
+        tagged = tuple(map(tagged_table, patterns, range(len(patterns))))
+        self.through: tuple[Tagged, ...] = tuple(map(itemgetter(1), tagged))
+        """Per building: its tagged ``anywhere`` table (for a Trading Post, which gives any resource)."""
+        self.by_resource: tuple[tuple[Tagged, ...], ...] = tuple(zip(*map(itemgetter(0), tagged), strict=True))
+        """``by_resource[i][k]``: the ``k``-th building's placements needing resource ``i`` by square, as
+        (packed needs, tag) pairs (``FitTable.through[i]``, tagged)."""
+        per_resource = zip(*map(resource_counts, patterns), strict=True)
+        self.enough: tuple[tuple[int, ...], ...] = tuple(map(enough_row, per_resource))
         """``enough[i][n]``: the buildings (bit ``k`` for the ``k``-th) needing at most ``n`` of resource ``i``."""
-        self.able: dict[int, tuple[tuple[int, Through, Anywhere], ...]] = {}
-        """Buildings (a bit set, see ``enough``) -> their entries of ``through`` (see ``able_of``)."""
-        self.start: Fits = (("",) * C.SQUARES, (0,) * len(C.RESOURCES), 0, names, frozenset(), ALL_SQUARES)
+        self.needing: tuple[int, ...] = tuple(map(sum, zip(*map(itemgetter(2), tagged), strict=True)))
+        """``needing[i]``: the buildings needing resource ``i`` at all (bit ``k`` for the ``k``-th)."""
+        self.able: dict[int, Any] = {}
+        """Buildings (a bit set, see ``enough``) -> their entries of ``through`` (see ``able_of``); and
+        ``buildings << 3 | i`` -> their entries of ``by_resource[i]`` (see ``able_for``)."""
+        self.start: Fits = (EMPTY_GRID, NO_CUBES, 0, names, frozenset(), ALL_SQUARES)
         """The empty board's fits (none): where a town seen for the first time starts from."""
         self.targets: dict[int, tuple[tuple[int, Action], ...]] = {}
         """Tag -> (square bit, build action) for every square in notation order (see ``list_targets``)."""
+        self.actions: dict[int, list[Action]] = {}
+        """``tag << PACK_SHIFT | spots`` -> the builds of the placement ``tag`` onto the squares ``spots``
+        (see ``actions_of``)."""
 
-    def able_of(self, buildings: int) -> tuple[tuple[int, Through, Anywhere], ...]:
+    def able_of(self, buildings: int) -> tuple[Tagged, ...]:
         """The entries of ``through`` of the buildings in the bit set ``buildings``; remembered."""
-        entries = self.able[buildings] = tuple(e for k, e in enumerate(self.through) if buildings >> k & 1)
+        entries = self.able[buildings] = tuple(compress(self.through, BIT_SELECTORS[buildings]))
         return entries
 
-    def order(self, tag: int) -> int:
-        """Where the placement ``tag`` comes in the listing of builds: by building, then squares' names."""
-        k = tag >> PACK_SHIFT
-        return k << PACK_SHIFT | self.tables[k].rank[tag & ALL_SQUARES]
+    def able_for(self, buildings: int, i: int) -> tuple[Tagged, ...]:
+        """The entries of ``by_resource[i]`` of the buildings in the bit set ``buildings`` (those needing
+        resource ``i``: the caller masks them with ``needing[i]``); remembered under ``buildings << 3 | i``."""
+        entries = self.able[buildings << 3 | i] = tuple(compress(self.by_resource[i], BIT_SELECTORS[buildings]))
+        return entries
 
     def list_targets(self, tag: int) -> tuple[tuple[int, Action], ...]:
         """The build of the placement ``tag`` onto each square, in notation order (see ``build_targets``)."""
-        k = tag >> PACK_SHIFT
+        k = tag >> TAG_SHIFT
         listed = self.targets[tag] = build_targets(self.names[k], self.tables[k].squares[tag & ALL_SQUARES])
         return listed
+
+    def actions_of(self, tag: int, spots: int) -> list[Action]:
+        """The builds of the placement ``tag`` onto each square of ``spots``, in notation order; remembered.
+
+        Equals ``[action for bit, action in self.list_targets(tag) if spots & bit]``; shared by every search
+        looking for the same building (``_BUILD_ACTIONS``, by card number, squares mask and ``spots``).
+        """
+        k = tag >> TAG_SHIFT
+        key = CARD_NUMBER[self.names[k]] << TAG_SHIFT | (tag & ALL_SQUARES) << PACK_SHIFT | spots
+        actions = _BUILD_ACTIONS.get(key)
+        if actions is None:
+            if len(_BUILD_ACTIONS) >= _MAX_BUILD_ACTIONS:
+                _BUILD_ACTIONS.clear()
+            listed = self.targets.get(tag) or self.list_targets(tag)
+            actions = _BUILD_ACTIONS[key] = [action for bit, action in listed if spots & bit]
+        self.actions[tag << PACK_SHIFT | spots] = actions
+        return actions
+
+
+CARD_NUMBER: dict[str, int] = {name: i for i, name in enumerate(C.ALL_CARDS)}
+"""Each building and monument card's number (``ALL_CARDS`` order)."""
+_BUILD_ACTIONS: dict[int, list[Action]] = {}
+"""``card number << TAG_SHIFT | squares mask << PACK_SHIFT | spots`` -> the builds of that card on those squares
+onto each square of ``spots``, in notation order (see ``BuildSearch.actions_of``; never changed)."""
+_MAX_BUILD_ACTIONS = 1 << 16
 
 
 _SEARCHES: dict[tuple[tuple[str, ...], tuple[str, ...]], BuildSearch] = {}
@@ -450,7 +545,10 @@ class TinyTownsState(State[Action]):
         self.epoch = 0
         self.towns = [Town() for _ in range(players)]
         self._readings = frozenset(variants)
-        self._cache: dict[int, tuple[list[Any], frozenset[Action]]] = {}
+        self._cache: dict[int, Any] = {}
+        """Actors (``ACTORS_KEY``), legal lists (by player) and sets (``SET_KEY + player``) of this position;
+        anything that changes the state empties it (moves through ``_do``; tests and agents that edit a
+        state by hand call ``_cache.clear()``)."""
         self._fit_tables: dict[str, BuildSearch] = {}
         """What ``_find_builds`` needs, by the monument looked for besides the buildings ("" for none)."""
 
@@ -468,7 +566,7 @@ class TinyTownsState(State[Action]):
 
     def incomplete(self) -> list[int]:
         """Players whose towns are not yet complete, in seat order."""
-        return [p for p, t in enumerate(self.towns) if not t.complete]
+        return [p for p, t in enumerate(self.towns) if t.completed == NOT_COMPLETE]
 
     def pattern_of(self, name: str) -> str:
         """The pattern of a building or monument under this game's readings."""
@@ -500,64 +598,74 @@ class TinyTownsState(State[Action]):
 
     def actors(self) -> list[int]:
         """Players who must decide now."""
-        cached = self._cache.get(ACTORS_KEY)
+        cache = self._cache
+        cached = cache.get(ACTORS_KEY)
         if cached is None:
-            cached = (self._compute_actors(), frozenset())
-            self._cache[ACTORS_KEY] = cached
-        return list(cached[0])
+            cached = cache[ACTORS_KEY] = self._compute_actors()
+        return cached[:]
 
     def _compute_actors(self) -> list[int]:
         phase = self.phase
-        if phase == KEEP_PHASE:
-            return [p for p, t in enumerate(self.towns) if not t.monument]
-        if phase == NAME_PHASE:
-            return [0 if self.solo else self.mb]
+        if phase == BUILD_PHASE:
+            return [p for p, t in enumerate(self.towns) if t.completed == NOT_COMPLETE and (t.pending or not t.done)]
         if phase == PLACE_PHASE:
+            free = self.free_round
             return [
                 p
                 for p, t in enumerate(self.towns)
-                if t.completed == NOT_COMPLETE and t.choice is None and not (self.free_round and self.sits_out(p))
+                if t.completed == NOT_COMPLETE and t.choice is None and not (free and self.sits_out(p))
             ]
-        if phase == BUILD_PHASE:
-            return [p for p, t in enumerate(self.towns) if t.completed == NOT_COMPLETE and (t.pending or not t.done)]
+        if phase == NAME_PHASE:
+            return [0 if self.players == 1 else self.mb]
+        if phase == KEEP_PHASE:
+            return [p for p, t in enumerate(self.towns) if not t.monument]
         return []
 
     def _legal(self, player: int) -> tuple[list[Action], frozenset[Action]]:
-        cached = self._cache.get(player)
-        if cached is None or cached[1] is _NOT_YET:
-            actions = self._legal_list(player)
-            cached = (actions, frozenset(actions))
-            self._cache[player] = cached
-        return cached
+        """The legal list and its set (for checking typed moves), both remembered until the state changes."""
+        actions = self._legal_list(player)
+        key = SET_KEY + player
+        legal_set: frozenset[Action] | None = self._cache.get(key)
+        if legal_set is None:
+            legal_set = self._cache[key] = frozenset(actions)
+        return actions, legal_set
 
     def _legal_list(self, player: int) -> list[Action]:
-        """The legal list alone (its set, for checking typed moves, is made only when asked for)."""
+        """The legal list alone, remembered until the state changes (never handed out: callers copy it)."""
         cache = self._cache
-        cached = cache.get(player)
-        if cached is None:
+        actions: list[Action] | None = cache.get(player)
+        if actions is None:
             actors = cache.get(ACTORS_KEY)
             if actors is None:
-                actors = cache[ACTORS_KEY] = (self._compute_actors(), frozenset())
-            actions = self._compute_legal(player) if player in actors[0] else []
-            cache[player] = (actions, _NOT_YET)
-            return actions
-        return cached[0]
+                actors = cache[ACTORS_KEY] = self._compute_actors()
+            actions = cache[player] = self._compute_legal(player) if player in actors else []
+        return actions
 
     def legal_actions(self, player: int) -> list[Action]:
         """Every action ``player`` may take now, in a fixed order; ``[]`` for a player not to act."""
-        return list(self._legal_list(player))
+        cache = self._cache
+        actions: list[Action] | None = cache.get(player)
+        if actions is None:  # ``_legal_list``, inlined: this is every random or search move
+            actors = cache.get(ACTORS_KEY)
+            if actors is None:
+                actors = cache[ACTORS_KEY] = self._compute_actors()
+            actions = cache[player] = self._compute_legal(player) if player in actors else []
+        return actions[:]
 
     def _compute_legal(self, player: int) -> list[Action]:
         town = self.towns[player]
-        if self.phase == KEEP_PHASE:
-            return [Action(KEEP, name) for name in town.dealt]
-        if self.phase == NAME_PHASE:
-            return [NAME_ACTIONS[r] for r in self.nameable(player)]
-        if self.phase == PLACE_PHASE:
+        phase = self.phase
+        if phase == BUILD_PHASE:
+            if town.pending:
+                return self.pending_options(player)
+            return [*self._find_builds(town), DONE_ACTION]
+        if phase == PLACE_PHASE:
             return self.placement_options(player)
-        if town.pending:
-            return self.pending_options(player)
-        return [*self._find_builds(town), DONE_ACTION]
+        if phase == NAME_PHASE:
+            if self.players > 1 and not town.bank:
+                return ALL_NAME_ACTIONS[:]  # no Bank: every resource (what ``nameable`` gives then)
+            return [NAME_ACTIONS[r] for r in self.nameable(player)]
+        return [Action(KEEP, name) for name in town.dealt]
 
     def nameable(self, player: int) -> list[str]:
         """Resources the Master Builder may name (solo: the face-up cards), Bank rule applied."""
@@ -573,7 +681,10 @@ class TinyTownsState(State[Action]):
     def placement_options(self, player: int) -> list[Action]:
         """How ``player`` may take this round's resource (rulebook "Resource Placement" + abilities)."""
         town = self.towns[player]
-        empties = town.empty_squares()
+        empties = empty_squares_of(town.grid)
+        if not (self.free_round or town.factory or town.stored or town.built or CAVERN in self.variants):
+            # Nothing but the named resource on an empty square (what the lines below give then).
+            return list(map(PLACE_ACTIONS[self.named].__getitem__, empties))
         others = self.named_by_another(player)
         if self.free_round:  # Town Hall round 3: any resource, except those on your Banks
             forbidden = self.forbidden_by_banks(player)
@@ -624,88 +735,106 @@ class TinyTownsState(State[Action]):
         empty board, on which nothing fits) are kept unless they cover a square that changed, and only
         the placements through changed squares are tested: those needing the resource now there.
         """
-        search = self._build_search(town)
+        wanted = town.monument if town.monument and not town.built else ""
+        search = self._fit_tables.get(wanted) or self._build_search(town)
         names = search.names
         grid = town.grid
         prev = town.fits
-        if prev is None or prev[3] != names:
+        if prev is None or prev[3] is not names:
             prev = search.start
-        old_grid, old_have, wild, _, kept, empty = prev
-        have = list(old_have)
-        number = RESOURCE_NUMBER
-        changed = 0
-        now: list[tuple[int, int]] = []
-        """What changed squares hold now: (resource number, or -1 for a Trading Post; square)."""
-        # (A square holding another object is read again: an equal string there only costs a re-test.)
-        for sq in changed_squares(grid, old_grid):
-            bit = 1 << sq
-            changed |= bit
-            old = old_grid[sq]
-            if not old:
-                empty &= ~bit
-            elif (i := number.get(old, -1)) >= 0:
-                have[i] &= ~bit
-            elif old == TRADING_POST:
-                wild &= ~bit
-            v = grid[sq]
-            if not v:
-                empty |= bit
-            elif (i := number.get(v, -1)) >= 0:
-                have[i] |= bit
-                now.append((i, sq))
-            elif v == TRADING_POST:
-                wild |= bit
-                now.append((-1, sq))
-        h0, h1, h2, h3, h4 = have
-        cubes = h0 | h1 | h2 | h3 | h4
-        if changed:
-            found = {tag for tag in kept if not tag & changed} if kept else set()
-            # The buildings that could fit: each resource they need is on enough squares (a Trading Post
-            # gives any); only their placements through the changed squares are tested.
-            enough = search.enough
-            buildings = (
-                enough[0][(h0 | wild).bit_count()]
-                & enough[1][(h1 | wild).bit_count()]
-                & enough[2][(h2 | wild).bit_count()]
-                & enough[3][(h3 | wild).bit_count()]
-                & enough[4][(h4 | wild).bit_count()]
-            )
-            if now and buildings:
-                # Squares that cannot give each resource (a Trading Post gives any), packed like the needs.
-                gives = ~wild
-                forbidden = (
-                    (gives & ~h0 & ALL_SQUARES)
-                    | (gives & ~h1 & ALL_SQUARES) << PACK_SHIFT
-                    | (gives & ~h2 & ALL_SQUARES) << 2 * PACK_SHIFT
-                    | (gives & ~h3 & ALL_SQUARES) << 3 * PACK_SHIFT
-                    | (gives & ~h4 & ALL_SQUARES) << 4 * PACK_SHIFT
+        old_grid, have_before, wild, _, kept, empty = prev
+        changed_list = changed_squares(grid, old_grid)
+        if changed_list:
+            have = list(have_before)
+            number = RESOURCE_NUMBER
+            cleared = 0
+            """Changed squares that held a cube or a Trading Post: only placements through them may stop fitting."""
+            now: list[tuple[int, int]] = []
+            """What changed squares hold now: (resource number, or -1 for a Trading Post; square)."""
+            # (A square holding another object is read again: an equal string there only costs a re-test.)
+            for sq in changed_list:
+                bit = 1 << sq
+                old = old_grid[sq]
+                if not old:
+                    empty &= ~bit
+                elif (i := number.get(old, -1)) >= 0:
+                    have[i] &= ~bit
+                    cleared |= bit
+                elif old == TRADING_POST:
+                    wild &= ~bit
+                    cleared |= bit
+                v = grid[sq]
+                if not v:
+                    empty |= bit
+                elif (i := number.get(v, -1)) >= 0:
+                    have[i] |= bit
+                    now.append((i, sq))
+                elif v == TRADING_POST:
+                    wild |= bit
+                    now.append((-1, sq))
+            h0, h1, h2, h3, h4 = have
+            cubes = h0 | h1 | h2 | h3 | h4
+            if cleared and kept:
+                kept = frozenset(tag for tag in kept if not tag & cleared)
+            if now:
+                # The buildings that could fit: each resource they need is on enough squares (a Trading Post
+                # gives any); only their placements through the changed squares are tested.
+                enough = search.enough
+                buildings = (
+                    enough[0][(h0 | wild).bit_count()]
+                    & enough[1][(h1 | wild).bit_count()]
+                    & enough[2][(h2 | wild).bit_count()]
+                    & enough[3][(h3 | wild).bit_count()]
+                    & enough[4][(h4 | wild).bit_count()]
                 )
-                able = search.able.get(buildings) or search.able_of(buildings)
-                for i, sq in now:
-                    for k, through, anywhere in able:
-                        for needs, mask in anywhere[sq] if i < 0 else through[i][sq]:
-                            if not needs & forbidden and mask & cubes:  # a real resource is needed
-                                found.add(k | mask)
-            kept = frozenset(found)
+                if buildings:
+                    # Squares that cannot give each resource (a Trading Post gives any), packed like the needs.
+                    gives = ~wild & ALL_SQUARES
+                    forbidden = (
+                        (gives & ~h0)
+                        | (gives & ~h1) << PACK_SHIFT
+                        | (gives & ~h2) << 2 * PACK_SHIFT
+                        | (gives & ~h3) << 3 * PACK_SHIFT
+                        | (gives & ~h4) << 4 * PACK_SHIFT
+                    )
+                    found: set[int] = set()
+                    able_by = search.able
+                    needing = search.needing
+                    for i, sq in now:
+                        if i >= 0:  # the placements needing resource i on sq (sq holds it: a real resource)
+                            these = buildings & needing[i]
+                            able = able_by.get(these << 3 | i) or search.able_for(these, i)
+                            for through in able:
+                                for need, tag in through[sq]:
+                                    if not need & forbidden:
+                                        found.add(tag)
+                        else:  # a Trading Post: every placement through sq, with a real resource elsewhere
+                            for anywhere in able_by.get(buildings) or search.able_of(buildings):
+                                for need, tag in anywhere[sq]:
+                                    if not need & forbidden and tag & cubes:
+                                        found.add(tag)
+                    if found:
+                        kept = kept.union(found)
             town.fits = (tuple(grid), tuple(have), wild, names, kept, empty)
-        elif prev is not town.fits:
-            town.fits = prev
+        else:
+            cubes = have_before[0] | have_before[1] | have_before[2] | have_before[3] | have_before[4]
+            if prev is not town.fits:
+                town.fits = prev
         if not kept:
             return []
-        anywhere_ok = town.has("Obelisk of the Crescent")
+        anywhere_ok = town.built and town.monument == OBELISK
         memo = town.memo
         if memo is not None and memo[0] is town.fits and memo[1] == anywhere_ok:
             return memo[2]  # the same board as last time
-        targets = search.targets
+        made = search.actions
         options: list[Action] = []
-        # One action per square set: by building, then by the squares' names, then the target's.
-        for tag in sorted(kept, key=search.order):
-            real = tag & cubes
-            spots = real | empty if anywhere_ok or names[tag >> PACK_SHIFT] == "Shed" else real
-            listed = targets.get(tag)
-            if listed is None:
-                listed = search.list_targets(tag)
-            options += [action for bit, action in listed if spots & bit]
+        # One action per square set: by building, then by the squares' names (the tags sort so), then the
+        # target's; the actions of a placement onto given squares are made once (``actions_of``).
+        for tag in sorted(kept):
+            spots = tag & cubes
+            if anywhere_ok or names[tag >> TAG_SHIFT] == "Shed":
+                spots |= empty
+            options += made.get(tag << PACK_SHIFT | spots) or search.actions_of(tag, spots)
         town.memo = (town.fits, anywhere_ok, options)
         return options
 
@@ -715,7 +844,7 @@ class TinyTownsState(State[Action]):
         search = self._fit_tables.get(wanted)
         if search is None:
             names = (*self.buildings, wanted) if wanted else self.buildings
-            search = self._fit_tables[wanted] = build_search(names, tuple(self.pattern_of(n) for n in names))
+            search = self._fit_tables[wanted] = build_search(names, tuple(map(self.pattern_of, names)))
         return search
 
     # --- abilities asked right after a build ------------------------------------------------
@@ -851,44 +980,61 @@ class TinyTownsState(State[Action]):
     # --- carrying out a legal action --------------------------------------------------------
 
     def _do(self, player: int, action: Action) -> None:
-        cache = self._cache
-        cache.clear()
-        actors = self._carry_out(player, action)
-        cache.clear()  # legal lists and actors are computed afresh for the new position
-        if actors:
-            cache[ACTORS_KEY] = (actors, frozenset())  # ... except the actors found by the last step
+        """Carry out ``action``. The per-state cache is emptied, then given the actors of the new position
+        when the step found them on its way (what ``_compute_actors`` would find).
 
-    def _carry_out(self, player: int, action: Action) -> list[int] | None:
-        """Carry out ``action``; returns the actors of the new position when its last step found them."""
+        The actors before the move (``before``, when cached): a placement or a ``done`` of one of them (no
+        pending decision anywhere) only takes that player out of the actors, so the new actors are
+        ``before`` without ``player``; after a round ends in a naming step, they are the Master Builder
+        (the player in solo).
+        """
+        cache = self._cache
+        before: list[int] | None = cache.get(ACTORS_KEY)
+        cache.clear()
         town = self.towns[player]
         verb = action.verb
-        if verb == KEEP:
-            town.monument = action.what
-            if actors := self._compute_actors():
-                return actors
-            self.epoch += 1  # the secret choices are made; the first round begins
-            self._start_round()
+        actors: list[int] | None
+        if verb in PLACING_VERBS:
+            town.choice = action
+            if before is not None and player in before:
+                actors = before[:]
+                actors.remove(player)
+            else:
+                actors = self._compute_actors()
+            if not actors:
+                self._resolve_placements()
         elif verb == NAME:
             self._name(player, action.what)
-        elif verb in (PLACE, STORE, CAVERN_VERB):
-            town.choice = action
-            if actors := self._compute_actors():
-                return actors
-            self._resolve_placements()
+            actors = None
+        elif verb == KEEP:
+            town.monument = action.what
+            actors = self._compute_actors()
+            if not actors:
+                self.epoch += 1  # the secret choices are made; the first round begins
+                self._start_round()
         else:
-            if verb == BUILD:
-                self._build(player, action)
-            elif verb == DONE:
+            if verb == DONE:
                 town.done = True
+            elif verb == BUILD:
+                self._build(player, action)
             else:
                 self._settle(player, action)
+            pending = False
             for q, other in enumerate(self.towns):
                 if other.pending:
+                    pending = True
                     self._drop_unanswerable(q)
-            if actors := self._compute_actors():
-                return actors
-            self._end_round()
-        return None
+            if verb == DONE and not pending and before is not None and player in before:
+                actors = before[:]
+                actors.remove(player)
+            else:
+                actors = self._compute_actors()
+            if not actors:
+                self._end_round()
+                if self.phase == NAME_PHASE:
+                    actors = [0 if self.players == 1 else self.mb]
+        if actors:
+            cache[ACTORS_KEY] = actors
 
     def _name(self, player: int, resource: str) -> None:
         """Game Play 1: the Master Builder names a resource (solo: picks a face-up card)."""
@@ -928,7 +1074,7 @@ class TinyTownsState(State[Action]):
         self.epoch += 1
         self.phase = BUILD_PHASE
         for town in self.towns:
-            town.done = town.complete
+            town.done = town.completed != NOT_COMPLETE
 
     def _build(self, player: int, action: Action) -> None:
         """Building Construction Rules 1-3: remove the cubes, put the building on the chosen square."""
@@ -1021,7 +1167,10 @@ class TinyTownsState(State[Action]):
 
     def _start_round(self) -> None:
         """A new round: the resource is named, drawn, or chosen freely."""
-        if not self.incomplete():
+        for town in self.towns:
+            if town.completed == NOT_COMPLETE:
+                break
+        else:  # every town is complete
             self.phase = OVER
             return
         self.free_round = False
@@ -1053,7 +1202,7 @@ class TinyTownsState(State[Action]):
     def _end_round(self) -> None:
         """Game Play 4 and "Completing your Town": full towns leave; the hammer passes left."""
         for town in self.towns:
-            if not town.complete and "" not in town.grid:
+            if town.completed == NOT_COMPLETE and "" not in town.grid:
                 town.completed = self.round
         self.round += 1
         if self.mb != NO_PLAYER:
@@ -1063,13 +1212,16 @@ class TinyTownsState(State[Action]):
     def _pass_master_builder(self) -> None:
         """The next player on the left with an incomplete town (Fort Ironweed's owner is skipped
         unless they are the last player building)."""
-        still = self.incomplete()
+        towns = self.towns
+        still = [p for p, t in enumerate(towns) if t.completed == NOT_COMPLETE]
         if len(still) == 1:
             self.mb = still[0]
             return
-        for step in range(1, self.players + 1):
-            q = (self.mb + step) % self.players
-            if q in still and not self.towns[q].has("Fort Ironweed"):
+        players = self.players
+        for step in range(1, players + 1):
+            q = (self.mb + step) % players
+            town = towns[q]
+            if town.completed == NOT_COMPLETE and not (town.built and town.monument == "Fort Ironweed"):
                 self.mb = q
                 return
 
