@@ -583,6 +583,78 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
         mark = "▶ Your turn" if player is not None and player in actors else f"{who} to play"
         status = f"Turn {int(view.get('turn', 0)) + 1} — {mark}"
     parts.append(_text(12, 24, f"Farmini — {status}", 17, bold=True, fill=BLUE))
+    band, top, px = _band(view, slots, faces, players, over)
+    parts.append(band)
+    head_width = px + 300
+
+    # the farms: the viewing seat's first
+    order = list(range(players))
+    if player is not None and 0 <= player < players:
+        order = order[player:] + order[:player]
+    owners = [p for p in order if p < len(view.get("farms") or [])]
+    blocks = [_farm_block(view, p, player, places, place_card, cells, winners, faces) for p in owners]
+    width = max(WIDTH_MIN, head_width, *(int(w) + 24 for _, w, _ in blocks)) if blocks else WIDTH_MIN
+    # two farms side by side when that stays reasonably wide (else the picture gets very tall)
+    pairs = [blocks[i][1] + blocks[i + 1][1] + FARM_GAP + 24 for i in range(0, len(blocks) - 1, 2)]
+    if pairs and max(pairs) <= WIDTH_PAIR_MAX:
+        width = max(width, round(max(pairs)))
+    cx, cy, row_h = 12.0, float(top), 0.0
+    for owner, (block, w, h) in zip(owners, blocks, strict=True):
+        if cx > 12 and cx + w > width - 12:
+            cx, cy, row_h = 12.0, cy + row_h + FARM_GAP, 0.0
+        parts.append(f'<g transform="translate({cx:g},{cy:g})" data-board="{owner}">' + "".join(block) + "</g>")
+        cx += w + FARM_GAP
+        row_h = max(row_h, h)
+    cy += row_h + 14
+
+    # legend
+    parts.append(_legend(12, cy))
+    height = cy + 40
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board ft-farmini" viewBox="0 0 {width:g} {height:g}" '
+        f'width="100%" font-family="{FONT}" role="group" aria-label="Farmini table">'
+        f'<rect width="{width:g}" height="{height:g}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
+    )
+
+
+BAND_CACHE_LIMIT: Final = 1024
+_BANDS: BoundedCache[tuple[Any, ...], tuple[str, float, float]] = BoundedCache(BAND_CACHE_LIMIT)
+"""The table band (counts, face-up cards, farmyard, the card being played, events) without buttons, by
+everything it shows: the same for every seat but one taking a face-up card, so drawn once per position."""
+
+
+def _band(
+    view: dict[str, Any], slots: dict[int, str], faces: Faces, players: int, over: bool
+) -> tuple[str, float, float]:
+    """The band under the header: its drawing, the top of the farms under it and the left of the
+    card being played. Without face-up buttons it is remembered by what it shows."""
+    if slots:
+        return _draw_band(view, slots, faces, players, over)
+    key = (
+        faces.name,
+        players,
+        over,
+        repr(view.get("deck_size")),
+        repr(view.get("discard")),
+        repr(view.get("variants")),
+        repr(view.get("table")),
+        repr(view.get("farmyard")),
+        repr(view.get("pending")),
+        repr(view.get("current")),
+        repr(view.get("events")),
+        repr(view.get("scores")) if over and players == 1 else None,
+    )
+    cached = _BANDS.get(key)
+    if cached is None:
+        cached = _BANDS.put(key, _draw_band(view, slots, faces, players, over))
+    return cached
+
+
+def _draw_band(
+    view: dict[str, Any], slots: dict[int, str], faces: Faces, players: int, over: bool
+) -> tuple[str, float, float]:
+    """:func:`_band` drawn."""
+    parts: list[str] = []
     discard = view.get("discard") or []
     info = f"{players} player{'s' if players != 1 else ''} (solo)" if players == 1 else f"{players} players"
     info += f" · deck: {int(view.get('deck_size', 0))} face down · discard pile: {len(discard)}"
@@ -653,36 +725,7 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
         parts.append(_text(16, ey + 12, f"• {event}", 12, fill=VERMILION if "wolf" in str(event) else INK))
         ey += 18
     top = ey + 8 if ey > band_bottom + 8 else band_bottom + 4
-    head_width = px + 300
-
-    # the farms: the viewing seat's first
-    order = list(range(players))
-    if player is not None and 0 <= player < players:
-        order = order[player:] + order[:player]
-    owners = [p for p in order if p < len(view.get("farms") or [])]
-    blocks = [_farm_block(view, p, player, places, place_card, cells, winners, faces) for p in owners]
-    width = max(WIDTH_MIN, head_width, *(int(w) + 24 for _, w, _ in blocks)) if blocks else WIDTH_MIN
-    # two farms side by side when that stays reasonably wide (else the picture gets very tall)
-    pairs = [blocks[i][1] + blocks[i + 1][1] + FARM_GAP + 24 for i in range(0, len(blocks) - 1, 2)]
-    if pairs and max(pairs) <= WIDTH_PAIR_MAX:
-        width = max(width, round(max(pairs)))
-    cx, cy, row_h = 12.0, float(top), 0.0
-    for owner, (block, w, h) in zip(owners, blocks, strict=True):
-        if cx > 12 and cx + w > width - 12:
-            cx, cy, row_h = 12.0, cy + row_h + FARM_GAP, 0.0
-        parts.append(f'<g transform="translate({cx:g},{cy:g})" data-board="{owner}">' + "".join(block) + "</g>")
-        cx += w + FARM_GAP
-        row_h = max(row_h, h)
-    cy += row_h + 14
-
-    # legend
-    parts.append(_legend(12, cy))
-    height = cy + 40
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board ft-farmini" viewBox="0 0 {width:g} {height:g}" '
-        f'width="100%" font-family="{FONT}" role="group" aria-label="Farmini table">'
-        f'<rect width="{width:g}" height="{height:g}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
-    )
+    return "".join(parts), top, px
 
 
 @lru_cache(maxsize=256)
