@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from farmtable.server.hub import HUMAN, Drawn, Hub, LogItem, LogLine, Wire, encode_update
+from farmtable.server.hub import HUMAN, Drawn, Hub, LogItem, LogLine, Subscriber, Wire, encode_update
 from farmtable.server.narrate import table_extras
 from farmtable.server.render import render
 from farmtable.server.store import Store
@@ -139,3 +139,49 @@ def test_tiny_farms_scores_a_position_once_for_all_its_seats(monkeypatch: pytest
             await hub.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_page_that_does_not_read_the_view_gets_the_same_update_less_the_view(game: str) -> None:
+    """``"view": false`` in the hello (the table page): every text is the page's usual one less ``"view"``,
+    the picture after the newline when it is new to the connection, ``svg_same`` when it is not."""
+
+    async def scenario() -> None:
+        hub = Hub(Store("sqlite://"), ai_delay=0.0)
+        try:
+            tid, _tokens = await hub.create(game, 2, [], [(HUMAN, None), (HUMAN, None)], seed=5)
+            table = await hub.get(tid)
+            rng = random.Random(game + ":viewless")
+            pages = {who: Subscriber(who, _never, _nowhere, frames=True, view=False) for who in (0, 1, None)}
+            usual = {who: Subscriber(who, _never, _nowhere, frames=True) for who in (0, 1, None)}
+            for step in range(25):
+                state = table.state
+                if state.is_over():
+                    break
+                seat = state.actors()[0]
+                legal = state.legal_actions(seat)
+                await hub.act(table, seat, str(legal[rng.randrange(len(legal))]), table.version)
+                for who in (0, 1, None):
+                    wire = hub.wire(table, who)
+                    (lean,) = pages[who].texts_of(wire)
+                    (full,) = usual[who].texts_of(wire)
+                    lean_head, _, lean_svg = lean.partition("\n")
+                    full_head, _, full_svg = full.partition("\n")
+                    got, expected = json.loads(lean_head), json.loads(full_head)
+                    assert "view" in expected and "view" not in got, f"{game}, decision {step}, seat {who}"
+                    del expected["view"]
+                    assert got == expected and lean_svg == full_svg
+                    if "svg_frame" in got:
+                        assert lean_svg == wire.payload["svg"]
+        finally:
+            await hub.close()
+
+    asyncio.run(scenario())
+
+
+async def _never() -> Wire:
+    raise AssertionError("not built here")
+
+
+async def _nowhere(_text: str) -> None:
+    """Nothing is sent: the texts are made and checked."""

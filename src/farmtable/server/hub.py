@@ -403,9 +403,13 @@ class Wire:
       picture as drawn (never JSON-escaped), in one text frame, for connections that asked for pictures
       that way (``"svg_frames": true`` in their hello: the table page does). Compact JSON holds no raw
       newline, so the first one ends the update.
+
+    A connection that does not read the seat's view (``"view": false`` in its hello: the table page draws
+    the picture and reads the rest) is sent ``lite``/``framed`` without ``"view"`` (:meth:`texts`): the
+    same update less the one part the page never reads, its largest after the picture.
     """
 
-    __slots__ = ("_framed", "_full", "_lite", "_rest", "drawn", "payload", "svg")
+    __slots__ = ("_framed", "_full", "_lite", "_rest", "_viewless", "drawn", "payload", "svg")
 
     def __init__(self, payload: dict[str, Any], drawn: Drawn | None = None) -> None:
         """``drawn``: the seat's picture as the hub keeps it; when it is this update's, its JSON text is
@@ -417,6 +421,7 @@ class Wire:
         self._rest: str | None = None
         self._lite: str | None = None
         self._framed: str | None = None
+        self._viewless: dict[str, str] = {}
 
     @property
     def full(self) -> str:
@@ -450,6 +455,25 @@ class Wire:
             self._framed = self._without_svg("svg_frame") + "\n" + self.svg
         return self._framed
 
+    def texts(self, *, same: bool, view: bool = True) -> str:
+        """The text for a connection that takes pictures unescaped: :attr:`lite` when it already shows this
+        picture (``same``), else :attr:`framed`; without ``"view"`` when the connection does not read it."""
+        if view:
+            return self.lite if same else self.framed
+        flag = "svg_same" if same else "svg_frame"
+        text = self._viewless.get(flag)
+        if text is None:
+            rest = self._viewless.get("")
+            if rest is None:
+                rest = self._viewless[""] = encode_update(
+                    {k: v for k, v in self.payload.items() if k != "svg" and k != "view"}
+                )
+            text = rest[:-1] + f',"{flag}":true}}'
+            if not same:
+                text += "\n" + self.svg
+            self._viewless[flag] = text
+        return text
+
 
 CONNECTION_GONE: tuple[type[BaseException], ...] = (WebSocketDisconnect, RuntimeError, OSError)
 """What sending to a connection raises once it closed: Starlette's disconnect, its "send after close"
@@ -472,10 +496,14 @@ class Subscriber:
         send: Callable[[str], Awaitable[None]],
         observe: Callable[[float], None] | None = None,
         frames: bool = False,
+        view: bool = True,
     ) -> None:
         self.seat = seat
         self.frames = frames
         """The connection takes a new picture after the update, unescaped (:attr:`Wire.framed`)."""
+        self.view = view
+        """The connection reads the seat's view (False: it is left out of what it is sent, see :class:`Wire`);
+        only for connections that take pictures unescaped."""
         self.build = build
         self.send = send
         self.observe = observe
@@ -515,7 +543,7 @@ class Subscriber:
         pictures unescaped (:attr:`frames`) :attr:`Wire.framed` when the picture is new to it."""
         if not self.frames:
             return (self.text_of(wire),)
-        return (wire.lite,) if self._shows(wire) else (wire.framed,)
+        return (wire.texts(same=self._shows(wire), view=self.view),)
 
     async def pump(self) -> None:
         """Send the latest update whenever one is owed, until the connection closes."""
