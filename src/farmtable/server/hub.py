@@ -596,6 +596,9 @@ class Table:
     drawn: dict[int | None, Drawn] = field(default_factory=dict)
     """Per seat, the last board picture drawn and the view and legal moves it was drawn from: a new version
     that leaves them as they were (another seat's hidden choice, a notice) reuses the picture."""
+    log_memo: tuple[tuple[int, int, int, int], bool, dict[int | str | None, list[LogItem]]] | None = None
+    """The log tail of one version (see ``Hub.log_lines``): when it was made, whether a line is hidden from
+    someone, and the items per reader (``"everyone"`` when none is)."""
     extras_version: int = -1
     extras_made: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     """The page extras made at ``extras_version``, with the view each was made from (see ``Hub._extras``)."""
@@ -1160,9 +1163,22 @@ class Hub:
 
     def log_lines(self, table: Table, seat: int | None, last: int | None = None) -> list[LogItem]:
         """The game log as ``seat`` may read it (only the ``last`` lines if given); a line whose automatic
-        events this process knows carries them (``events``: public, so the same for every seat)."""
+        events this process knows carries them (``events``: public, so the same for every seat).
+
+        The tail is made once per version for every seat when none of its lines is hidden from anyone
+        (else once per seat): the seats' updates of one position share it."""
         lines = table.lines if last is None else table.lines[-last:]
-        return [line.item_for(seat) for line in lines]
+        if last is None:
+            return [line.item_for(seat) for line in lines]
+        at = (table.version, len(table.lines), id(table.lines), last)
+        memo = table.log_memo
+        if memo is None or memo[0] != at:
+            memo = table.log_memo = (at, any(line.secret and not line.revealed for line in lines), {})
+        reader = seat if memo[1] else "everyone"
+        items = memo[2].get(reader)
+        if items is None:
+            items = memo[2][reader] = [line.item_for(seat) for line in lines]
+        return items
 
     @staticmethod
     def public_view(table: Table) -> dict[str, Any]:

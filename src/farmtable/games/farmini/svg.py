@@ -234,21 +234,52 @@ def _card(
             )
         states = (quarter_states[0], quarter_states[1], quarter_states[2], quarter_states[3])
     key = (faces.name, card_id, rot, s, states)
-    body = _CARD_CACHE.get(key)
-    if body is None:
-        body = _card_body(s, card_id, rot, states, faces)
-        _CARD_CACHE.put(key, body)
-    parts.append(f'<g transform="translate({x:g},{y:g})">{body}</g>')
-    if pos is not None:  # the page outlines the cards each player's last decision changed
-        content = f"{card_id} {rot} " + " ".join(str(st[1] or "-") for st in states)
-        parts.append(
-            f'<rect class="ft-cell" data-cell="{pos[0]},{pos[1]}" data-content={quoteattr(content)} '
-            f'x="{x:g}" y="{y:g}" width="{s:g}" height="{s:g}" fill="none" pointer-events="none"/>'
-        )
+    if pos is not None:  # a farm card, placed: remembered with its place (farms rarely move)
+        placed_key = (key, x, y, pos)
+        placed = _PLACED.get(placed_key)
+        if placed is None:
+            placed = _PLACED.put(placed_key, _placed(x, y, s, card_id, rot, pos, states, key, faces))
+        parts.append(placed)
+    else:
+        parts.append(f'<g transform="translate({x:g},{y:g})">{_body(key, faces)}</g>')
     h = s / 2
     for q, action in buttons:
         ox, oy = QUARTER_OFFSET[q]
         parts.append(_action_open(action) + _ring(x + ox * h + h / 2, y + oy * h + h / 2, h) + "</g>")
+
+
+PLACED_CACHE_LIMIT: Final = 4096
+_PLACED: BoundedCache[tuple[Any, ...], str] = BoundedCache(PLACED_CACHE_LIMIT)
+"""Farm cards as placed on a farm (drawing and outline), by card, quarter states, place and position."""
+
+
+def _body(key: tuple[str, str, int, float, tuple[QuarterState, ...]], faces: Faces) -> str:
+    """The drawing of a card at the origin (:func:`_card_body`), remembered by ``key``."""
+    body = _CARD_CACHE.get(key)
+    if body is None:
+        _, card_id, rot, s, states = key
+        body = _CARD_CACHE.put(key, _card_body(s, card_id, rot, states, faces))
+    return body
+
+
+def _placed(
+    x: float,
+    y: float,
+    s: float,
+    card_id: str,
+    rot: int,
+    pos: tuple[int, int],
+    states: tuple[QuarterState, ...],
+    key: tuple[str, str, int, float, tuple[QuarterState, ...]],
+    faces: Faces,
+) -> str:
+    """A farm card at (``x``, ``y``) and the outline the page marks when the last decision changed it."""
+    content = f"{card_id} {rot} " + " ".join(str(st[1] or "-") for st in states)
+    return (
+        f'<g transform="translate({x:g},{y:g})">{_body(key, faces)}</g>'
+        f'<rect class="ft-cell" data-cell="{pos[0]},{pos[1]}" data-content={quoteattr(content)} '
+        f'x="{x:g}" y="{y:g}" width="{s:g}" height="{s:g}" fill="none" pointer-events="none"/>'
+    )
 
 
 def _card_body(s: float, card_id: str, rot: int, states: tuple[QuarterState, ...], faces: Faces) -> str:
