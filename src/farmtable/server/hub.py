@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -359,16 +359,33 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+class LogTail(list[LogItem]):
+    """An update's log as the hub makes it (shared by the seats that read it alike), knowing its own JSON
+    text once made (``encoded``). Read-only once made."""
+
+    __slots__ = ("encoded",)
+
+    def __init__(self, items: Iterable[LogItem] = ()) -> None:
+        super().__init__(items)
+        self.encoded: str | None = None
+
+
 def _log_json(value: Any) -> str | None:
-    """The JSON text of an update's ``log`` made of :class:`LogItem` s that know theirs (else None)."""
+    """The JSON text of an update's ``log`` made of :class:`LogItem` s that know theirs (else None); a
+    :class:`LogTail` keeps it for the next update that shares it."""
     if not isinstance(value, list) or not value:
         return None
+    if type(value) is LogTail and value.encoded is not None:
+        return value.encoded
     texts = []
     for item in value:
         if type(item) is not LogItem or item.encoded is None:
             return None
         texts.append(item.encoded)
-    return "[" + ",".join(texts) + "]"
+    text = "[" + ",".join(texts) + "]"
+    if type(value) is LogTail:
+        value.encoded = text
+    return text
 
 
 def encode_update(payload: dict[str, Any], svg_json: str | None = None) -> str:
@@ -596,7 +613,7 @@ class Table:
     drawn: dict[int | None, Drawn] = field(default_factory=dict)
     """Per seat, the last board picture drawn and the view and legal moves it was drawn from: a new version
     that leaves them as they were (another seat's hidden choice, a notice) reuses the picture."""
-    log_memo: tuple[tuple[int, int, int, int], bool, dict[int | str | None, list[LogItem]]] | None = None
+    log_memo: tuple[tuple[int, int, int, int], bool, dict[int | str | None, LogTail]] | None = None
     """The log tail of one version (see ``Hub.log_lines``): when it was made, whether a line is hidden from
     someone, and the items per reader (``"everyone"`` when none is)."""
     extras_version: int = -1
@@ -1177,7 +1194,7 @@ class Hub:
         reader = seat if memo[1] else "everyone"
         items = memo[2].get(reader)
         if items is None:
-            items = memo[2][reader] = [line.item_for(seat) for line in lines]
+            items = memo[2][reader] = LogTail(line.item_for(seat) for line in lines)
         return items
 
     @staticmethod
