@@ -84,8 +84,9 @@ def start_server(
 
 def hello(token: str | None) -> str:
     """The first message, as the table page sends it: the seat's token (None: a spectator), and new board
-    pictures asked for unescaped after their update (a server that does not know that sends them inside)."""
-    return json.dumps({"type": "hello", "token": token, "svg_frames": True})
+    pictures asked for unescaped after their update (a server that does not know that sends them inside),
+    without the view, which the page never reads (an older server sends it all the same)."""
+    return json.dumps({"type": "hello", "token": token, "svg_frames": True, "view": False})
 
 
 async def receive(ws: Any) -> dict[str, Any]:

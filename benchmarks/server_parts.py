@@ -69,7 +69,7 @@ async def measure(games: list[str], tables: int, decisions: int) -> dict[str, di
                 tid, _ = await hub.create(game, 2, [], [(HUMAN, None), (HUMAN, None)], seed=1000 + t)
                 table = await hub.get(tid)
                 rng = random.Random(f"{game}:{t}")
-                pages = {who: Subscriber(who, _never, _nowhere, frames=True) for who in (0, 1, None)}
+                pages = {who: Subscriber(who, _never, _nowhere, frames=True, view=False) for who in (0, 1, None)}
                 for _ in range(decisions):
                     state = table.state
                     if state.is_over():

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from farmtable.server.hub import HUMAN, Drawn, Hub, LogItem, LogLine, Wire, encode_update
+from farmtable.server.hub import HUMAN, Drawn, Hub, LogItem, LogLine, LogTail, Subscriber, Wire, encode_update
 from farmtable.server.narrate import table_extras
 from farmtable.server.render import render
 from farmtable.server.store import Store
@@ -135,6 +135,84 @@ def test_tiny_farms_scores_a_position_once_for_all_its_seats(monkeypatch: pytest
                 scores = [hub.payload(table, who)["extras"]["score"]["totals"] for who in (0, 1, None)]
                 assert calls[0] == 1
                 assert scores == [list(plain_result(table.state).totals)] * 3
+        finally:
+            await hub.close()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_page_that_does_not_read_the_view_gets_the_same_update_less_the_view(game: str) -> None:
+    """``"view": false`` in the hello (the table page): every text is the page's usual one less ``"view"``,
+    the picture after the newline when it is new to the connection, ``svg_same`` when it is not."""
+
+    async def scenario() -> None:
+        hub = Hub(Store("sqlite://"), ai_delay=0.0)
+        try:
+            tid, _tokens = await hub.create(game, 2, [], [(HUMAN, None), (HUMAN, None)], seed=5)
+            table = await hub.get(tid)
+            rng = random.Random(game + ":viewless")
+            pages = {who: Subscriber(who, _never, _nowhere, frames=True, view=False) for who in (0, 1, None)}
+            usual = {who: Subscriber(who, _never, _nowhere, frames=True) for who in (0, 1, None)}
+            for step in range(25):
+                state = table.state
+                if state.is_over():
+                    break
+                seat = state.actors()[0]
+                legal = state.legal_actions(seat)
+                await hub.act(table, seat, str(legal[rng.randrange(len(legal))]), table.version)
+                for who in (0, 1, None):
+                    wire = hub.wire(table, who)
+                    (lean,) = pages[who].texts_of(wire)
+                    (full,) = usual[who].texts_of(wire)
+                    lean_head, _, lean_svg = lean.partition("\n")
+                    full_head, _, full_svg = full.partition("\n")
+                    got, expected = json.loads(lean_head), json.loads(full_head)
+                    assert "view" in expected and "view" not in got, f"{game}, decision {step}, seat {who}"
+                    del expected["view"]
+                    assert got == expected and lean_svg == full_svg
+                    if "svg_frame" in got:
+                        assert lean_svg == wire.payload["svg"]
+        finally:
+            await hub.close()
+
+    asyncio.run(scenario())
+
+
+async def _never() -> Wire:
+    raise AssertionError("not built here")
+
+
+async def _nowhere(_text: str) -> None:
+    """Nothing is sent: the texts are made and checked."""
+
+
+def test_a_shared_log_tail_is_encoded_once_and_its_text_is_used() -> None:
+    lines = [LogLine(1, "move", 0, "take 1", False), LogLine(2, "move", 1, "pass", False)]
+    tail = LogTail(line.item_for(None) for line in lines)
+    payload = {"type": "update", "log": tail}
+    assert encode_update(payload) == _plain(payload) and tail.encoded is not None
+    tail.encoded = '[{"seq":9}]'  # the kept text is what goes out (so the equality above can fail)
+    assert json.loads(encode_update(payload))["log"] == [{"seq": 9}]
+
+
+def test_seats_share_the_log_tail_unless_a_line_is_hidden_from_someone() -> None:
+    async def scenario() -> None:
+        hub = Hub(Store("sqlite://"), ai_delay=0.0)
+        try:
+            tid, _tokens = await hub.create("farmers-finances", 2, [], [(HUMAN, None), (HUMAN, None)], seed=2)
+            table = await hub.get(tid)
+            seat = table.state.actors()[0]
+            await hub.act(table, seat, str(table.state.legal_actions(seat)[0]), table.version)
+            tails = [hub.log_lines(table, who, 30) for who in (0, 1, None)]
+            assert tails[0] is tails[1] is tails[2]
+            table.lines[-1].secret = True  # now hidden from all but its player: one tail per reader
+            table.record.version += 1
+            tails = [hub.log_lines(table, who, 30) for who in (0, 1, None)]
+            assert tails[0] is not tails[1] and tails[1] is not tails[2]
+            texts = [tail[-1]["text"] for tail in tails]
+            mover = table.lines[-1].player
+            assert texts[mover] != texts[1 - mover] and texts[1 - mover] == texts[2]
         finally:
             await hub.close()
 

@@ -591,7 +591,8 @@ def create_app(
         With ``"svg_frames": true`` in the hello, an update that brings a new board picture says
         ``"svg_frame": true`` instead of carrying ``"svg"``, and the picture follows in the same text frame
         after a newline, as drawn (no JSON escaping of it on either side; compact JSON has no raw newline);
-        without it every update carries its picture as before."""
+        without it every update carries its picture as before. With ``"view": false`` as well, updates
+        leave out ``"view"`` (the table page draws the picture and reads the rest, never the view)."""
         hub = hub_of(websocket)
         who = client_of(websocket)
         await websocket.accept()
@@ -657,6 +658,7 @@ def create_app(
             websocket.send_text,
             hub.metrics.push_latency.observe,
             frames=hello.get("svg_frames") is True,
+            view=hello.get("view") is not False,
         )
         table.subscribers.add(sub)
         pump = asyncio.create_task(sub.pump())

@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -359,16 +359,33 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+class LogTail(list[LogItem]):
+    """An update's log as the hub makes it (shared by the seats that read it alike), knowing its own JSON
+    text once made (``encoded``). Read-only once made."""
+
+    __slots__ = ("encoded",)
+
+    def __init__(self, items: Iterable[LogItem] = ()) -> None:
+        super().__init__(items)
+        self.encoded: str | None = None
+
+
 def _log_json(value: Any) -> str | None:
-    """The JSON text of an update's ``log`` made of :class:`LogItem` s that know theirs (else None)."""
+    """The JSON text of an update's ``log`` made of :class:`LogItem` s that know theirs (else None); a
+    :class:`LogTail` keeps it for the next update that shares it."""
     if not isinstance(value, list) or not value:
         return None
+    if type(value) is LogTail and value.encoded is not None:
+        return value.encoded
     texts = []
     for item in value:
         if type(item) is not LogItem or item.encoded is None:
             return None
         texts.append(item.encoded)
-    return "[" + ",".join(texts) + "]"
+    text = "[" + ",".join(texts) + "]"
+    if type(value) is LogTail:
+        value.encoded = text
+    return text
 
 
 def encode_update(payload: dict[str, Any], svg_json: str | None = None) -> str:
@@ -403,9 +420,13 @@ class Wire:
       picture as drawn (never JSON-escaped), in one text frame, for connections that asked for pictures
       that way (``"svg_frames": true`` in their hello: the table page does). Compact JSON holds no raw
       newline, so the first one ends the update.
+
+    A connection that does not read the seat's view (``"view": false`` in its hello: the table page draws
+    the picture and reads the rest) is sent ``lite``/``framed`` without ``"view"`` (:meth:`texts`): the
+    same update less the one part the page never reads, its largest after the picture.
     """
 
-    __slots__ = ("_framed", "_full", "_lite", "_rest", "drawn", "payload", "svg")
+    __slots__ = ("_framed", "_full", "_lite", "_rest", "_viewless", "drawn", "payload", "svg")
 
     def __init__(self, payload: dict[str, Any], drawn: Drawn | None = None) -> None:
         """``drawn``: the seat's picture as the hub keeps it; when it is this update's, its JSON text is
@@ -417,6 +438,7 @@ class Wire:
         self._rest: str | None = None
         self._lite: str | None = None
         self._framed: str | None = None
+        self._viewless: dict[str, str] = {}
 
     @property
     def full(self) -> str:
@@ -450,6 +472,25 @@ class Wire:
             self._framed = self._without_svg("svg_frame") + "\n" + self.svg
         return self._framed
 
+    def texts(self, *, same: bool, view: bool = True) -> str:
+        """The text for a connection that takes pictures unescaped: :attr:`lite` when it already shows this
+        picture (``same``), else :attr:`framed`; without ``"view"`` when the connection does not read it."""
+        if view:
+            return self.lite if same else self.framed
+        flag = "svg_same" if same else "svg_frame"
+        text = self._viewless.get(flag)
+        if text is None:
+            rest = self._viewless.get("")
+            if rest is None:
+                rest = self._viewless[""] = encode_update(
+                    {k: v for k, v in self.payload.items() if k != "svg" and k != "view"}
+                )
+            text = rest[:-1] + f',"{flag}":true}}'
+            if not same:
+                text += "\n" + self.svg
+            self._viewless[flag] = text
+        return text
+
 
 CONNECTION_GONE: tuple[type[BaseException], ...] = (WebSocketDisconnect, RuntimeError, OSError)
 """What sending to a connection raises once it closed: Starlette's disconnect, its "send after close"
@@ -472,10 +513,14 @@ class Subscriber:
         send: Callable[[str], Awaitable[None]],
         observe: Callable[[float], None] | None = None,
         frames: bool = False,
+        view: bool = True,
     ) -> None:
         self.seat = seat
         self.frames = frames
         """The connection takes a new picture after the update, unescaped (:attr:`Wire.framed`)."""
+        self.view = view
+        """The connection reads the seat's view (False: it is left out of what it is sent, see :class:`Wire`);
+        only for connections that take pictures unescaped."""
         self.build = build
         self.send = send
         self.observe = observe
@@ -515,7 +560,7 @@ class Subscriber:
         pictures unescaped (:attr:`frames`) :attr:`Wire.framed` when the picture is new to it."""
         if not self.frames:
             return (self.text_of(wire),)
-        return (wire.lite,) if self._shows(wire) else (wire.framed,)
+        return (wire.texts(same=self._shows(wire), view=self.view),)
 
     async def pump(self) -> None:
         """Send the latest update whenever one is owed, until the connection closes."""
@@ -568,6 +613,9 @@ class Table:
     drawn: dict[int | None, Drawn] = field(default_factory=dict)
     """Per seat, the last board picture drawn and the view and legal moves it was drawn from: a new version
     that leaves them as they were (another seat's hidden choice, a notice) reuses the picture."""
+    log_memo: tuple[tuple[int, int, int, int], bool, dict[int | str | None, LogTail]] | None = None
+    """The log tail of one version (see ``Hub.log_lines``): when it was made, whether a line is hidden from
+    someone, and the items per reader (``"everyone"`` when none is)."""
     extras_version: int = -1
     extras_made: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     """The page extras made at ``extras_version``, with the view each was made from (see ``Hub._extras``)."""
@@ -1132,9 +1180,22 @@ class Hub:
 
     def log_lines(self, table: Table, seat: int | None, last: int | None = None) -> list[LogItem]:
         """The game log as ``seat`` may read it (only the ``last`` lines if given); a line whose automatic
-        events this process knows carries them (``events``: public, so the same for every seat)."""
+        events this process knows carries them (``events``: public, so the same for every seat).
+
+        The tail is made once per version for every seat when none of its lines is hidden from anyone
+        (else once per seat): the seats' updates of one position share it."""
         lines = table.lines if last is None else table.lines[-last:]
-        return [line.item_for(seat) for line in lines]
+        if last is None:
+            return [line.item_for(seat) for line in lines]
+        at = (table.version, len(table.lines), id(table.lines), last)
+        memo = table.log_memo
+        if memo is None or memo[0] != at:
+            memo = table.log_memo = (at, any(line.secret and not line.revealed for line in lines), {})
+        reader = seat if memo[1] else "everyone"
+        items = memo[2].get(reader)
+        if items is None:
+            items = memo[2][reader] = LogTail(line.item_for(seat) for line in lines)
+        return items
 
     @staticmethod
     def public_view(table: Table) -> dict[str, Any]:

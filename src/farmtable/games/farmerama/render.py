@@ -34,14 +34,24 @@ EMPTY = -1
 BED_WIDTH = 9
 
 
-def sector_label(sector: int) -> str:
-    """What sector k0..k6 of the player wheel shows, in words."""
+def _sector_words(sector: int) -> str:
     crop = SECTOR_SOW_CROP[sector]
     parts = [f"k{sector}", f"sow {GOODS[crop]}" if crop is not None else "harvest"]
     parts += [f"{ANIMALS[a]} head" for a in range(len(ANIMALS)) if HEAD_SECTOR[a] == sector]
     if sector == PACIFIER_SECTOR:
         parts.append("pacifier")
     return " ".join(parts)
+
+
+_SECTOR_LABELS = tuple(_sector_words(sector) for sector in range(AREA_COUNT))
+"""The words of every sector, made once (every view names the sector over each of a board's areas)."""
+
+
+def sector_label(sector: int) -> str:
+    """What sector k0..k6 of the player wheel shows, in words."""
+    if 0 <= sector < AREA_COUNT:
+        return _SECTOR_LABELS[sector]
+    return _sector_words(sector)  # out of range: fails as it always did
 
 
 def board_view(state: FarmeramaState, player: int) -> dict[str, Any]:

@@ -717,7 +717,10 @@ def _award_line(view: dict[str, Any], player: int | None) -> str:
 
 
 CACHE_LIMIT = 1024
-_PANELS: BoundedCache[tuple[str, str, str, tuple[str, ...], bool], str] = BoundedCache(CACHE_LIMIT)
+_PANELS: BoundedCache[tuple[str, str, str, tuple[str, ...], bool | str], str] = BoundedCache(CACHE_LIMIT)
+_BANDS: BoundedCache[tuple[str, ...], str] = BoundedCache(CACHE_LIMIT)
+"""The supply and the buildings (or the solo panel) with nothing to click, by everything they show: the
+same for every seat without a decision there, so drawn once per position."""
 """Other seats' board panels, by what they show (see :func:`render_svg`)."""
 _STARS: BoundedCache[str, tuple[int, ScoreInput]] = BoundedCache(CACHE_LIMIT)
 _MARKS: BoundedCache[str, str] = BoundedCache(CACHE_LIMIT)
@@ -736,6 +739,28 @@ PANEL_MINE = _rect(2, 0, W - 4, PANEL_H - 10, "#fffaf0", BLUE, 10, ' stroke-widt
 PANEL_OTHER = _rect(2, 0, W - 4, PANEL_H - 10, "#ffffff", LINE, 10)
 
 
+def _band(view: dict[str, Any], solo: Any) -> str:
+    """:func:`_supply` and :func:`_buildings` (or :func:`_solo_panel`) for a seat with no decision,
+    remembered by what they show."""
+    key: tuple[str, ...]
+    if isinstance(solo, dict):
+        key = ("solo", repr(view.get("supply")), repr(solo))
+    else:
+        key = (
+            "buildings",
+            repr(view.get("supply")),
+            repr(view.get("buildings_face_up")),
+            repr(view.get("buildings_in_stack")),
+            repr(view.get("buildings_removed_face_down")),
+        )
+    band = _BANDS.get(key)
+    if band is None:
+        none: set[str] = set()
+        drawn = _supply(view, none) + (_solo_panel(solo, none) if isinstance(solo, dict) else _buildings(view, none))
+        band = _BANDS.put(key, "".join(drawn))
+    return band
+
+
 def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> str:
     """Draw ``view`` as one ``<svg>``; elements for legal decisions carry ``data-action``."""
     allowed = set(legal)
@@ -744,9 +769,12 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
     scored = [_stars_now_of(key, b) for key, b in zip(keys, boards, strict=True)]
     parts = [*_header(view, player, [e for _, e in scored])]
     parts += _action_wheel(view)
-    parts += _supply(view, allowed)
     solo = view.get("solo")
-    parts += _solo_panel(solo, allowed) if isinstance(solo, dict) else _buildings(view, allowed)
+    if allowed:
+        parts += _supply(view, allowed)
+        parts += _solo_panel(solo, allowed) if isinstance(solo, dict) else _buildings(view, allowed)
+    else:
+        parts.append(_band(view, solo))
     parts += _my_cards(view, allowed, player)
     award = _award_line(view, player)
     if award:
@@ -767,7 +795,26 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
             title += " · to act"
         stars = f"{scored[q][0]} stars" + ("" if over else " now")
         notes = _seat_notes(view, seat, board)
-        if mine:
+        if mine and not allowed:  # the seat's own board with nothing to click: remembered like the others
+            own = (keys[q], title, stars, tuple(notes), "mine")
+            panel = _PANELS.get(own)
+            if panel is None:
+                marks = _MARKS.get(keys[q])
+                if marks is None:
+                    marks = _MARKS.put(keys[q], _bed_marks(board))
+                panel = _PANELS.put(
+                    own,
+                    "".join(
+                        [
+                            PANEL_MINE,
+                            *_farmland(board, allowed, mine),
+                            marks,
+                            *_info(board, allowed, mine, title, stars, notes),
+                        ]
+                    ),
+                )
+            parts.append(panel)
+        elif mine:
             parts.append(PANEL_MINE)
             parts += _farmland(board, allowed, mine)
             marks = _MARKS.get(keys[q])

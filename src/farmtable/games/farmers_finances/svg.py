@@ -18,7 +18,7 @@ lie outside the group with ``pointer-events="none"``.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from farmtable.core.memo import BoundedCache
 from farmtable.core.svgkit import escape, quoteattr
@@ -343,7 +343,23 @@ def _market_card_drawn(x: float, y: float, w: float, row_now: int, verb: str | N
 CARD_W, CARD_H = 104.0, 146.0
 
 
+BAND_CACHE_LIMIT: Final = 1024
+_MARKETS: BoundedCache[tuple[Any, ...], list[str]] = BoundedCache(BAND_CACHE_LIMIT)
+"""Marketplaces by everything they show: the same for every seat (the page makes the legal buys buttons)."""
+_TRACKS: BoundedCache[tuple[Any, ...], tuple[list[str], float]] = BoundedCache(BAND_CACHE_LIMIT)
+"""Money tracks by the money, the goal, the place and whose "(you)" they mark."""
+
+
 def _marketplace(view: dict[str, Any], x: float, y: float, w: float) -> list[str]:
+    """The marketplace (or the solo piles), drawn once per position for every seat."""
+    key = (x, y, w, repr(view["market"]), repr(view["buy_prices"]), repr(view["sell_prices"]), repr(view.get("piles")))
+    drawn = _MARKETS.get(key)
+    if drawn is None:
+        drawn = _MARKETS.put(key, _draw_marketplace(view, x, y, w))
+    return drawn
+
+
+def _draw_marketplace(view: dict[str, Any], x: float, y: float, w: float) -> list[str]:
     market = view["market"]
     buy = view["buy_prices"]
     sell = view["sell_prices"]
@@ -425,6 +441,15 @@ def _money_scale(y: float, h: float, scale_max: int, goal: int) -> str:
 
 
 def _money_track(view: dict[str, Any], player: int | None, y: float) -> tuple[list[str], float]:
+    """The money track with a marker per seat, remembered by what it shows."""
+    key = (y, player, repr(view["money"]), repr(view["goal"]))
+    drawn = _TRACKS.get(key)
+    if drawn is None:
+        drawn = _TRACKS.put(key, _draw_money_track(view, player, y))
+    return drawn
+
+
+def _draw_money_track(view: dict[str, Any], player: int | None, y: float) -> tuple[list[str], float]:
     money = [int(m) for m in view["money"]]
     goal = int(view["goal"])
     top = max([goal, *money])

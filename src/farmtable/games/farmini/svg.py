@@ -234,21 +234,52 @@ def _card(
             )
         states = (quarter_states[0], quarter_states[1], quarter_states[2], quarter_states[3])
     key = (faces.name, card_id, rot, s, states)
-    body = _CARD_CACHE.get(key)
-    if body is None:
-        body = _card_body(s, card_id, rot, states, faces)
-        _CARD_CACHE.put(key, body)
-    parts.append(f'<g transform="translate({x:g},{y:g})">{body}</g>')
-    if pos is not None:  # the page outlines the cards each player's last decision changed
-        content = f"{card_id} {rot} " + " ".join(str(st[1] or "-") for st in states)
-        parts.append(
-            f'<rect class="ft-cell" data-cell="{pos[0]},{pos[1]}" data-content={quoteattr(content)} '
-            f'x="{x:g}" y="{y:g}" width="{s:g}" height="{s:g}" fill="none" pointer-events="none"/>'
-        )
+    if pos is not None:  # a farm card, placed: remembered with its place (farms rarely move)
+        placed_key = (key, x, y, pos)
+        placed = _PLACED.get(placed_key)
+        if placed is None:
+            placed = _PLACED.put(placed_key, _placed(x, y, s, card_id, rot, pos, states, key, faces))
+        parts.append(placed)
+    else:
+        parts.append(f'<g transform="translate({x:g},{y:g})">{_body(key, faces)}</g>')
     h = s / 2
     for q, action in buttons:
         ox, oy = QUARTER_OFFSET[q]
         parts.append(_action_open(action) + _ring(x + ox * h + h / 2, y + oy * h + h / 2, h) + "</g>")
+
+
+PLACED_CACHE_LIMIT: Final = 4096
+_PLACED: BoundedCache[tuple[Any, ...], str] = BoundedCache(PLACED_CACHE_LIMIT)
+"""Farm cards as placed on a farm (drawing and outline), by card, quarter states, place and position."""
+
+
+def _body(key: tuple[str, str, int, float, tuple[QuarterState, ...]], faces: Faces) -> str:
+    """The drawing of a card at the origin (:func:`_card_body`), remembered by ``key``."""
+    body = _CARD_CACHE.get(key)
+    if body is None:
+        _, card_id, rot, s, states = key
+        body = _CARD_CACHE.put(key, _card_body(s, card_id, rot, states, faces))
+    return body
+
+
+def _placed(
+    x: float,
+    y: float,
+    s: float,
+    card_id: str,
+    rot: int,
+    pos: tuple[int, int],
+    states: tuple[QuarterState, ...],
+    key: tuple[str, str, int, float, tuple[QuarterState, ...]],
+    faces: Faces,
+) -> str:
+    """A farm card at (``x``, ``y``) and the outline the page marks when the last decision changed it."""
+    content = f"{card_id} {rot} " + " ".join(str(st[1] or "-") for st in states)
+    return (
+        f'<g transform="translate({x:g},{y:g})">{_body(key, faces)}</g>'
+        f'<rect class="ft-cell" data-cell="{pos[0]},{pos[1]}" data-content={quoteattr(content)} '
+        f'x="{x:g}" y="{y:g}" width="{s:g}" height="{s:g}" fill="none" pointer-events="none"/>'
+    )
 
 
 def _card_body(s: float, card_id: str, rot: int, states: tuple[QuarterState, ...], faces: Faces) -> str:
@@ -583,6 +614,78 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
         mark = "▶ Your turn" if player is not None and player in actors else f"{who} to play"
         status = f"Turn {int(view.get('turn', 0)) + 1} — {mark}"
     parts.append(_text(12, 24, f"Farmini — {status}", 17, bold=True, fill=BLUE))
+    band, top, px = _band(view, slots, faces, players, over)
+    parts.append(band)
+    head_width = px + 300
+
+    # the farms: the viewing seat's first
+    order = list(range(players))
+    if player is not None and 0 <= player < players:
+        order = order[player:] + order[:player]
+    owners = [p for p in order if p < len(view.get("farms") or [])]
+    blocks = [_farm_block(view, p, player, places, place_card, cells, winners, faces) for p in owners]
+    width = max(WIDTH_MIN, head_width, *(int(w) + 24 for _, w, _ in blocks)) if blocks else WIDTH_MIN
+    # two farms side by side when that stays reasonably wide (else the picture gets very tall)
+    pairs = [blocks[i][1] + blocks[i + 1][1] + FARM_GAP + 24 for i in range(0, len(blocks) - 1, 2)]
+    if pairs and max(pairs) <= WIDTH_PAIR_MAX:
+        width = max(width, round(max(pairs)))
+    cx, cy, row_h = 12.0, float(top), 0.0
+    for owner, (block, w, h) in zip(owners, blocks, strict=True):
+        if cx > 12 and cx + w > width - 12:
+            cx, cy, row_h = 12.0, cy + row_h + FARM_GAP, 0.0
+        parts.append(f'<g transform="translate({cx:g},{cy:g})" data-board="{owner}">' + "".join(block) + "</g>")
+        cx += w + FARM_GAP
+        row_h = max(row_h, h)
+    cy += row_h + 14
+
+    # legend
+    parts.append(_legend(12, cy))
+    height = cy + 40
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board ft-farmini" viewBox="0 0 {width:g} {height:g}" '
+        f'width="100%" font-family="{FONT}" role="group" aria-label="Farmini table">'
+        f'<rect width="{width:g}" height="{height:g}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
+    )
+
+
+BAND_CACHE_LIMIT: Final = 1024
+_BANDS: BoundedCache[tuple[Any, ...], tuple[str, float, float]] = BoundedCache(BAND_CACHE_LIMIT)
+"""The table band (counts, face-up cards, farmyard, the card being played, events) without buttons, by
+everything it shows: the same for every seat but one taking a face-up card, so drawn once per position."""
+
+
+def _band(
+    view: dict[str, Any], slots: dict[int, str], faces: Faces, players: int, over: bool
+) -> tuple[str, float, float]:
+    """The band under the header: its drawing, the top of the farms under it and the left of the
+    card being played. Without face-up buttons it is remembered by what it shows."""
+    if slots:
+        return _draw_band(view, slots, faces, players, over)
+    key = (
+        faces.name,
+        players,
+        over,
+        repr(view.get("deck_size")),
+        repr(view.get("discard")),
+        repr(view.get("variants")),
+        repr(view.get("table")),
+        repr(view.get("farmyard")),
+        repr(view.get("pending")),
+        repr(view.get("current")),
+        repr(view.get("events")),
+        repr(view.get("scores")) if over and players == 1 else None,
+    )
+    cached = _BANDS.get(key)
+    if cached is None:
+        cached = _BANDS.put(key, _draw_band(view, slots, faces, players, over))
+    return cached
+
+
+def _draw_band(
+    view: dict[str, Any], slots: dict[int, str], faces: Faces, players: int, over: bool
+) -> tuple[str, float, float]:
+    """:func:`_band` drawn."""
+    parts: list[str] = []
     discard = view.get("discard") or []
     info = f"{players} player{'s' if players != 1 else ''} (solo)" if players == 1 else f"{players} players"
     info += f" · deck: {int(view.get('deck_size', 0))} face down · discard pile: {len(discard)}"
@@ -653,36 +756,7 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
         parts.append(_text(16, ey + 12, f"• {event}", 12, fill=VERMILION if "wolf" in str(event) else INK))
         ey += 18
     top = ey + 8 if ey > band_bottom + 8 else band_bottom + 4
-    head_width = px + 300
-
-    # the farms: the viewing seat's first
-    order = list(range(players))
-    if player is not None and 0 <= player < players:
-        order = order[player:] + order[:player]
-    owners = [p for p in order if p < len(view.get("farms") or [])]
-    blocks = [_farm_block(view, p, player, places, place_card, cells, winners, faces) for p in owners]
-    width = max(WIDTH_MIN, head_width, *(int(w) + 24 for _, w, _ in blocks)) if blocks else WIDTH_MIN
-    # two farms side by side when that stays reasonably wide (else the picture gets very tall)
-    pairs = [blocks[i][1] + blocks[i + 1][1] + FARM_GAP + 24 for i in range(0, len(blocks) - 1, 2)]
-    if pairs and max(pairs) <= WIDTH_PAIR_MAX:
-        width = max(width, round(max(pairs)))
-    cx, cy, row_h = 12.0, float(top), 0.0
-    for owner, (block, w, h) in zip(owners, blocks, strict=True):
-        if cx > 12 and cx + w > width - 12:
-            cx, cy, row_h = 12.0, cy + row_h + FARM_GAP, 0.0
-        parts.append(f'<g transform="translate({cx:g},{cy:g})" data-board="{owner}">' + "".join(block) + "</g>")
-        cx += w + FARM_GAP
-        row_h = max(row_h, h)
-    cy += row_h + 14
-
-    # legend
-    parts.append(_legend(12, cy))
-    height = cy + 40
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board ft-farmini" viewBox="0 0 {width:g} {height:g}" '
-        f'width="100%" font-family="{FONT}" role="group" aria-label="Farmini table">'
-        f'<rect width="{width:g}" height="{height:g}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
-    )
+    return "".join(parts), top, px
 
 
 @lru_cache(maxsize=256)

@@ -191,10 +191,45 @@ def _die(x: float, y: float, value: int, size: float = 40) -> str:
     )
 
 
+PANEL_CACHE_LIMIT: Final = 1024
+_PANELS: BoundedCache[tuple[Any, ...], tuple[list[str], float]] = BoundedCache(PANEL_CACHE_LIMIT)
+"""Right-hand columns without chips, by everything they show: the same for every seat with no decision
+to make (a spectator, a waiting player), so drawn once per position."""
+
+
 def _panel(
     view: dict[str, Any], legal: set[str], player: int | None, x: float, y: float, width: float
 ) -> tuple[list[str], float]:
-    """The right-hand column: dice and farmer chips, milk, collected animals or crop, Emma's card."""
+    """The right-hand column: dice and farmer chips, milk, collected animals or crop, Emma's card.
+    Without chips (``legal`` empty) it is remembered by what it shows."""
+    if legal:
+        return _draw_panel(view, legal, player, x, y, width)
+    to_act = view.get("to_act") or []
+    key = (
+        x,
+        y,
+        width,
+        bool(to_act) and to_act[0] == player,
+        repr(view.get("wheel")),
+        repr(view.get("milk_change")),
+        repr(view.get("dice")),
+        repr(view.get("phase")),
+        repr(view.get("collected")),
+        repr(view.get("collected_for")),
+        repr(to_act),
+        repr(view.get("crop")),
+        repr(view.get("emma")),
+    )
+    cached = _PANELS.get(key)
+    if cached is None:
+        cached = _PANELS.put(key, _draw_panel(view, legal, player, x, y, width))
+    return cached
+
+
+def _draw_panel(
+    view: dict[str, Any], legal: set[str], player: int | None, x: float, y: float, width: float
+) -> tuple[list[str], float]:
+    """:func:`_panel` drawn."""
     out: list[str] = []
     wheel = view.get("wheel") or {}
     red, blue = wheel.get("red", 0), wheel.get("blue", 0)
@@ -678,7 +713,7 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
     parts.append(_t(cx, cy + radius + 44, "Barn wheel: farmers move clockwise", 11, fill=MUTED, anchor="middle"))
     panel_x = cx + radius + 46
     panel, panel_bottom = _panel(view, legal_set, player, panel_x, 60, W - panel_x - 8)
-    parts += panel
+    parts.extend(panel)
     y = max(cy + radius + 56, panel_bottom + 10)
 
     totals: list[int] = []

@@ -619,8 +619,9 @@
     ws = new WebSocket(proto + "//" + location.host + "/ws/tables/" + encodeURIComponent(tableId));
     // the token goes in the first message, never in the address (addresses end up in logs)
     // svg_frames: an update bringing a new board says "svg_frame" and the SVG follows it in the same
-    // message after a newline, as drawn (compact JSON has no raw newline; nothing is JSON-escaped)
-    ws.onopen = () => { retry = 0; document.body.dataset.connected = "1"; ws.send(JSON.stringify({ type: "hello", token: useToken || null, svg_frames: true })); };
+    // message after a newline, as drawn (compact JSON has no raw newline; nothing is JSON-escaped);
+    // view: false — the page never reads the seat's view (the picture shows it), so it is not sent
+    ws.onopen = () => { retry = 0; document.body.dataset.connected = "1"; ws.send(JSON.stringify({ type: "hello", token: useToken || null, svg_frames: true, view: false })); };
     ws.onmessage = (event) => {
       const cut = event.data.indexOf("\n");
       const msg = JSON.parse(cut < 0 ? event.data : event.data.slice(0, cut));
