@@ -343,3 +343,31 @@ def test_with_rival_solo_it_still_plays_like_the_solo_rollout_player() -> None:
         mine = DuelAgent(seed=3, time=60.0, rival=1, win=10.0).act(state, 0)
         assert mine == RolloutAgent(seed=3, time=60.0).act(state, 0)
         state.apply(0, mine)
+
+
+def test_who_names_by_the_estimate_in_a_game_rollout(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _two_players(3, 6)
+    me = state.mb
+    real = duel._best_pair
+    namers: list[int] = []
+
+    def counted(st: TinyTownsState, p: int, deadline: float | None = None) -> Any:
+        namers.append(p)
+        return real(st, p, deadline)
+
+    monkeypatch.setattr(duel, "_best_pair", counted)
+    play_game(state.clone(), me, stream=["wood"], namers=frozenset())
+    assert namers == []  # every Master Builder names the stream's resources
+    play_game(state.clone(), me, stream=["wood"], namers=frozenset({me}))
+    assert namers and set(namers) == {me}
+    namers.clear()
+    play_game(state.clone(), me)
+    assert set(namers) == {0, 1}  # by default everyone names by the estimate
+
+
+def test_the_spec_sets_the_rival_mode() -> None:
+    agent = farmtable.agents.make("tiny-towns-duel:time=0.2,rival=1,win=5,names=1", seed=0)
+    assert isinstance(agent, DuelAgent)
+    assert (agent.rival, agent.win, agent.names) == (True, 5.0, 1)
+    with pytest.raises(ValueError, match="names"):
+        DuelAgent(seed=0, names=3)
