@@ -28,6 +28,17 @@ solo player ``rollout.py``, with the opponents reduced to a stream of named reso
   ``act`` is called, less a reserve; a world counts only when every candidate finished in it, and
   with no finished world the first candidate (greedy's order) is played.
 
+**Rival mode** (``rival=1``, tenth session; spec ``tiny-towns-duel:time=0.2,k=4,worlds=4,rival=1``):
+the rollout plays *every* town to the end of the game (:func:`play_game`), each with the same base
+policy on its own town, and a candidate is rated by the mean of ``margin + win * share``: the own
+final score less the best other's, plus ``win`` points for a won game (a shared win split). In two
+players the town that is complete first loses about nine games in ten (its owner stops naming, and
+the other town gets every resource it asks for until it is full), which a rollout with the other
+towns set aside cannot see. ``names`` says who names by the estimate in a rival rollout: 2 (default)
+every Master Builder, 1 only the player, 0 nobody (the world's random stream; naming by the estimate
+is most of a rollout's cost). A name's ``gift`` is not subtracted in rival mode (the other towns take
+it in the rollout).
+
 Solo it plays like the solo rollout player (``tiny-towns-rollout`` with the same ``time``).
 """
 
@@ -358,8 +369,11 @@ class DuelAgent(Agent):
     Parameters (spec ``tiny-towns-duel:time=0.2,k=4,worlds=3,horizon=0``): ``time`` (CPU seconds per
     decision, > 0), ``k`` (candidates, ≥ 1), ``worlds`` (determinizations, ≥ 1), ``horizon`` (rounds a
     rollout plays before the estimate judges the town; 0, the default: to the end), ``gift`` (≥ 0,
-    default 1: how much of what a named resource gives the best other player counts against it).
-    Solo: the solo rollout player with the same ``time``.
+    default 1: how much of what a named resource gives the best other player counts against it),
+    ``rival`` (0, the default: the other towns set aside; 1: every town played to the game's end and
+    a candidate rated by its margin plus ``win`` (≥ 0, default 0) points per won game), ``names``
+    (rival mode: 2, the default, every Master Builder names by the estimate; 1 only the player; 0
+    nobody, the world's random stream). Solo: the solo rollout player with the same ``time``.
     """
 
     name = "tiny-towns-duel"
