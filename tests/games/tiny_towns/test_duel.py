@@ -19,6 +19,7 @@ from farmtable.games.tiny_towns.duel import (
     master_turns,
     move_candidates,
     name_candidates,
+    play_game,
     play_town,
     set_aside_others,
 )
@@ -150,6 +151,11 @@ def test_the_deadline_is_checked_before_every_rollout_decision(monkeypatch: pyte
         ({"worlds": True}, "worlds"),
         ({"horizon": -1}, "horizon"),
         ({"gift": -0.5}, "gift"),
+        ({"rival": 2}, "rival"),
+        ({"rival": -1}, "rival"),
+        ({"rival": 0.5}, "rival"),
+        ({"win": -1}, "win"),
+        ({"win": "big"}, "win"),
     ],
 )
 def test_bad_parameters_are_refused_with_their_name(params: dict[str, Any], word: str) -> None:
@@ -272,3 +278,96 @@ def test_a_world_cut_short_rates_the_candidates_finished_in_it(monkeypatch: pyte
     action = agent.act(state, me)
     assert agent.last["worlds"] == 0 and agent.last["rated"] == 2
     assert action == name_candidates(state, me)[1].action  # the better of the two rated in the same world
+
+
+def test_a_game_rollout_plays_every_town_to_the_end_of_the_game() -> None:
+    state = _two_players(3, 6)
+    me = state.mb
+    copy = state.clone()
+    margin, share = play_game(copy, me)
+    assert copy.is_over() and all(town.complete for town in copy.towns)
+    result = copy.result()
+    assert margin == result.totals[me] - result.totals[1 - me]
+    assert share == (1.0 / len(result.winners) if me in result.winners else 0.0)
+    assert copy.towns[1 - me].grid != state.towns[1 - me].grid  # the other town was played too
+    again = state.clone()
+    assert play_game(again, me) == (margin, share)  # the base policy is a pure function of its world
+
+
+def test_with_rival_a_candidates_value_is_its_game_rollouts_margin_plus_the_win_bonus() -> None:
+    state = _hand_built()
+    agent = DuelAgent(seed=5, time=60.0, k=2, worlds=1, rival=1, win=7.0)
+    agent.act(state, 0)
+    rng = random.Random(5)  # the same world as the agent's: a fresh generator with the same seed
+    world = state.determinize(0, random.Random(rng.getrandbits(64)))
+    for cand, value in zip(move_candidates(world, 0), agent.last["values"], strict=False):
+        copy = world.clone()
+        copy.apply(0, cand.action)
+        margin, share = play_game(copy, 0)
+        assert value == margin + 7.0 * share
+
+
+@pytest.mark.parametrize(("win", "chosen"), [(0.0, 0), (10.0, 1)])
+def test_the_win_bonus_prefers_a_narrow_win_to_a_wide_margin_that_loses(
+    monkeypatch: pytest.MonkeyPatch, win: float, chosen: int
+) -> None:
+    state = _two_players(9, 5)
+    me = state.mb
+    outcomes = iter([(4.0, 0.0), (1.0, 1.0)] * 2)  # per world: the first candidate's margin is higher in
+    # a lost game (a Feast Hall, a tie-break), the second one wins narrowly
+
+    def fixed(*args: Any, **kwargs: Any) -> tuple[float, float]:
+        return next(outcomes)
+
+    monkeypatch.setattr(duel, "play_game", fixed)
+    agent = DuelAgent(seed=0, time=60.0, k=2, worlds=2, rival=1, win=win)
+    action = agent.act(state, me)
+    assert agent.last["worlds"] == 2 and agent.last["chosen"] == chosen
+    assert action == name_candidates(state, me)[chosen].action
+
+
+def test_with_rival_the_deadline_is_checked_before_every_rollout_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _two_players(6, 3)
+    me = state.mb
+    clock = _Clock(0.01)
+    monkeypatch.setattr(duel, "time", clock)
+    agent = DuelAgent(seed=0, time=0.2, k=3, worlds=2, rival=1)
+    agent.act(state, me)
+    assert agent.last["worlds"] == 0
+    assert clock.now <= 0.2 + 0.01
+
+
+def test_with_rival_solo_it_still_plays_like_the_solo_rollout_player() -> None:
+    state = GAME.new_game(players=1, seed=7)
+    for _ in range(3):
+        mine = DuelAgent(seed=3, time=60.0, rival=1, win=10.0).act(state, 0)
+        assert mine == RolloutAgent(seed=3, time=60.0).act(state, 0)
+        state.apply(0, mine)
+
+
+def test_who_names_by_the_estimate_in_a_game_rollout(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _two_players(3, 6)
+    me = state.mb
+    real = duel._best_pair
+    namers: list[int] = []
+
+    def counted(st: TinyTownsState, p: int, deadline: float | None = None) -> Any:
+        namers.append(p)
+        return real(st, p, deadline)
+
+    monkeypatch.setattr(duel, "_best_pair", counted)
+    play_game(state.clone(), me, stream=["wood"], namers=frozenset())
+    assert namers == []  # every Master Builder names the stream's resources
+    play_game(state.clone(), me, stream=["wood"], namers=frozenset({me}))
+    assert namers and set(namers) == {me}
+    namers.clear()
+    play_game(state.clone(), me)
+    assert set(namers) == {0, 1}  # by default everyone names by the estimate
+
+
+def test_the_spec_sets_the_rival_mode() -> None:
+    agent = farmtable.agents.make("tiny-towns-duel:time=0.2,rival=1,win=5,names=1", seed=0)
+    assert isinstance(agent, DuelAgent)
+    assert (agent.rival, agent.win, agent.names) == (True, 5.0, 1)
+    with pytest.raises(ValueError, match="names"):
+        DuelAgent(seed=0, names=3)

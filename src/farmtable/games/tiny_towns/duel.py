@@ -28,6 +28,17 @@ solo player ``rollout.py``, with the opponents reduced to a stream of named reso
   ``act`` is called, less a reserve; a world counts only when every candidate finished in it, and
   with no finished world the first candidate (greedy's order) is played.
 
+**Rival mode** (``rival=1``, tenth session; spec ``tiny-towns-duel:time=0.2,k=4,worlds=4,rival=1``):
+the rollout plays *every* town to the end of the game (:func:`play_game`), each with the same base
+policy on its own town, and a candidate is rated by the mean of ``margin + win * share``: the own
+final score less the best other's, plus ``win`` points for a won game (a shared win split). In two
+players the town that is complete first loses about nine games in ten (its owner stops naming, and
+the other town gets every resource it asks for until it is full), which a rollout with the other
+towns set aside cannot see. ``names`` says who names by the estimate in a rival rollout: 2 (default)
+every Master Builder, 1 only the player, 0 nobody (the world's random stream; naming by the estimate
+is most of a rollout's cost). A name's ``gift`` is not subtracted in rival mode (the other towns take
+it in the rollout).
+
 Solo it plays like the solo rollout player (``tiny-towns-rollout`` with the same ``time``).
 """
 
@@ -271,6 +282,66 @@ def play_town(
     return float(state.result().totals[me])
 
 
+def play_game(
+    state: TinyTownsState,
+    me: int,
+    deadline: float | None = None,
+    square: int = -1,
+    stream: list[str] | None = None,
+    namers: frozenset[int] | None = None,
+) -> tuple[float, float]:
+    """Play every town in ``state`` (a copy; changed in place) to the end of the game with the base policy;
+    ``me``'s margin over the best other town and ``me``'s share of the win (1, a shared win split, or 0).
+
+    Every player plays the base policy of :func:`play_town` on their own town: the Master Builder names
+    the (resource, square) pair its own estimate likes best and puts that cube there, every town places
+    on its best square and builds while a build raises its estimate. ``square``: where ``me``'s cube of
+    the resource just named goes. ``stream`` and ``namers``: a Master Builder not in ``namers`` (default:
+    every player) names the next resource of ``stream`` (cyclically) instead, which costs no estimate
+    (naming by the estimate rates every resource on every empty square: most of a rollout's cost).
+    Raises :class:`OutOfTime` when ``deadline`` passes (checked before each decision and each estimate
+    of a name)."""
+    squares = [-1] * state.players
+    named = 0
+    if state.phase == PLACE_PHASE:
+        squares[me] = square
+    steps = 0
+    while not state.is_over():
+        steps += 1
+        if steps > MAX_STEPS:
+            raise RuntimeError(f"a Tiny Towns game rollout did not end after {MAX_STEPS} decisions")
+        _on_time(deadline)
+        phase = state.phase
+        p = state.actors()[0]
+        if phase == NAME_PHASE:
+            if stream and namers is not None and p not in namers:
+                legal = state.legal_actions(p)
+                want = stream[named % len(stream)]
+                named += 1
+                action = next((a for a in legal if a.what == want), legal[0])
+                squares[p] = -1
+            else:
+                action, squares[p] = _best_pair(state, p, deadline)
+            state.apply(p, _listed(state, p, action))
+            continue
+        legal = state.legal_actions(p)
+        if not legal:
+            raise RuntimeError(f"a Tiny Towns game rollout is stuck in the {phase} step")
+        if len(legal) == 1:
+            action = legal[0]
+        elif phase == PLACE_PHASE and squares[p] >= 0 and Action(PLACE, state.named, target=squares[p]) in legal:
+            action = Action(PLACE, state.named, target=squares[p])
+        else:
+            action = _best_move(state, p, legal, deadline)
+        if phase == PLACE_PHASE:
+            squares[p] = -1
+        state.apply(p, _listed(state, p, action))
+    result = state.result()
+    best_other = max(t for q, t in enumerate(result.totals) if q != me)
+    share = 1.0 / len(result.winners) if me in result.winners else 0.0
+    return float(result.totals[me] - best_other), share
+
+
 def master_turns(state: TinyTownsState, me: int) -> list[int]:
     """Who names in the rounds after this one, in order (one lap of the table from the next Master Builder).
 
@@ -298,8 +369,11 @@ class DuelAgent(Agent):
     Parameters (spec ``tiny-towns-duel:time=0.2,k=4,worlds=3,horizon=0``): ``time`` (CPU seconds per
     decision, > 0), ``k`` (candidates, ≥ 1), ``worlds`` (determinizations, ≥ 1), ``horizon`` (rounds a
     rollout plays before the estimate judges the town; 0, the default: to the end), ``gift`` (≥ 0,
-    default 1: how much of what a named resource gives the best other player counts against it).
-    Solo: the solo rollout player with the same ``time``.
+    default 1: how much of what a named resource gives the best other player counts against it),
+    ``rival`` (0, the default: the other towns set aside; 1: every town played to the game's end and
+    a candidate rated by its margin plus ``win`` (≥ 0, default 0) points per won game), ``names``
+    (rival mode: 2, the default, every Master Builder names by the estimate; 1 only the player; 0
+    nobody, the world's random stream). Solo: the solo rollout player with the same ``time``.
     """
 
     name = "tiny-towns-duel"
@@ -312,6 +386,9 @@ class DuelAgent(Agent):
         worlds: int = DEFAULT_WORLDS,
         horizon: int = 0,
         gift: float = 1.0,
+        rival: int = 0,
+        win: float = 0.0,
+        names: int = 2,
     ) -> None:
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0:
             raise ValueError(f"tiny-towns-duel: time must be a positive number of CPU seconds, not {time!r}")
@@ -319,12 +396,26 @@ class DuelAgent(Agent):
         _check("worlds", worlds, 1, True)
         _check("horizon", horizon, 0, True)
         _check("gift", gift, 0, False)
-        super().__init__(seed, time=time, k=k, worlds=worlds, horizon=horizon, gift=gift)
+        _check("rival", rival, 0, True)
+        if rival > 1:
+            raise ValueError(
+                f"tiny-towns-duel: rival must be 0 (own town only) or 1 (every town played), not {rival!r}"
+            )
+        _check("win", win, 0, False)
+        _check("names", names, 0, True)
+        if names > 2:
+            raise ValueError(f"tiny-towns-duel: names must be 0, 1 or 2 (who names by the estimate), not {names!r}")
+        super().__init__(
+            seed, time=time, k=k, worlds=worlds, horizon=horizon, gift=gift, rival=rival, win=win, names=names
+        )
         self.budget = float(time)
         self.k = k
         self.worlds = worlds
         self.horizon = horizon
         self.gift = float(gift)
+        self.rival = bool(rival)
+        self.win = float(win)
+        self.names = names
         self.rng = random.Random(seed)
         self.greedy = GreedyAgent(seed)
         self.solo = RolloutAgent(seed, time=self.budget)
@@ -366,6 +457,7 @@ class DuelAgent(Agent):
         ranked = name_candidates(first, player) if naming else move_candidates(first, player, deadline)
         candidates = ranked[: self.k]
         turns = master_turns(first, player)
+        namers = [frozenset(), frozenset({player}), None][self.names]
         totals = [0.0] * len(candidates)
         counts = [0] * len(candidates)
         done = 0
@@ -376,15 +468,21 @@ class DuelAgent(Agent):
                 for i, cand in enumerate(candidates):
                     _on_time(deadline)
                     copy = world.clone()
-                    set_aside_others(copy, player)
-                    copy.apply(player, _listed(copy, player, cand.action))
-                    totals[i] += play_town(copy, player, names, turns, deadline, cand.square, self.horizon)
+                    if self.rival:
+                        copy.apply(player, _listed(copy, player, cand.action))
+                        margin, share = play_game(copy, player, deadline, cand.square, names, namers)
+                        totals[i] += margin + self.win * share
+                    else:
+                        set_aside_others(copy, player)
+                        copy.apply(player, _listed(copy, player, cand.action))
+                        totals[i] += play_town(copy, player, names, turns, deadline, cand.square, self.horizon)
                     counts[i] += 1
                 done += 1
         except OutOfTime:
             pass
         rated = [i for i in range(len(candidates)) if counts[i] and counts[i] == counts[0]]
-        values = [totals[i] / counts[i] - self.gift * candidates[i].gift for i in rated]
+        gift = 0.0 if self.rival else self.gift  # played out, the other towns take their gifts themselves
+        values = [totals[i] / counts[i] - gift * candidates[i].gift for i in rated]
         best = 0
         for i in range(1, len(values)):
             if values[i] > values[best]:
@@ -406,6 +504,7 @@ __all__ = [
     "master_turns",
     "move_candidates",
     "name_candidates",
+    "play_game",
     "play_town",
     "set_aside_others",
 ]
