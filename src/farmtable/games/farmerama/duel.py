@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any, Final
 
@@ -43,6 +44,7 @@ from farmtable.agents.base import Agent, legal_actions_or_refuse
 from farmtable.agents.greedy import greedy_choice
 from farmtable.core import State, clock
 from farmtable.games.farmerama.components import CARDS
+from farmtable.games.farmerama.equilibrium import equilibrium
 from farmtable.games.farmerama.evaluation import actions_left, estimate
 from farmtable.games.farmerama.planner import board_value
 from farmtable.games.farmerama.rules import ACT, AWARD, CARD_ACTIONS, CHOOSE, NO_CARD, FarmeramaState
@@ -178,6 +180,9 @@ def choose_pair(
     greedy: float = 0.0,
     deep: float = 0.0,
     stop: float | None = None,
+    eq: float = 0.0,
+    nash: float = 0.0,
+    rng: random.Random | None = None,
 ) -> tuple[int, ...] | None:
     """The pair of action cards ``me`` should choose this round (two-player phase 1), or None when the
     budget allowed no complete rating. ``world``: a determinization. ``deadline`` (a ``process_time``
@@ -186,7 +191,14 @@ def choose_pair(
 
     ``deep`` (0 to 1): weight of a second-level model of the other player in its model: the pair
     the other would choose if it reasoned like this player with ``deep=0`` (its best answer, by the
-    same table, to a softmax of this player's pairs played alone)."""
+    same table, to a softmax of this player's pairs played alone).
+
+    ``eq`` and ``nash`` (0 to 1) use the whole table (every pair against every pair, from the
+    round's start) as a zero-sum matrix game (:func:`equilibrium.equilibrium`): ``eq`` is the
+    weight of the other's equilibrium (minimax) strategy in its model; ``nash`` is the chance that
+    this player plays a pair drawn (with ``rng``) from its own equilibrium (maximin) strategy
+    instead of its best answer to the model. When the budget does not allow the whole table, the
+    model alone is answered."""
     if world.players != 2 or world.phase != CHOOSE:
         raise ValueError("choose_pair is for phase 1 of a two-player game")
     opp = 1 - me
@@ -223,6 +235,19 @@ def choose_pair(
             model = [(q, (1.0 - deep) * w + (deep / len(picks) if q in picks else 0.0)) for q, w in model]
     if deadline is not None and time.process_time() > deadline:
         return None
+    if eq > 0 or nash > 0:
+        solved = _solve_table(everything, margin, deadline)
+        if solved is not None:
+            x, y = solved
+            if nash > 0:
+                if rng is None:
+                    raise ValueError("choose_pair: nash > 0 needs an rng to draw the pair")
+                if rng.random() < nash:
+                    weights = [x[everything.index(pair)] for pair in mine]
+                    if sum(weights) > 1e-9:
+                        return rng.choices(mine, weights=weights)[0]
+            if eq > 0:
+                model = [(q, (1.0 - eq) * w + eq * y[i]) for i, (q, w) in enumerate(model)]
     alone = {pair: pair_value(base, me, pair) for pair in mine}
     mine.sort(key=lambda pair: -alone[pair])  # stable: equal values keep the card order
     best: tuple[int, ...] | None = None
@@ -239,6 +264,22 @@ def choose_pair(
         if value > best_value + 1e-9:
             best, best_value = pair, value
     return best
+
+
+def _solve_table(
+    everything: list[tuple[int, ...]],
+    margin: Callable[[tuple[int, ...], tuple[int, ...]], float],
+    deadline: float | None,
+) -> tuple[list[float], list[float]] | None:
+    """Both players' equilibrium strategies over ``everything`` (this player's, the other's) of the
+    table ``margin``, or None when ``deadline`` passes before the table is full."""
+    rows: list[list[float]] = []
+    for pair in everything:
+        if deadline is not None and time.process_time() > deadline:
+            return None
+        rows.append([margin(pair, theirs) for theirs in everything])
+    x, y, _ = equilibrium(rows)
+    return [float(v) for v in x], [float(v) for v in y]
 
 
 def cards_left_this_round(state: FarmeramaState, player: int) -> int:
@@ -345,6 +386,8 @@ class DuelAgent(Agent):
         plan: int = 1,
         greedy: float = 0.0,
         deep: float = 0.0,
+        eq: float = 0.0,
+        nash: float = 0.0,
     ) -> None:
         _check_params(time, temp)
         if plan not in (0, 1) or isinstance(plan, bool):
@@ -355,7 +398,14 @@ class DuelAgent(Agent):
             raise ValueError(f"farmerama-duel: greedy must be a share from 0 to 1, got {greedy!r}")
         if isinstance(deep, bool) or not isinstance(deep, (int, float)) or not 0 <= deep <= 1:
             raise ValueError(f"farmerama-duel: deep must be a share from 0 to 1, got {deep!r}")
+        for word, share in (("eq", eq), ("nash", nash)):
+            if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
+                raise ValueError(f"farmerama-duel: {word} must be a share from 0 to 1, got {share!r}")
         params: dict[str, Any] = {"temp": temp}
+        if eq:
+            params["eq"] = eq
+        if nash:
+            params["nash"] = nash
         if deep:
             params["deep"] = deep
         if greedy:
@@ -373,6 +423,8 @@ class DuelAgent(Agent):
         self.plan = bool(plan)
         self.greedy = float(greedy)
         self.deep = float(deep)
+        self.eq = float(eq)
+        self.nash = float(nash)
         self._start = 0.0
         self._line: list[str] = []
         self._expect: tuple[object, ...] | None = None
@@ -427,7 +479,19 @@ class DuelAgent(Agent):
         self._second = None
         try:
             stop = None if self.budget is None else self._start + STOP_SHARE * self.budget
-            pair = choose_pair(world, player, self.temp, deadline, self.width, self.greedy, self.deep, stop)
+            pair = choose_pair(
+                world,
+                player,
+                self.temp,
+                deadline,
+                self.width,
+                self.greedy,
+                self.deep,
+                stop,
+                eq=self.eq,
+                nash=self.nash,
+                rng=self.rng,
+            )
         except clock.OutOfTime:
             pair = None
         self.last_pair = pair
