@@ -477,7 +477,10 @@ class DuelAgent(Agent):
     """The two-player Farmerama player (spec ``farmerama-duel:time=0.2,temp=2.0``); see the module.
 
     Parameters: ``time`` (CPU seconds per decision, default 0.2), ``temp`` (the
-    softmax temperature of the other player's model, in stars, default 2.0).
+    softmax temperature of the other player's model, in stars, default 2.0); options of
+    :func:`choose_pair`, off by default: ``width``, ``greedy``, ``deep``, ``eq`` and ``nash``
+    (equilibrium play, shares 0 to 1), ``refine`` (pairs re-rated by best lines, 0 to 10);
+    ``plan=0`` plays phase 3 by greedy steps.
     """
 
     name = "farmerama-duel"
