@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any, Final
 
@@ -43,6 +44,7 @@ from farmtable.agents.base import Agent, legal_actions_or_refuse
 from farmtable.agents.greedy import greedy_choice
 from farmtable.core import State, clock
 from farmtable.games.farmerama.components import CARDS
+from farmtable.games.farmerama.equilibrium import equilibrium
 from farmtable.games.farmerama.evaluation import actions_left, estimate
 from farmtable.games.farmerama.planner import board_value
 from farmtable.games.farmerama.rules import ACT, AWARD, CARD_ACTIONS, CHOOSE, NO_CARD, FarmeramaState
@@ -55,6 +57,11 @@ SAFETY: Final = 0.9
 """Share of the budget after which no new row of the table is started."""
 STOP_SHARE: Final = 0.97
 """Share of the budget after which a table row in progress is abandoned (the best full row is played)."""
+REFINE_SHARE: Final = 0.8
+"""Share of the budget after which a refinement of the table's best pairs (``refine=``) is abandoned:
+it clones many positions, and a garbage collection or an evaluation's fallback after the clock
+runs out must still fit in the budget (at 0.97 of it, 5 of 1,656 decisions of a session-10 run
+went 4-19% over)."""
 PLAN_SHARE: Final = 0.6
 """Share of the budget a phase-3 line may take to find (then the greedy agent's step is played)."""
 MAX_WHEEL_TURNS: Final = 3
@@ -121,10 +128,54 @@ def pair_value(base: FarmeramaState, player: int, pair: tuple[int, ...]) -> floa
     return own_value(sim, player)
 
 
-def payoff(base: FarmeramaState, me: int, mine: tuple[int, ...], theirs: tuple[int, ...], width: float = 0.0) -> float:
+def line_value(sim: FarmeramaState, player: int, memo: dict[tuple[object, ...], float] | None = None) -> float:
+    """``player``'s expected final stars once it has carried out its cards this round by its best line
+    (:func:`best_line`: every order of its steps, rated by the planner's board value with the
+    actions left after the round), from phase 3's start (cards revealed, buildings awarded), as if
+    it carried them out first. ``memo`` remembers values by what they depend on."""
+    if sim.phase != ACT or player not in sim.act_order:
+        raise ValueError(f"line_value: player {player} has no cards to carry out in this position")
+    board = sim.boards[player]
+    key: tuple[object, ...] = (
+        player,
+        sim.round,
+        tuple(board.barn),
+        tuple(board.beds),
+        board.wheel,
+        tuple(board.pasture),
+        tuple(board.products),
+        tuple(board.garden),
+        tuple((c, sim.card_count[c]) for c in sorted(board.cards)),
+        tuple(sim.supply),
+        len(sim.stack) + len(sim.display),
+    )
+    if memo is not None and key in memo:
+        return memo[key]
+    turn = sim.clone()
+    if not (turn.act_order and turn.act_order[0] == player):
+        turn.act_order = [player]
+        turn._begin_player(player)
+    turn.act_order = [player]
+    turn._legal = {}
+    value = best_line(turn, player)[0] if _mine_to_play(turn, player) else own_value(turn, player)
+    if memo is not None:
+        memo[key] = value
+    return value
+
+
+def payoff(
+    base: FarmeramaState,
+    me: int,
+    mine: tuple[int, ...],
+    theirs: tuple[int, ...],
+    width: float = 0.0,
+    lines: dict[tuple[object, ...], float] | None = None,
+) -> float:
     """``me``'s expected final margin after ``me`` chose ``mine`` and the other ``theirs``: the cards
     revealed, the buildings awarded (:func:`_settle_awards`) and both players' cards rated as carried
-    out. ``width`` > 0: ``σ(margin / width)`` instead, a win chance."""
+    out (with ``lines`` given, a memo: carried out by each one's best line, :func:`line_value`;
+    otherwise as the evaluation carries them out, one best step at a time). ``width`` > 0:
+    ``σ(margin / width)`` instead, a win chance."""
     opp = 1 - me
     sim = base.clone()
     for card in mine:
@@ -133,7 +184,10 @@ def payoff(base: FarmeramaState, me: int, mine: tuple[int, ...], theirs: tuple[i
     for card in theirs:
         sim.apply(opp, CARD_ACTIONS[card])
     _settle_awards(sim)
-    margin = own_value(sim, me) - own_value(sim, opp)
+    if lines is not None and sim.phase == ACT:
+        margin = line_value(sim, me, lines) - line_value(sim, opp, lines)
+    else:
+        margin = own_value(sim, me) - own_value(sim, opp)
     return margin if width <= 0 else 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, margin / width))))
 
 
@@ -178,6 +232,12 @@ def choose_pair(
     greedy: float = 0.0,
     deep: float = 0.0,
     stop: float | None = None,
+    eq: float = 0.0,
+    nash: float = 0.0,
+    rng: random.Random | None = None,
+    line: bool = False,
+    refine: int = 0,
+    refine_by: float | None = None,
 ) -> tuple[int, ...] | None:
     """The pair of action cards ``me`` should choose this round (two-player phase 1), or None when the
     budget allowed no complete rating. ``world``: a determinization. ``deadline`` (a ``process_time``
@@ -186,7 +246,21 @@ def choose_pair(
 
     ``deep`` (0 to 1): weight of a second-level model of the other player in its model: the pair
     the other would choose if it reasoned like this player with ``deep=0`` (its best answer, by the
-    same table, to a softmax of this player's pairs played alone)."""
+    same table, to a softmax of this player's pairs played alone).
+
+    ``eq`` and ``nash`` (0 to 1) use the whole table (every pair against every pair, from the
+    round's start) as a zero-sum matrix game (:func:`equilibrium.equilibrium`): ``eq`` is the
+    weight of the other's equilibrium (minimax) strategy in its model; ``nash`` is the chance that
+    this player plays a pair drawn (with ``rng``) from its own equilibrium (maximin) strategy
+    instead of its best answer to the model. When the budget does not allow the whole table, the
+    model alone is answered.
+
+    ``line``: the table's entries carry both players' cards out by their best lines
+    (:func:`line_value`, as this player plays phase 3) instead of the evaluation's step-by-step
+    carry-out (costly: ~1.3 CPU s a table). ``refine`` (a count): once the table is rated, the
+    ``refine`` best pairs are re-rated that way against the other's likeliest pairs
+    (:func:`_refine`); if the clock passes ``refine_by`` (default ``stop``) first, the table's best
+    pair is played."""
     if world.players != 2 or world.phase != CHOOSE:
         raise ValueError("choose_pair is for phase 1 of a two-player game")
     opp = 1 - me
@@ -198,11 +272,12 @@ def choose_pair(
     everything: list[tuple[int, ...]] = list(combinations(range(len(CARDS)), 2))
     mine = [pair for pair in everything if all(c in pair for c in chosen)]
     table: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
+    lines: dict[tuple[object, ...], float] | None = {} if line else None
 
     def margin(pair: tuple[int, ...], theirs: tuple[int, ...]) -> float:
         found = table.get((pair, theirs))
         if found is None:
-            found = table[(pair, theirs)] = payoff(base, me, pair, theirs)
+            found = table[(pair, theirs)] = payoff(base, me, pair, theirs, lines=lines)
         return found
 
     def rate(pair: tuple[int, ...], theirs: tuple[int, ...]) -> float:
@@ -223,22 +298,93 @@ def choose_pair(
             model = [(q, (1.0 - deep) * w + (deep / len(picks) if q in picks else 0.0)) for q, w in model]
     if deadline is not None and time.process_time() > deadline:
         return None
+    if eq > 0 or nash > 0:
+        solved = _solve_table(everything, margin, deadline)
+        if solved is not None:
+            x, y = solved
+            if nash > 0:
+                if rng is None:
+                    raise ValueError("choose_pair: nash > 0 needs an rng to draw the pair")
+                if rng.random() < nash:
+                    weights = [x[everything.index(pair)] for pair in mine]
+                    if sum(weights) > 1e-9:
+                        return rng.choices(mine, weights=weights)[0]
+            if eq > 0:
+                model = [(q, (1.0 - eq) * w + eq * y[i]) for i, (q, w) in enumerate(model)]
     alone = {pair: pair_value(base, me, pair) for pair in mine}
     mine.sort(key=lambda pair: -alone[pair])  # stable: equal values keep the card order
     best: tuple[int, ...] | None = None
     best_value = -math.inf
+    rated: dict[tuple[int, ...], float] = {}
     for pair in mine:
         if deadline is not None and time.process_time() > deadline and best is not None:
-            break
+            return best
         value = 0.0
         for theirs, w in model:
             if best is not None and stop is not None and time.process_time() > stop:
                 return best  # a row cut short is not used
             if w > 0:
                 value += w * rate(pair, theirs)
+        rated[pair] = value
+        if value > best_value + 1e-9:
+            best, best_value = pair, value
+    if refine > 0 and best is not None and len(rated) > 1:
+        try:
+            with clock.deadline_at(stop if refine_by is None else refine_by):
+                return _refine(base, me, rated, model, refine)
+        except clock.OutOfTime:
+            return best
+    return best
+
+
+REFINE_MASS: Final = 0.9
+"""Refinement: the other's likeliest pairs re-rated, until their modelled chances add up to this."""
+REFINE_COLUMNS: Final = 4
+"""Refinement: at most this many of the other's pairs re-rated."""
+
+
+def _refine(
+    base: FarmeramaState,
+    me: int,
+    rated: dict[tuple[int, ...], float],
+    model: list[tuple[tuple[int, ...], float]],
+    keep: int,
+) -> tuple[int, ...]:
+    """The best of this player's ``keep`` best-rated pairs (``rated``: expected margin against the
+    model) once re-rated with both players carrying out their cards by their best lines
+    (:func:`payoff` with a line memo) against the other's likeliest pairs (chances renormalised).
+    Checks the decision's clock (:class:`clock.OutOfTime` when it runs out)."""
+    top = sorted(rated, key=lambda pair: -rated[pair])[:keep]
+    columns: list[tuple[tuple[int, ...], float]] = []
+    mass = 0.0
+    for theirs, w in sorted(model, key=lambda m: -m[1]):
+        if mass >= REFINE_MASS or len(columns) >= REFINE_COLUMNS:
+            break
+        columns.append((theirs, w))
+        mass += w
+    lines: dict[tuple[object, ...], float] = {}
+    best, best_value = top[0], -math.inf
+    for pair in top:
+        value = sum(w * payoff(base, me, pair, theirs, lines=lines) for theirs, w in columns) / mass
         if value > best_value + 1e-9:
             best, best_value = pair, value
     return best
+
+
+def _solve_table(
+    everything: list[tuple[int, ...]],
+    margin: Callable[[tuple[int, ...], tuple[int, ...]], float],
+    deadline: float | None,
+) -> tuple[list[float], list[float]] | None:
+    """Both players' equilibrium strategies over ``everything`` (this player's, the other's) of the
+    table ``margin``, or None when ``deadline`` passes before the table is full."""
+    rows: list[list[float]] = []
+    for pair in everything:
+        if deadline is not None and time.process_time() > deadline:
+            return None
+        rows.append([margin(pair, theirs) for theirs in everything])
+    x, y, _ = equilibrium(rows)
+    return [float(v) for v in x], [float(v) for v in y]
 
 
 def cards_left_this_round(state: FarmeramaState, player: int) -> int:
@@ -331,7 +477,10 @@ class DuelAgent(Agent):
     """The two-player Farmerama player (spec ``farmerama-duel:time=0.2,temp=2.0``); see the module.
 
     Parameters: ``time`` (CPU seconds per decision, default 0.2), ``temp`` (the
-    softmax temperature of the other player's model, in stars, default 2.0).
+    softmax temperature of the other player's model, in stars, default 2.0); options of
+    :func:`choose_pair`, off by default: ``width``, ``greedy``, ``deep``, ``eq`` and ``nash``
+    (equilibrium play, shares 0 to 1), ``refine`` (pairs re-rated by best lines, 0 to 10);
+    ``plan=0`` plays phase 3 by greedy steps.
     """
 
     name = "farmerama-duel"
@@ -345,6 +494,9 @@ class DuelAgent(Agent):
         plan: int = 1,
         greedy: float = 0.0,
         deep: float = 0.0,
+        eq: float = 0.0,
+        nash: float = 0.0,
+        refine: int = 0,
     ) -> None:
         _check_params(time, temp)
         if plan not in (0, 1) or isinstance(plan, bool):
@@ -355,7 +507,18 @@ class DuelAgent(Agent):
             raise ValueError(f"farmerama-duel: greedy must be a share from 0 to 1, got {greedy!r}")
         if isinstance(deep, bool) or not isinstance(deep, (int, float)) or not 0 <= deep <= 1:
             raise ValueError(f"farmerama-duel: deep must be a share from 0 to 1, got {deep!r}")
+        for word, share in (("eq", eq), ("nash", nash)):
+            if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
+                raise ValueError(f"farmerama-duel: {word} must be a share from 0 to 1, got {share!r}")
+        if isinstance(refine, bool) or not isinstance(refine, int) or not 0 <= refine <= 10:
+            raise ValueError(f"farmerama-duel: refine must be a whole number of pairs from 0 to 10, got {refine!r}")
         params: dict[str, Any] = {"temp": temp}
+        if refine:
+            params["refine"] = refine
+        if eq:
+            params["eq"] = eq
+        if nash:
+            params["nash"] = nash
         if deep:
             params["deep"] = deep
         if greedy:
@@ -373,6 +536,9 @@ class DuelAgent(Agent):
         self.plan = bool(plan)
         self.greedy = float(greedy)
         self.deep = float(deep)
+        self.eq = float(eq)
+        self.nash = float(nash)
+        self.refine = refine
         self._start = 0.0
         self._line: list[str] = []
         self._expect: tuple[object, ...] | None = None
@@ -427,7 +593,21 @@ class DuelAgent(Agent):
         self._second = None
         try:
             stop = None if self.budget is None else self._start + STOP_SHARE * self.budget
-            pair = choose_pair(world, player, self.temp, deadline, self.width, self.greedy, self.deep, stop)
+            pair = choose_pair(
+                world,
+                player,
+                self.temp,
+                deadline,
+                self.width,
+                self.greedy,
+                self.deep,
+                stop,
+                eq=self.eq,
+                nash=self.nash,
+                rng=self.rng,
+                refine=self.refine,
+                refine_by=None if self.budget is None else self._start + REFINE_SHARE * self.budget,
+            )
         except clock.OutOfTime:
             pair = None
         self.last_pair = pair
