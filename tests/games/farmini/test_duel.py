@@ -174,3 +174,25 @@ def test_the_reply_model_takes_the_card_of_best_heuristic() -> None:
     assert evaluation.heuristic(sim, p) == max(values)
     taken = ALL_CARDS[sim.pending]
     assert isinstance(taken, (FenceCard, AnimalCard))
+
+
+def test_a_world_in_progress_at_the_stop_is_abandoned(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the clock reads 0 until the second card of the second world is about to be rated, then 10 s:
+    # only the first world counts (every card rated on it), and no card has a partial sum
+    state = _random_play(2, seed=6, steps=8)
+    while state.pending is not None:
+        p = state.actors()[0]
+        state.apply(p, state.legal_actions(p)[0])
+    p = state.actors()[0]
+    cards = len(state.legal_actions(p))
+    assert cards > 1
+    # readings: start, world 1 (began, one per card, end), world 2 (began, first card), then late
+    early = 1 + (1 + cards + 1) + (1 + 1)
+    readings = iter([0.0] * early)
+    monkeypatch.setattr(duel.time, "process_time", lambda: next(readings, 10.0))
+    agent = duel.DuelAgent(seed=2, time=0.2)
+    agent.act(state, p)
+    assert agent.last_worlds == 1
+    reference = duel.DuelAgent(seed=2, time=None, worlds=1)
+    reference.act(state, p)
+    assert agent.last_rated == reference.last_rated

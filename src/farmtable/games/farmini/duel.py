@@ -30,9 +30,10 @@ greedy agent, with the same random numbers, so solo play does not change.
 
 ``time`` caps the CPU seconds of a decision (``time.process_time``): worlds are rated one after
 another, each for every card, and a new world is started only while the budget allows another
-as slow as the slowest so far, so every card is rated on the same worlds; with no world rated
-the greedy agent's card is played. Without ``time``, ``worlds`` worlds are rated and a seeded
-game replays exactly; with it, a run replays exactly as long as the budget never binds.
+as slow as the slowest so far, and a world still in progress at 95% of the budget is abandoned,
+so every card is rated on the same worlds; with no world rated the greedy agent's card is
+played. Without ``time``, ``worlds`` worlds are rated and a seeded game replays exactly; with
+it, a run replays exactly as long as the budget never binds.
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ DEFAULT_WORLDS: Final = 64
 """Most sampled worlds per decision (the budget usually stops earlier)."""
 SAFETY: Final = 0.9
 """Share of the budget within which a new world must be expected to finish."""
+STOP_SHARE: Final = 0.95
+"""Share of the budget after which a world in progress is abandoned (the worlds rated before it
+decide, so every card is still rated on the same worlds)."""
 MAX_PLIES: Final = 2
 
 
@@ -199,13 +203,21 @@ class DuelAgent(Agent):
         slowest = 0.0
         sampler = random.Random(self.rng.getrandbits(64))
         self.last_rated, self.last_worlds = {}, 0
+        stop = math.inf if self.budget is None else start + STOP_SHARE * self.budget
         for _ in range(self.worlds):
             began = time.process_time()
             if self.budget is not None and began + slowest > start + SAFETY * self.budget:
                 break
             sample = world.determinize(player, sampler)
+            row: list[float] = []
             for action in order:
-                sums[action] += reply_margin(sample, player, action, self.plies)
+                if time.process_time() > stop:
+                    break
+                row.append(reply_margin(sample, player, action, self.plies))
+            if len(row) < len(order):
+                break  # abandoned: a world counts only when every card was rated on it
+            for action, value in zip(order, row, strict=True):
+                sums[action] += value
             rated += 1
             slowest = max(slowest, time.process_time() - began)
         if not rated:
