@@ -12,6 +12,7 @@ from farmtable.agents.greedy import GreedyAgent
 from farmtable.games.farmini import duel, evaluation
 from farmtable.games.farmini.components import ALL_CARDS, AnimalCard, FenceCard
 from farmtable.games.farmini.rules import FarminiState, Take
+from tests.games.farmini.builders import make_state
 
 
 def _game(players: int, seed: int) -> FarminiState:
@@ -196,3 +197,58 @@ def test_a_world_in_progress_at_the_stop_is_abandoned(monkeypatch: pytest.Monkey
     reference = duel.DuelAgent(seed=2, time=None, worlds=1)
     reference.act(state, p)
     assert agent.last_rated == reference.last_rated
+
+
+# --- a hand-built two-player position: the card the other needs -----------------------------
+
+TAKER = """
+farm at 0,0
+C1 at -1,0 rot 0
+C3 at -1,1 rot 90
+A1 at 0,1 rot 180
+D4 at 1,0 rot 90
+F2 at 1,-1 rot 90
+C2 at 0,2 rot 180
+D5 at 1,1 rot 90
+A3 at 2,1 rot 270
+chicken at 0,2/SW
+chicken at 0,0/SW
+goat at -1,0/SW
+goat at 0,1/NE
+"""
+"""Seat 0 (the other player here): a farm with a pen still open; fence card C4 fits it."""
+
+CHOOSER = """
+farm at 0,0
+D1 at 0,-1 rot 0
+B1 at 0,1 rot 0
+B6 at 1,1 rot 180
+B4 at 1,0 rot 180
+B3 at 1,2 rot 90
+H4 at 0,2 rot 90
+A4 at 0,-2 rot 0
+D7 at 1,-1 rot 0
+C8 at 1,-2 rot 270
+"""
+"""Seat 1, to take a card (deal 2001 of greedy against greedy, turn 19)."""
+
+UNSEEN = ["A2", "B2", "B5", "C5", "C6", "C7", "D2", "D6", "D8", "E1", "E2", "F1", "F4", "G1", "G3", "H3"]
+UNSEEN += ["K1", "K2", "K3", "P1", "P2", "P3", "P4", "WG1", "WK2", "WP1", "WP2"]
+
+
+def test_the_duel_takes_the_card_the_other_would_take_next() -> None:
+    # Face up: D3, C4, F3 and a goat (G2). Greedy (seat 1) takes the goat, rating only its own farm
+    # against the other's; the other then takes C4 for its farm. The duel player rates each card
+    # against that reply on the same sampled worlds and takes C4 itself: by its ratings, about a
+    # point of expected margin better than the goat.
+    state = make_state([TAKER, CHOOSER], table=["D3", "C4", "F3", "G2"], deck_top_first=UNSEEN, current=1)
+    assert GreedyAgent(seed=3).act(state, 1) == Take(4)
+    agent = duel.DuelAgent(seed=5, time=None, worlds=40)
+    assert agent.act(state, 1) == Take(2)
+    assert agent.last_rated[Take(2)] > agent.last_rated[Take(4)] + 0.5
+    # the reply the duel player heads off: after greedy's goat, the other takes C4
+    world = state.determinize(1, random.Random(1))
+    world.apply(1, Take(4))
+    duel.finish_turn(world, 1)
+    duel.greedy_take(world, 0)
+    assert world.pending == "C4"
