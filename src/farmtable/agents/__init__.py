@@ -21,6 +21,7 @@ from farmtable.agents.base import Agent, AgentFactory, agent_names, make, parse_
 GAME_SOLO_PLAYERS = {
     "farmerama-lookahead": ("farmtable.games.farmerama.lookahead", "LookaheadAgent"),
     "farmerama-duel": ("farmtable.games.farmerama.duel", "DuelAgent"),
+    "farmini-duel": ("farmtable.games.farmini.duel", "DuelAgent"),
     "tiny-farms-expectimax": ("farmtable.games.tiny_farms.expectimax", "ExpectimaxAgent"),
     "tiny-farms-duel": ("farmtable.games.tiny_farms.duel", "DuelAgent"),
     "tiny-towns-rollout": ("farmtable.games.tiny_towns.rollout", "RolloutAgent"),

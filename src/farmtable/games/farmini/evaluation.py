@@ -35,7 +35,7 @@ from farmtable.games.farmini.components import (
     WolfCard,
 )
 from farmtable.games.farmini.farm import DELTA, MIRROR, Cell, Farm, Oriented, Pos, Region
-from farmtable.games.farmini.rules import FarminiState
+from farmtable.games.farmini.rules import FarminiState, Place, PutAnimal
 from farmtable.games.farmini.scoring import SOLO_PLAYERS, score_sheet
 
 FEATURES: Final = (
@@ -531,8 +531,16 @@ def _pen_points(farm: Farm, pen: Region, animals: dict[Cell, str], state: Farmin
     return points
 
 
-def _animal_completion(state: FarminiState, player: int, kind: str, tokens: int, model: tuple[float, ...]) -> float:
-    """The value of putting ``tokens`` animals of ``kind`` one by one on the best free cell.
+def _animal_completion(
+    state: FarminiState,
+    player: int,
+    kind: str,
+    tokens: int,
+    model: tuple[float, ...],
+    chosen: list[Cell] | None = None,
+) -> float:
+    """The value of putting ``tokens`` animals of ``kind`` one by one on the best free cell
+    (the cells, in order, appended to ``chosen`` when given).
 
     Incremental: a token changes only the region of its cell (and the pen around it), so each
     candidate is valued by taking that region's share of the features and of the score off and
@@ -589,7 +597,44 @@ def _animal_completion(state: FarminiState, player: int, kind: str, tokens: int,
             break
         value, cell, terms, score = step
         animals[cell] = kind
+        if chosen is not None:
+            chosen.append(cell)
     return value
+
+
+def completion_moves(state: FarminiState, player: int) -> list[Place | PutAnimal]:
+    """The moves of the turn that :func:`estimate` values while ``player`` holds a taken card: the
+    fence card's placement, or the animal card's tokens cell by cell, chosen the way the lookahead
+    chooses them (its best placement, its best free cell per token). Empty when ``player`` holds no
+    card. A duel player uses it to finish a turn in a sampled world without trying every move.
+    """
+    cid = state.pending
+    if cid is None or player != state.current:
+        return []
+    model = weights()[SOLO_MODEL if state.players == SOLO_PLAYERS else MULTI_MODEL]
+    card = state.faces.cards.get(cid) or ALL_CARDS[cid]
+    if isinstance(card, FenceCard):
+        ranked = _rank_placements(state, player, cid, model)
+        if not ranked:
+            return []
+        if not state.rules.gaps_enclose:
+            _, pos, rot, _ = ranked[0]
+            return [Place(cid, pos[0], pos[1], rot)]
+        farm = state.farms[player]
+        best: tuple[float, Pos, int] | None = None
+        for quick, pos, rot, points in ranked[:EXACT_PLACEMENTS]:
+            trial = farm.copy()
+            trial.put_card(cid, pos, rot)
+            value = quick - points + float(sum(score_sheet(warm(trial, False), state.rules).values()))
+            if best is None or value > best[0]:
+                best = (value, pos, rot)
+        assert best is not None
+        return [Place(cid, best[1][0], best[1][1], best[2])]
+    if isinstance(card, AnimalCard):
+        cells: list[Cell] = []
+        _animal_completion(state, player, card.kind, state.pending_left, model, cells)
+        return [PutAnimal(card.kind, *cell) for cell in cells]
+    return []
 
 
 def estimate(state: FarminiState, player: int) -> float:

@@ -1,0 +1,230 @@
+"""A two-player Farmini player that rates each card it may take against the other's reply.
+
+In two-player Farmini both players take from the same four face-up cards and the same farmyard
+tokens. The greedy agent (Easy; the search's priors) rates a take by its own farm after the turn
+it completes, minus the other's estimate: it does not look at what it leaves on the table for
+the other (the three cards left and the one revealed after its turn), at the farmyard tokens an
+animal card uses up, or at a wolf revealed before the other's turn.
+
+:class:`DuelAgent` (spec ``farmini-duel:time=0.2``) plays a take decision of a two-player game as
+a short game against the other's reply. For each card it may take (greedy's order), in each of a
+few sampled worlds (``state.determinize``: the unseen deck in a random order; the *same* worlds
+for every card, common random numbers), it
+
+1. takes the card and finishes its turn the way the evaluation's lookahead would play it
+   (:func:`evaluation.completion_moves`), then the real refill follows in that world (a new card
+   face up, wolves resolved);
+2. lets the other reply as the greedy agent would (its take of best heuristic, the other's view
+   of the same evaluation);
+3. rates the position by the margin ``evaluate()[me] − evaluate()[other]`` (each estimate values a
+   held card by the best way to play it); with ``plies=2`` the other finishes its turn and this
+   player replies the same way before the rating.
+
+The card of best mean margin is taken; it replaces greedy's card only when better by more than
+``edge`` points (ties and near-ties keep greedy's move). The taken card is then played the way
+the rollouts assume, as the evaluation's lookahead values it (:func:`evaluation.completion_moves`:
+its best placement, its best free cell per token; a few milliseconds, where the greedy agent tries
+every placement on a copy, up to 0.4 CPU s); ``place=0`` plays it the greedy agent's way. A
+discard is the greedy agent's. With any other player count the agent plays exactly like the
+greedy agent, with the same random numbers, so solo play does not change.
+
+``time`` caps the CPU seconds of a decision (``time.process_time``): worlds are rated one after
+another, each for every card, and a new world is started only while the budget allows another
+as slow as the slowest so far, and a world still in progress at 95% of the budget is abandoned,
+so every card is rated on the same worlds; with no world rated the greedy agent's card is
+played. Without ``time``, ``worlds`` worlds are rated and a seeded game replays exactly; with
+it, a run replays exactly as long as the budget never binds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Final
+
+from farmtable.agents.base import Agent, legal_actions_or_refuse
+from farmtable.agents.greedy import greedy_choice
+from farmtable.core import State
+from farmtable.games.farmini.evaluation import completion_moves, evaluate, heuristic
+from farmtable.games.farmini.rules import FarminiState, Take
+
+DEFAULT_TIME: Final = 0.2
+"""CPU seconds per decision (the Normal level's cap)."""
+DEFAULT_WORLDS: Final = 64
+"""Most sampled worlds per decision (the budget usually stops earlier)."""
+SAFETY: Final = 0.9
+"""Share of the budget within which a new world must be expected to finish."""
+STOP_SHARE: Final = 0.95
+"""Share of the budget after which a world in progress is abandoned (the worlds rated before it
+decide, so every card is still rated on the same worlds)."""
+MAX_PLIES: Final = 2
+
+
+def _check_params(time_budget: object, worlds: object, edge: object, plies: object, place: object) -> None:
+    if isinstance(place, bool) or place not in (0, 1):
+        raise ValueError(f"farmini-duel: place must be 1 (the lookahead's move) or 0 (greedy's), got {place!r}")
+    if time_budget is not None and (
+        isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) or not time_budget > 0
+    ):
+        raise ValueError(f"farmini-duel: time must be a positive number of CPU seconds, got {time_budget!r}")
+    if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
+        raise ValueError(f"farmini-duel: worlds must be a whole number of at least 1, got {worlds!r}")
+    if isinstance(edge, bool) or not isinstance(edge, (int, float)) or not 0 <= edge < math.inf:
+        raise ValueError(f"farmini-duel: edge must be a number of points of at least 0, got {edge!r}")
+    if isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= MAX_PLIES:
+        raise ValueError(f"farmini-duel: plies must be 1 or {MAX_PLIES}, got {plies!r}")
+
+
+def finish_turn(sim: FarminiState, player: int) -> None:
+    """Play ``player``'s held card on ``sim`` as the evaluation's lookahead would (then the refill)."""
+    for move in completion_moves(sim, player):
+        sim.apply(player, move)
+    # a card the lookahead cannot play (should not happen for a legal take): the first legal move
+    for _ in range(8):
+        if sim.is_over() or sim.current != player or sim.pending is None:
+            return
+        sim.apply(player, sim.legal_actions(player)[0])
+
+
+def greedy_take(sim: FarminiState, player: int) -> None:
+    """``player`` takes (or discards) the card of best heuristic on ``sim``, as the greedy agent
+    would (ties to the first: the model needs no random numbers)."""
+    legal = sim.legal_actions(player)
+    best, best_value = legal[0], -math.inf
+    if len(legal) > 1:
+        for action in legal:
+            child = sim.clone()
+            child.apply(player, action)
+            value = heuristic(child, player)
+            if value > best_value:
+                best, best_value = action, value
+    sim.apply(player, best)
+
+
+def margin(sim: FarminiState, me: int) -> float:
+    """``me``'s expected final score minus the other's (``evaluate``; exact once the game is over)."""
+    values = evaluate(sim)
+    return values[me] - values[1 - me]
+
+
+def reply_margin(world: FarminiState, me: int, take: Any, plies: int = 1) -> float:
+    """``me``'s margin after taking ``take`` in ``world`` (a determinization), finishing the turn
+    (:func:`finish_turn`) and the other's greedy reply (:func:`greedy_take`); ``plies=2``: the other
+    finishes its turn and ``me`` replies greedily too. ``world`` is not changed."""
+    sim = world.clone()
+    sim.apply(me, take)
+    finish_turn(sim, me)
+    for ply in range(plies):
+        if sim.is_over():
+            break
+        mover = 1 - me if ply % 2 == 0 else me
+        if sim.current != mover:
+            break
+        greedy_take(sim, mover)
+        if ply + 1 < plies and not sim.is_over():
+            finish_turn(sim, mover)
+    return margin(sim, me)
+
+
+class DuelAgent(Agent):
+    """The two-player Farmini player (spec ``farmini-duel:time=0.2``); see the module.
+
+        Parameters: ``time`` (CPU seconds per decision, default 0.2; none: ``worlds`` worlds),
+        ``worlds`` (most sampled worlds per decision, default 64), ``edge`` (points by which a card must
+        beat greedy's card on the sampled worlds to replace it, default 0), ``plies`` (1: the other's
+        reply; 2: the other's reply and this player's next take), ``place`` (1: play the taken card as
+    the evaluation's lookahead would, default; 0: as the greedy agent would).
+    """
+
+    name = "farmini-duel"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        time: float | None = DEFAULT_TIME,
+        worlds: int = DEFAULT_WORLDS,
+        edge: float = 0.0,
+        plies: int = 1,
+        place: int = 1,
+    ) -> None:
+        _check_params(time, worlds, edge, plies, place)
+        params: dict[str, Any] = {}
+        if not place:
+            params["place"] = place
+        if worlds != DEFAULT_WORLDS:
+            params["worlds"] = worlds
+        if edge:
+            params["edge"] = edge
+        if plies != 1:
+            params["plies"] = plies
+        if time is not None:
+            params["time"] = time
+        super().__init__(seed, **params)
+        self.budget = None if time is None else float(time)
+        self.worlds = int(worlds)
+        self.edge = float(edge)
+        self.plies = int(plies)
+        self.place = bool(place)
+        self.rng = random.Random(seed)
+        self.last_rated: dict[Any, float] = {}
+        """Mean margin per card at the last take decision it rated (empty: greedy's move)."""
+        self.last_worlds = 0
+        """Worlds rated at the last take decision."""
+
+    def act(self, state: State[Any], player: int) -> Any:
+        """A take of a two-player game: the card of best margin against the reply; else greedy's move."""
+        start = time.process_time()
+        legal = legal_actions_or_refuse(state, player)
+        if len(legal) == 1:
+            return legal[0]
+        world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
+        if not isinstance(world, FarminiState) or world.players != 2:
+            return legal[greedy_choice(world, player, self.rng)]
+        if isinstance(legal[0], Take):
+            return self._take(world, player, legal, start)
+        if self.place and world.pending is not None:
+            moves = completion_moves(world, player)
+            if moves and moves[0] in legal:
+                return moves[0]
+        return legal[greedy_choice(world, player, self.rng)]
+
+    def _take(self, world: FarminiState, player: int, legal: list[Any], start: float) -> Any:
+        values: dict[Any, float] = {}
+        for action in legal:
+            child = world.clone()
+            child.apply(player, action)
+            values[action] = heuristic(child, player)
+        top = max(values.values())
+        greedy_move = next(a for a in legal if values[a] >= top)  # ties: the first (no random numbers)
+        order = sorted(legal, key=lambda a: -values[a])
+        sums = dict.fromkeys(order, 0.0)
+        rated = 0
+        slowest = 0.0
+        sampler = random.Random(self.rng.getrandbits(64))
+        self.last_rated, self.last_worlds = {}, 0
+        stop = math.inf if self.budget is None else start + STOP_SHARE * self.budget
+        for _ in range(self.worlds):
+            began = time.process_time()
+            if self.budget is not None and began + slowest > start + SAFETY * self.budget:
+                break
+            sample = world.determinize(player, sampler)
+            row: list[float] = []
+            for action in order:
+                if time.process_time() > stop:
+                    break
+                row.append(reply_margin(sample, player, action, self.plies))
+            if len(row) < len(order):
+                break  # abandoned: a world counts only when every card was rated on it
+            for action, value in zip(order, row, strict=True):
+                sums[action] += value
+            rated += 1
+            slowest = max(slowest, time.process_time() - began)
+        if not rated:
+            return greedy_move
+        means = {a: s / rated for a, s in sums.items()}
+        self.last_rated, self.last_worlds = means, rated
+        best = max(order, key=lambda a: means[a])  # ties: greedy's order
+        if means[best] > means[greedy_move] + self.edge:
+            return best
+        return greedy_move
