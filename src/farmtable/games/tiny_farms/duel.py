@@ -17,7 +17,9 @@ be valued without sampling:
 
 A round that ends the game is valued by its final result, with a win worth :data:`WIN_BONUS`
 points more than any margin. Values are the player's expected total minus the best rival's (the
-search's objective, on the points scale). Inside a chance node the start player's moves are
+search's objective, on the points scale); with ``objective=win`` the player's own leaves are
+valued by its chance of winning instead (:func:`win_chance`: the horse race as a 10-point swing,
+the rest of the margin normal around the evaluation's). Inside a chance node the start player's moves are
 remembered by what decides their value (farm, the space the farmer lands on, milk spent): the 2-4
 player evaluation does not read the wheel, so at most a few dozen evaluations serve all rolls.
 
