@@ -2,7 +2,8 @@
 
 Plays seeded 2-player games with the duel player (``duel.choose`` without a budget, default
 settings) in both seats, and at every ``--every``-th decision asks each setting for its choice
-(``duel.choose`` with the setting's keyword arguments, no budget: iteration-free, exact). Prints,
+(``duel.choose`` with the setting's keyword arguments; no budget unless the setting names one,
+e.g. ``budget=0.5``, Hard's cap: then the choice depends on the CPU clock). Prints,
 per setting, the decisions that differ from the default's, by the game's round (early 1-4,
 middle 5-7, late 8-10), and the CPU seconds per decision (p50 / max). A setting that almost never
 chooses differently cannot be told apart from the default in a few dozen games.
@@ -11,6 +12,7 @@ Usage (from the repository root)::
 
     PYTHONPATH=src nice -n 10 python benchmarks/ai/tf_duel_diff.py --games 2 --seed 2000 --every 2 \\
         --setting objective=win --setting depth=2 --setting milk=2
+    PYTHONPATH=src nice -n 10 python benchmarks/ai/tf_duel_diff.py --games 2 --seed 2000 --every 2 --setting budget=0.5
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ def parse_setting(text: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for item in text.split(","):
         key, sep, value = item.partition("=")
-        if not sep or key not in {"keep", "milk", "depth", "objective"}:
-            raise SystemExit(f"bad setting {item!r}: use keep=, milk=, depth= or objective=")
+        if not sep or key not in {"keep", "milk", "depth", "objective", "budget"}:
+            raise SystemExit(f"bad setting {item!r}: use keep=, milk=, depth=, objective= or budget= (CPU s)")
         try:
             out[key] = json.loads(value)
         except json.JSONDecodeError:
