@@ -1,4 +1,5 @@
-"""Record or check every decision of a solo Tiny Farms agent on fixed deals; optionally profile it.
+"""Record or check every decision of a Tiny Farms agent on fixed deals (solo, or two players with
+``--opponent``); optionally profile it.
 
 A spec without ``time=`` replays exactly, so two trees (or two settings) that must make the same
 decisions can be compared choice by choice: record the decisions of one, then check the other
@@ -34,24 +35,34 @@ import farmtable
 import farmtable.agents
 
 
-def play_decisions(spec: str, variant: str, deal: int) -> dict[str, Any]:
-    """Play one solo deal (game seed ``deal``); its decisions, final margin and CPU s per decision."""
+def play_decisions(spec: str, variant: str, deal: int, opponent: str | None = None) -> dict[str, Any]:
+    """Play one deal (game seed ``deal``): solo, or with ``opponent`` two players (``spec`` in seat
+    ``deal % 2``); its decisions (every player's), final margin of ``spec``'s seat and CPU s per
+    decision of ``spec``."""
     from farmtable.agents.base import warm_up
 
-    state = farmtable.get_game("tiny-farms").new_game(players=1, seed=deal, variants=(variant,) if variant else ())
-    agent = farmtable.agents.make(spec, seed=deal * 7919, game="tiny-farms", players=1)
+    players = 1 if opponent is None else 2
+    variants = (variant,) if variant and players == 1 else ()
+    state = farmtable.get_game("tiny-farms").new_game(players=players, seed=deal, variants=variants)
+    agent = farmtable.agents.make(spec, seed=deal * 7919, game="tiny-farms", players=players)
+    seat = deal % 2 if players == 2 else 0
+    seats = {seat: agent}
+    if opponent is not None:
+        seats[1 - seat] = farmtable.agents.make(opponent, seed=deal * 7919 + 1, game="tiny-farms", players=2)
     warm_up(state)
     actions: list[str] = []
     cpu: list[float] = []
     while not state.is_over():
         player = state.actors()[0]
         start = time.process_time()
-        action = agent.act(state, player)
-        cpu.append(time.process_time() - start)
+        action = seats[player].act(state, player)
+        if player == seat:
+            cpu.append(time.process_time() - start)
         actions.append(str(action))
         state.apply(player, action)
     result = state.result()
-    return {"deal": deal, "spec": spec, "variant": variant, "actions": actions, "margin": result.solo_score, "cpu": cpu}
+    score = result.solo_score if players == 1 else result.totals[seat] - result.totals[1 - seat]
+    return {"deal": deal, "spec": spec, "variant": variant, "actions": actions, "margin": score, "cpu": cpu}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", help="write the decisions to this JSON-lines file")
     parser.add_argument("--check", help="compare the decisions with this recorded file")
     parser.add_argument("--profile", action="store_true", help="print a cProfile summary")
+    parser.add_argument("--opponent", help="two players: this spec in the other seat (the variant is ignored)")
     parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=JSON")
     args = parser.parse_args(argv)
     if args.deals < 1:
@@ -90,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     for deal in range(args.seed, args.seed + args.deals):
         if profiler is not None:
             profiler.enable()
-        game = play_decisions(args.spec, args.variant, deal)
+        game = play_decisions(args.spec, args.variant, deal, args.opponent)
         if profiler is not None:
             profiler.disable()
         cpu_all += game["cpu"]

@@ -6,6 +6,7 @@ import itertools
 import math
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -258,3 +259,108 @@ def test_rng_is_not_read_by_the_chance_node() -> None:
     other.dice = [6, 6, 6]
     other.rng = Rng(12345)
     assert duel.Search(0).chance_value(state) == duel.Search(0).chance_value(other)
+
+
+# --- The win objective (``objective=win``) ---
+
+
+def test_the_win_chances_of_the_two_players_add_up_to_one_and_rise_with_the_margin() -> None:
+    """Seat 1's chance is one minus seat 0's (the horse race and the rest of the margin mirrored),
+    and a larger estimate for a player gives a larger chance, between 0 and 1."""
+    checked = 0
+    for state in _positions(12, PLACE)[::5]:
+        values = state.evaluate()
+        p0 = duel.win_chance(state, values, 0)
+        p1 = duel.win_chance(state, values, 1)
+        assert p0 + p1 == pytest.approx(1.0, abs=1e-9)
+        chances = [duel.win_chance(state, [values[0] + k, values[1]], 0) for k in (-20, -5, 0, 5, 20)]
+        assert chances == sorted(chances) and len(set(chances)) == len(chances)
+        assert all(-0.1 < p < 1.1 for p in chances)
+        ahead, level, behind = duel.horse_outcomes(state, 0)
+        assert ahead + level + behind == pytest.approx(1.0) and min(ahead, level, behind) >= 0
+        checked += 1
+    assert checked >= 4
+
+
+def test_the_win_chance_reads_the_horse_race_as_a_ten_point_swing() -> None:
+    """The chance mixes the race's three ends (ahead +10, level 0, behind −10 points) with the rest
+    of the margin read as normal around its estimate, with the fitted spread for the rounds left."""
+    state = _positions(13, PLACE)[6]
+    sd = duel.win_spread()[min(state.rounds - state.round, len(duel.win_spread()) - 1)]
+    ahead, level, behind = duel.horse_outcomes(state, 0)
+    values = state.evaluate()
+    m = duel.margin(values, 0)
+    rest = m - duel.expected_horse_difference(state, 0)
+    phi = duel._phi
+    want = ahead * phi((rest + 10) / sd) + level * phi(rest / sd) + behind * phi((rest - 10) / sd)
+    assert duel.win_chance(state, values, 0) == pytest.approx(want + duel.WIN_TIE_BREAK * m)
+    assert phi(10 / sd) > 0.5
+
+
+def test_a_finished_game_is_worth_its_result_under_the_win_objective() -> None:
+    rng = random.Random(3)
+    state = new(2, seed=14)
+    while not state.is_over():
+        p = state.current
+        state.apply(p, state.legal_actions(p)[greedy_choice(state, p, rng)])
+    result = state.result()
+    for p in (0, 1):
+        m = duel.margin([float(t) for t in result.totals], p)
+        base = (1.0 if len(result.winners) == 1 else 0.5) if p in result.winners else 0.0
+        assert duel.final_win(state, p) == pytest.approx(base + duel.WIN_TIE_BREAK * m)
+        assert duel.Search(p, objective="win").leaf(state, [0.0, 0.0]) == duel.final_win(state, p)
+
+
+def test_the_win_objective_averages_win_chances_over_the_rolls() -> None:
+    """The chance value under ``win`` is the weighted mean over every roll of the win chance of the
+    position after the start player's best die (chosen by the evaluation's margin)."""
+    state = _positions(3, MOVE)[8]
+    while state.turn_index != 0:
+        state = duel.best_turn(state, 1)
+    got = duel.Search(player=1, milk=1, objective="win").chance_value(state)
+    expected = 0.0
+    for roll, weight in duel.roll_outcomes(len(state.dice)):
+        rolled = state.clone()
+        rolled.dice = list(roll)
+        rolled._legal = None
+        after = _best(rolled, 1)
+        expected += weight * duel.win_chance(after, after.evaluate(), 1)
+    assert got == pytest.approx(expected, abs=1e-9)
+    assert 0.0 < got < 1.0
+
+
+def test_the_win_objective_denies_the_rival_the_horse_race_too() -> None:
+    """The last-round position above: the win objective takes the 5 with the blue farmer as well
+    (the exact search's choice); the agent spec with ``objective=win`` plays it."""
+    state = _denial_position()
+    assert duel.choose(state.clone(), objective="win").action == "die 5 blue"
+    agent = farmtable.agents.make("tiny-farms-duel:objective=win,time=1.0", seed=1)
+    assert agent.act(state, 0) == "die 5 blue"
+
+
+def test_the_margin_objective_is_the_default() -> None:
+    """``objective=margin`` chooses and values exactly as the player without the parameter."""
+    for state in _positions(15, MOVE)[4:20:5]:
+        plain = duel.choose(state.clone())
+        margin = duel.choose(state.clone(), objective="margin")
+        assert (plain.action, plain.value, plain.values) == (margin.action, margin.value, margin.values)
+
+
+def test_a_bad_objective_is_refused_by_name() -> None:
+    state = _positions(15, MOVE)[3]
+    with pytest.raises(ValueError, match="objective"):
+        duel.choose(state.clone(), objective="best")
+    with pytest.raises(ValueError, match="objective"):
+        farmtable.agents.make("tiny-farms-duel:objective=points", seed=1)
+
+
+def test_a_bad_spread_file_is_refused_by_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = tmp_path / "winprob_duel.json"
+    bad.write_text('{"sd": []}', encoding="utf-8")
+    monkeypatch.setattr(duel, "WINPROB_FILE", bad)
+    duel.win_spread.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="sd"):
+            duel.win_spread()
+    finally:
+        duel.win_spread.cache_clear()

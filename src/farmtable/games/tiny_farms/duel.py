@@ -17,7 +17,9 @@ be valued without sampling:
 
 A round that ends the game is valued by its final result, with a win worth :data:`WIN_BONUS`
 points more than any margin. Values are the player's expected total minus the best rival's (the
-search's objective, on the points scale). Inside a chance node the start player's moves are
+search's objective, on the points scale); with ``objective=win`` the player's own leaves are
+valued by its chance of winning instead (:func:`win_chance`: the horse race as a 10-point swing,
+the rest of the margin normal around the evaluation's). Inside a chance node the start player's moves are
 remembered by what decides their value (farm, the space the farmer lands on, milk spent): the 2-4
 player evaluation does not read the wheel, so at most a few dozen evaluations serve all rolls.
 
@@ -32,18 +34,21 @@ samples one roll per round end; this player has no sampling at all (same positio
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import Any, Final
 
 from farmtable.agents.base import Agent, legal_actions_or_refuse, old_objects_set_aside
 from farmtable.agents.greedy import greedy_choice
 from farmtable.core import State
 from farmtable.games.tiny_farms import components as c
-from farmtable.games.tiny_farms import evaluation
+from farmtable.games.tiny_farms import evaluation, scoring
 from farmtable.games.tiny_farms.evaluation import share_left
 from farmtable.games.tiny_farms.rules import (
     DIE_ACTIONS,
@@ -68,6 +73,20 @@ DEPTHS: Final = (1, 2)
 BUDGET_SHARE: Final = 0.85
 """Share of a ``time`` budget after which no new candidate is valued (the rest covers the one in
 progress, checked between rolls, and playing the move)."""
+
+
+OBJECTIVES: Final = ("margin", "win")
+"""What a position is worth to the player: ``margin`` = the expected final margin over the best
+rival (a finished game's sole win worth :data:`WIN_BONUS` more); ``win`` = the chance of winning
+(:func:`win_chance`; two players), a finished game 1, 1/2 (shared) or 0."""
+WINPROB_FILE: Final = Path(__file__).with_name("winprob_duel.json")
+"""The win objective's spread of the final margin (horse race aside) around the evaluation's, by
+whole rounds left (``benchmarks/fit/tiny_farms_duel_winprob.py``)."""
+MIN_SD: Final = 0.5
+"""The smallest spread the win objective uses (a last-round leaf is almost exact)."""
+WIN_TIE_BREAK: Final = 0.001
+"""Per point of margin added to a win chance, so positions equally sure to win (or lose) are told
+apart by their margin."""
 
 
 class OutOfTime(Exception):
@@ -111,6 +130,98 @@ def final_value(state: TinyFarmsState, player: int) -> float:
     if player not in result.winners:
         return value - WIN_BONUS
     return value + (WIN_BONUS if len(result.winners) == 1 else 0.0)
+
+
+@cache
+def win_spread() -> tuple[float, ...]:
+    """The spread of the final margin (horse race aside) around the evaluation's estimate, by whole
+    rounds left after the leaf's round (index 0: the last round), from :data:`WINPROB_FILE`."""
+    data = json.loads(WINPROB_FILE.read_text(encoding="utf-8"))
+    sd = data.get("sd") if isinstance(data, dict) else None
+    if not isinstance(sd, list) or not sd or not all(isinstance(x, (int, float)) and x >= 0 for x in sd):
+        raise ValueError(f"{WINPROB_FILE.name}: 'sd' must be a non-empty list of spreads (numbers >= 0)")
+    return tuple(max(MIN_SD, float(x)) for x in sd)
+
+
+def horses_after(state: TinyFarmsState) -> list[int]:
+    """Each player's horses with the animals the current player holds written (as many horses as
+    the farm they go to has empty cells)."""
+    horses = [scoring.horse_count(b) for b in state.boards]
+    if state.phase == PLACE and state.pending:
+        base = state.pending_farm * c.FARM_CELLS
+        empty = sum(1 for v in state.boards[state.current][base : base + c.FARM_CELLS] if v == c.EMPTY)
+        horses[state.current] += min(empty, sum(1 for a in state.pending if a == c.HORSE))
+    return horses
+
+
+def _phi(x: float) -> float:
+    """The standard normal distribution function."""
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def horse_outcomes(state: TinyFarmsState, player: int) -> tuple[float, float, float]:
+    """Two players: the chances that ``player`` ends the horse race ahead, level and behind, by
+    the evaluation's random walk of the horse difference (:func:`evaluation.expected_horse_points`;
+    exact when no die pick is left: the race as it stands)."""
+    horses = horses_after(state)
+    d = horses[player] - horses[1 - player]
+    picks = evaluation.picks_to_come(state)
+    if picks <= 0:
+        return (1.0, 0.0, 0.0) if d > 0 else (0.0, 1.0, 0.0) if d == 0 else (0.0, 0.0, 1.0)
+    spread = evaluation.horse_sd() * math.sqrt(picks)
+    ahead = _phi((d - 0.5) / spread)
+    behind = _phi((-d - 0.5) / spread)
+    return ahead, max(0.0, 1.0 - ahead - behind), behind
+
+
+def expected_horse_difference(state: TinyFarmsState, player: int) -> float:
+    """Two players: ``player``'s expected horse points minus the rival's as the evaluation counts
+    them (10 for most horses or a tie: the difference is +10 ahead, 0 level, −10 behind; exact
+    when no pick is left, the minimum number of horses to score included)."""
+    if evaluation.picks_to_come(state) <= 0:
+        horses = horses_after(state)
+        points = scoring.horse_points(horses, two_player_rules=True, min_horses=evaluation.least_horses(state))
+        return float(points[player] - points[1 - player])
+    horses = horses_after(state)
+    d = horses[player] - horses[1 - player]
+    spread = evaluation.horse_sd() * math.sqrt(evaluation.picks_to_come(state))
+    first = float(c.HORSE_FIRST_POINTS)
+    return first * (_phi((d + 0.5) / spread) - _phi((-d + 0.5) / spread))
+
+
+def win_chance(state: TinyFarmsState, values: list[float], player: int) -> float:
+    """``player``'s chance of winning from the unfinished ``state`` whose evaluation is ``values``
+    (a tie counting half), plus :data:`WIN_TIE_BREAK` per point of expected margin.
+
+    Two players: the horse race is a 10-point swing (:func:`horse_outcomes`); the rest of the
+    margin (the estimate minus :func:`expected_horse_difference`) is normal with the fitted spread
+    for the whole rounds left after this one (:func:`win_spread`). More players: the margin over
+    the best rival, normal with that spread.
+    """
+    m = margin(values, player)
+    sd = win_spread()
+    spread = sd[min(max(state.rounds - state.round, 0), len(sd) - 1)]
+    if len(values) != 2:
+        return _phi(m / spread) + WIN_TIE_BREAK * m
+    rest = m - expected_horse_difference(state, player)
+    if evaluation.picks_to_come(state) <= 0:  # the race is decided: the margin holds it exactly
+        return _phi(m / spread) + WIN_TIE_BREAK * m
+    ahead, level, behind = horse_outcomes(state, player)
+    first = float(c.HORSE_FIRST_POINTS)
+    chance = (
+        ahead * _phi((rest + first) / spread) + level * _phi(rest / spread) + behind * _phi((rest - first) / spread)
+    )
+    return chance + WIN_TIE_BREAK * m
+
+
+def final_win(state: TinyFarmsState, player: int) -> float:
+    """A finished game's value to ``player`` under the win objective: 1 for a sole win, 1/2 shared,
+    0 lost, plus :data:`WIN_TIE_BREAK` per point of final margin."""
+    result = state.result()
+    m = margin([float(t) for t in result.totals], player)
+    if player not in result.winners:
+        return WIN_TIE_BREAK * m
+    return (1.0 if len(result.winners) == 1 else 0.5) + WIN_TIE_BREAK * m
 
 
 def value_of(state: TinyFarmsState, player: int) -> float:
@@ -196,6 +307,18 @@ class Search:
     deadline: float | None = None
     depth: int = 1
     nodes: int = 0
+    objective: str = "margin"
+
+    def leaf(self, state: TinyFarmsState, values: list[float]) -> float:
+        """The player's value of a leaf whose evaluation (or final totals) is ``values``: the margin,
+        or (objective ``win``) the win chance (a finished game by its result)."""
+        if self.objective == "win":
+            return final_win(state, self.player) if state.phase == OVER else win_chance(state, values, self.player)
+        return margin(values, self.player)
+
+    def final(self, state: TinyFarmsState) -> float:
+        """A finished game's value to the player under the objective (:func:`final_value`, :func:`final_win`)."""
+        return final_win(state, self.player) if self.objective == "win" else final_value(state, self.player)
 
     def check_time(self) -> None:
         """Raise :class:`OutOfTime` once the deadline has passed."""
@@ -209,7 +332,7 @@ class Search:
             self.check_time()
             state = best_turn(state, self.milk)
         if state.phase == OVER:
-            return final_value(state, self.player)
+            return self.final(state)
         return self.chance_value(state)
 
     def chance_value(self, state: TinyFarmsState) -> float:
@@ -220,12 +343,14 @@ class Search:
         self.nodes += 1
         mover = state.current
         memo: dict[tuple[int, int, int], list[float]] = {}
+        children: dict[tuple[int, int, int], TinyFarmsState] = {}
+        leaves: dict[tuple[int, int, int], float] = {}
         after: dict[tuple[int, int, int], TinyFarmsState] = {}
-        later: dict[tuple[object, ...], list[float]] = {}
+        later: dict[tuple[object, ...], tuple[list[float], float]] = {}
         total = 0.0
         for roll, weight in rolls_of(len(state.dice)):
             self.check_time()
-            best_mover, mine, chosen = -math.inf, 0.0, (0, 0, 0, 0)
+            best_mover, best_key, chosen = -math.inf, (0, 0, 0), (0, 0, 0, 0)
             for change, value, farm, space in _die_options(state, roll, min(self.milk, state.milk[mover])):
                 key = (farm, space, abs(change))
                 values = memo.get(key)
@@ -233,9 +358,13 @@ class Search:
                     child = _rolled(state, roll)
                     _take_die(child, change, value, farm)
                     values = memo[key] = _values(child)
+                    children[key] = child
                 ahead = margin(values, mover)
                 if ahead > best_mover:
-                    best_mover, mine, chosen = ahead, margin(values, self.player), (change, value, farm, space)
+                    best_mover, best_key, chosen = ahead, key, (change, value, farm, space)
+            mine = leaves.get(best_key)
+            if mine is None:
+                mine = leaves[best_key] = self.leaf(children[best_key], memo[best_key])
             if self.depth >= 2:
                 change, value, farm, space = chosen
                 key1 = (farm, space, abs(change))
@@ -256,7 +385,7 @@ class Search:
         placed: TinyFarmsState,
         key1: tuple[int, int, int],
         rest: tuple[int, ...],
-        later: dict[tuple[object, ...], list[float]],
+        later: dict[tuple[object, ...], tuple[list[float], float]],
         epoch: int,
     ) -> float:
         """The value after the start player's move (``placed``: its animals written; ``key1`` names
@@ -265,7 +394,7 @@ class Search:
         the roll of this round (once it has ended, ``placed`` is valued as it is). With more
         than two players the rest of the round is played on (:meth:`_rest_of_round`)."""
         if placed.phase != MOVE or placed.epoch != epoch:
-            return margin(_values(placed), self.player)
+            return self.leaf(placed, _values(placed))
         state = _rolled(placed, rest)
         who = state.current
         if who != state.order[-1]:
@@ -273,13 +402,14 @@ class Search:
         best_value, mine = -math.inf, 0.0
         for change, value, farm, space in _die_options(state, rest, min(self.milk, state.milk[who])):
             key = (*key1, farm, space, abs(change))
-            values = later.get(key)
-            if values is None:
+            known = later.get(key)
+            if known is None:
                 child = state.clone()
                 _take_die(child, change, value, farm)
-                values = later[key] = _values(child)
-            if margin(values, who) > best_value:
-                best_value, mine = margin(values, who), margin(values, self.player)
+                values = _values(child)
+                known = later[key] = (values, self.leaf(child, values))
+            if margin(known[0], who) > best_value:
+                best_value, mine = margin(known[0], who), known[1]
         return mine
 
     def _rest_of_round(self, state: TinyFarmsState, epoch: int) -> float:
@@ -288,19 +418,18 @@ class Search:
         last move's position valued by the evaluation (or the final result)."""
         while state.phase == MOVE and state.epoch == epoch:
             who = state.current
-            best_value, best, chosen = -math.inf, 0.0, state
+            best_value, best_values, chosen = -math.inf, [0.0], state
             for start in turn_starts(state, min(self.milk, state.milk[who])):
                 child = play(state, start)
                 values = _values(child)
                 if margin(values, who) > best_value:
-                    best_value, best = margin(values, who), margin(values, self.player)
-                    chosen = child
+                    best_value, best_values, chosen = margin(values, who), values, child
             last = chosen.phase == OVER or chosen.epoch != epoch or who == state.order[-1]
             if last:
-                return best
+                return self.leaf(chosen, best_values)
             state = chosen.clone()
             place_as_evaluated(state)
-        return margin(_values(state), self.player)
+        return self.leaf(state, _values(state))
 
 
 def _values(state: TinyFarmsState) -> list[float]:
@@ -387,6 +516,7 @@ def choose(
     budget: float | None = None,
     start: float | None = None,
     depth: int = 1,
+    objective: str = "margin",
 ) -> Choice:
     """The choice of the player to act in ``state`` (a Tiny Farms position with two or more players,
     already a determinization: only the dice to come are unknown, and they are averaged).
@@ -397,8 +527,12 @@ def choose(
     (:meth:`Search.chance_value`). The first action of the best candidate is played. With
     ``budget`` CPU seconds (counted from ``start``, default now), no new candidate is valued once
     :data:`BUDGET_SHARE` of it has passed and one in progress is abandoned at the deadline: the
-    best valued so far is played, or the one-step ranking's best if none was.
+    best valued so far is played, or the one-step ranking's best if none was. ``objective``
+    (:data:`OBJECTIVES`): what the player's leaves are worth to it (the others' replies and every
+    player's placements are chosen by the evaluation's margin either way).
     """
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     if state.solo or state.phase not in (MOVE, PLACE):
         raise ValueError("choose needs a Tiny Farms position of two or more players where someone decides")
     if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
@@ -416,7 +550,7 @@ def choose(
         ranked = ranked[:keep]
     if depth not in DEPTHS:
         raise ValueError(f"depth must be one of {', '.join(map(str, DEPTHS))}, got {depth!r}")
-    search = Search(me, milk, deadline, depth)
+    search = Search(me, milk, deadline, depth, objective=objective)
     best = Choice(options[ranked[0]][0], -math.inf, 0)
     valued = 0
     values: dict[str, float] = {}
@@ -452,7 +586,8 @@ class DuelAgent(Agent):
     ``milk``: milk tokens the modelled turns (the others' replies, the next round's start) may
     spend (0-2); ``time``: CPU seconds a decision may take (counted from the call; without it a
     seeded game replays exactly — the player samples nothing, so it does with it too unless the
-    budget cuts a decision short). Solo Tiny Farms and any other game are played like ``greedy``.
+    budget cuts a decision short); ``objective``: ``margin`` (default) or ``win`` (:data:`OBJECTIVES`).
+    Solo Tiny Farms and any other game are played like ``greedy``.
     """
 
     name = "tiny-farms-duel"
@@ -464,6 +599,7 @@ class DuelAgent(Agent):
         milk: int = MILK_STEPS,
         time: float | None = None,
         depth: int = 1,
+        objective: str = "margin",
     ) -> None:
         if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
             raise ValueError(f"keep must be a whole number (0: every candidate), got {keep!r}")
@@ -473,9 +609,13 @@ class DuelAgent(Agent):
             raise ValueError(f"time must be a positive number of CPU seconds, got {time!r}")
         if isinstance(depth, bool) or depth not in DEPTHS:
             raise ValueError(f"depth must be one of {', '.join(map(str, DEPTHS))}, got {depth!r}")
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
         params: dict[str, Any] = {}
         if depth != 1:
             params["depth"] = depth
+        if objective != "margin":
+            params["objective"] = objective
         if keep:
             params["keep"] = keep
         if milk != MILK_STEPS:
@@ -486,6 +626,7 @@ class DuelAgent(Agent):
         self.keep = keep
         self.milk = milk
         self.depth = depth
+        self.objective = objective
         self.budget = None if time is None else float(time)
         self.rng = random.Random(seed)
 
@@ -499,5 +640,5 @@ class DuelAgent(Agent):
         if not isinstance(world, TinyFarmsState) or world.solo:
             return legal[greedy_choice(world, player, self.rng)]
         with old_objects_set_aside():  # no full garbage collection inside the clock
-            choice = choose(world, self.keep, self.milk, self.budget, start, self.depth)
+            choice = choose(world, self.keep, self.milk, self.budget, start, self.depth, self.objective)
         return choice.action
