@@ -1,7 +1,9 @@
-"""Computer players. Most agents use only the game contract, so each serves all five games; three
-are a game's own solo player, imported when first asked for, that play like ``greedy`` anywhere
-else: ``farmerama-lookahead`` (counts the action cards), ``tiny-farms-expectimax`` (exact over the
-next roll) and ``tiny-towns-rollout`` (whole games played ahead greedily).
+"""Computer players. Most agents use only the game contract, so each serves all five games; the others
+are a game's own player, imported when first asked for, that play like ``greedy`` (or the game's solo
+player) anywhere else. Solo: ``farmerama-lookahead`` (counts the action cards),
+``tiny-farms-expectimax`` (exact over the next roll) and ``tiny-towns-rollout`` (whole games played
+ahead greedily). Two or more players: ``farmerama-duel``, ``farmini-duel``, ``tiny-farms-duel`` and
+``tiny-towns-duel`` (see ``docs/agents.md``).
 
 >>> import farmtable, farmtable.agents
 >>> state = farmtable.get_game("farmers-finances").new_game(players=2, seed=1)

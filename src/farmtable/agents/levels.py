@@ -111,9 +111,9 @@ OVERRIDES: Final[tuple[Override, ...]] = (
         "hard",
         "tiny-farms",
         "tiny-farms-duel:time=0.5",
-        "2 players, against Normal, deals 2000-2035, 2040-2064, 2070-2094 from both seats: 65.1% [57.7, 71.8] "
-        "of 172 games, margin +6.47 [+4.65, +8.29]; the general Hard was 45.2% [35.0, 55.9] of 84 (session 8). "
-        "benchmarks/ai/tiny-farms.md, session 9",
+        "2 players, against Normal, deals 2000-2035, 2040-2064, 2070-2114 from both seats: 63.7% [57.0, 69.9] "
+        "of 212 games, margin +6.09 [+4.51, +7.67] (sessions 9-10); the general Hard was 45.2% [35.0, 55.9] of 84 "
+        "(session 8). benchmarks/ai/tiny-farms.md, sessions 9 and 10",
         players=2,
     ),
     Override(
@@ -124,6 +124,35 @@ OVERRIDES: Final[tuple[Override, ...]] = (
         "(which lost to Normal, -6.65 [-10.41, -2.89]); level with Normal (+0.75 [-2.95, +4.45]). "
         "benchmarks/ai/tiny-farms.md, session 6",
         players=1,
+    ),
+    Override(
+        "normal",
+        "farmerama",
+        "farmerama-duel:time=0.2,temp=0.5",
+        "2 players, deals 2000-2099 from both seats: against Easy 79.0% [72.8, 84.1] of 200 games, margin +17.3 "
+        "[+14.7, +19.9] stars (session 9); against the general Normal (mcts:iters=50,time=0.2), deals 2000-2019: "
+        "67.5% [52.0, 79.9] of 40, margin +10.75 [+5.07, +16.43] (session 10), which was level with Easy. "
+        "benchmarks/ai/farmerama.md, sessions 9 and 10",
+        players=2,
+    ),
+    Override(
+        "hard",
+        "farmerama",
+        "farmerama-duel:time=0.5,temp=0.5,deep=1",
+        "2 players, against the Normal row above, deals 2000-2099 from both seats: 59.5% [52.6, 66.1] of 200 "
+        "games, margin +0.76 [-2.05, +3.57] (more wins than Normal established, 60% not). "
+        "benchmarks/ai/farmerama.md, session 9",
+        players=2,
+    ),
+    Override(
+        "normal",
+        "tiny-towns",
+        "tiny-towns-duel:time=0.2,k=4,worlds=4,rival=1",
+        "2 players, against Easy, deals 2000-2099 (81 of them from both seats): 61.7% [54.1, 68.9] of 162 games, "
+        "margin +6.64 [+4.22, +9.06]; the general Normal on the same deals was 50.7% [43.9, 57.6] of 200 "
+        "(session 8); paired over the session-9 own-town duel +0.168 [+0.045, +0.291] win share. "
+        "benchmarks/ai/tiny-towns.md, session 10",
+        players=2,
     ),
 )
 """Per-game level specs. Each keeps its level's CPU cap (``time=``) and at most its iterations, and
