@@ -44,7 +44,6 @@ from farmtable.agents.base import Agent, legal_actions_or_refuse
 from farmtable.agents.greedy import greedy_choice
 from farmtable.core import State, clock
 from farmtable.games.farmerama.components import CARDS
-from farmtable.games.farmerama.equilibrium import equilibrium
 from farmtable.games.farmerama.evaluation import actions_left, estimate
 from farmtable.games.farmerama.planner import board_value
 from farmtable.games.farmerama.rules import ACT, AWARD, CARD_ACTIONS, CHOOSE, NO_CARD, FarmeramaState
@@ -383,6 +382,9 @@ def _solve_table(
         if deadline is not None and time.process_time() > deadline:
             return None
         rows.append([margin(pair, theirs) for theirs in everything])
+    # imported here: scipy costs ~0.9 CPU s to import and only the (off by default) eq/nash play needs it
+    from farmtable.games.farmerama.equilibrium import equilibrium
+
     x, y, _ = equilibrium(rows)
     return [float(v) for v in x], [float(v) for v in y]
 
