@@ -235,17 +235,7 @@ def in_process_run(side: str, src: Path, args: argparse.Namespace, seed: int) ->
     """One in-process run of :data:`WORKLOAD` with the sources in ``src`` (a child process)."""
     load_before = os.getloadavg()[0]
     games = ",".join(args.games or GAMES)
-    out = subprocess.run(
-        [sys.executable, "-c", WORKLOAD, games, str(args.decisions), str(args.tables), str(seed)],
-        cwd=src.parent,
-        env=dict(os.environ, PYTHONPATH=str(src)),
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    if out.returncode != 0:
-        raise SystemExit(f"the workload failed with {src}:\n{out.stderr[-2000:]}")
-    got = json.loads(out.stdout.strip().splitlines()[-1])
+    got = run_child(src, WORKLOAD, games, str(args.decisions), str(args.tables), str(seed), what="the workload")
     return {
         "side": side,
         "seed": seed,
@@ -255,6 +245,23 @@ def in_process_run(side: str, src: Path, args: argparse.Namespace, seed: int) ->
         "total_us": round(got["decide_us"] + got["push_us"], 1),
         "load_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
+
+
+def run_child(src: Path, code: str, *argv: str, what: str = "the run", env: dict[str, str] | None = None) -> Any:
+    """Run ``python -c code argv...`` with the sources in ``src`` first on the path and return the JSON of its
+    last output line; a failure stops the benchmark with the child's error. ``env`` replaces the environment
+    (``PYTHONPATH`` is always set); by default the child inherits this process's."""
+    out = subprocess.run(
+        [sys.executable, "-c", code, *argv],
+        cwd=src.parent,
+        env=dict(os.environ if env is None else env, PYTHONPATH=str(src)),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"{what} failed with {src}:\n{out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def ratio_interval(pairs: list[tuple[float, float]]) -> dict[str, float]:

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_push_ab import export_sides, ratio_interval
+from server_push_ab import export_sides, ratio_interval, run_child
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "server" / "data" / "render_golden.json.gz"
@@ -49,17 +48,7 @@ print(json.dumps({"us": {g: cpu[g] / count[g] * 1e6 for g in cpu}, "wrong": wron
 
 def one_run(src: Path) -> dict[str, Any]:
     """One child process drawing every position with the sources in ``src``."""
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(FIXTURE)],
-        cwd=src.parent,
-        env={"PYTHONPATH": str(src), "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    if out.returncode != 0:
-        raise SystemExit(f"drawing failed with {src}:\n{out.stderr[-2000:]}")
-    got: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    got: dict[str, Any] = run_child(src, CHILD, str(FIXTURE), what="drawing", env={"PATH": "/usr/bin:/bin"})
     return got
 
 

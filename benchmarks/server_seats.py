@@ -18,15 +18,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_push_ab import export_sides, ratio_interval
+from server_push_ab import export_sides, ratio_interval, run_child
 
 MAX_ROUNDS = 8
 GAMES = ["tiny-farms", "farmini", "farmerama", "tiny-towns", "farmers-finances"]
@@ -69,17 +67,9 @@ print(json.dumps(out))
 
 def one_run(src: Path, args: argparse.Namespace) -> dict[str, Any]:
     """One child process drawing every position with the sources in ``src``."""
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, ",".join(args.games), str(args.tables), str(args.decisions)],
-        cwd=src.parent,
-        env=dict(os.environ, PYTHONPATH=str(src)),
-        capture_output=True,
-        text=True,
-        timeout=600,
+    got: dict[str, Any] = run_child(
+        src, CHILD, ",".join(args.games), str(args.tables), str(args.decisions), what="drawing"
     )
-    if out.returncode != 0:
-        raise SystemExit(f"drawing failed with {src}:\n{out.stderr[-2000:]}")
-    got: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return got
 
 
