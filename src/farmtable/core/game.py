@@ -17,7 +17,7 @@ import functools
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from farmtable.core.errors import BadInput, CorruptSave, IllegalAction
@@ -34,7 +34,7 @@ StateT = TypeVar("StateT", bound="State[Any]")
 _LEGAL_LIST_LIMIT = 12
 
 
-_memo: tuple[Any, int, tuple[Any, ...]] | None = None
+_memo: tuple[Any, int, Sequence[Any]] | None = None
 """The legal list handed out last: (its state, its player, the actions).
 
 ``apply`` accepts an action object *from that very list* (the same object, for the same unchanged
@@ -106,12 +106,21 @@ class State(ABC, Generic[ActionT]):
     players: int
     _raw_do: Callable[[Any, int, Any], None]
     """The game's own ``_do`` without the forgetting wrapper (``apply``'s fast path forgets itself)."""
+    remembers_legal: ClassVar[bool] = False
+    """Set True in a class whose own ``legal_actions`` remembers its list itself, saving the wrapper's
+    call and copy per decision: it must hand out a fresh list and, before returning it, set
+    ``farmtable.core.game._memo = (self, player, actions)`` where ``actions`` holds the same objects in
+    the same order and is never changed afterwards (a tuple, or a list the game keeps to itself); the
+    class's ``legal_actions`` is then not wrapped by :func:`_remembering`. Only the class that says so
+    is exempt: a subclass defining its own ``legal_actions`` is wrapped again unless it says so too."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Wrap each game's own ``legal_actions`` and ``_do`` for the fast path of :meth:`apply`."""
         super().__init_subclass__(**kwargs)
         own = cls.__dict__
-        if "legal_actions" in own and not hasattr(own["legal_actions"], "__wrapped__"):
+        if own.get("remembers_legal", False):
+            pass  # the class's own legal_actions writes the memo itself (see ``remembers_legal``)
+        elif "legal_actions" in own and not hasattr(own["legal_actions"], "__wrapped__"):
             cls.legal_actions = _remembering(own["legal_actions"])  # type: ignore[method-assign,assignment]
         if "_do" in own and not hasattr(own["_do"], "__wrapped__"):
             cls._raw_do = own["_do"]

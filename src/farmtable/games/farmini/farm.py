@@ -88,6 +88,8 @@ POS_OFFSET: Final = _OFFSET
 """Added to x and to y before they are numbered (:func:`pos_code`)."""
 Y_MASK: Final = _Y_MASK
 """``pos_code & Y_MASK`` is ``y + POS_OFFSET``."""
+Y_BITS: Final = _Y_BITS
+"""Bits of the y half of a position number (:func:`pos_code`): ``pos_code >> Y_BITS`` is ``x + POS_OFFSET``."""
 SLOT_X_SHIFT: Final = KIND_BITS + _Y_BITS
 """``slot_code >> SLOT_X_SHIFT`` is ``x + POS_OFFSET``; ``slot_code >> KIND_BITS & Y_MASK`` is ``y + POS_OFFSET``."""
 POS_STEP: Final = (1, 1 << _Y_BITS, -1, -(1 << _Y_BITS))

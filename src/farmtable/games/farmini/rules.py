@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import random
 import re
+from itertools import chain, compress, repeat
+from operator import and_, rshift
 from typing import Any, ClassVar, Final, NamedTuple
 
+import farmtable.core.game as _core_game
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
 from farmtable.core.checks import whole_number
 from farmtable.core.notation import normalize, shorten
@@ -44,11 +47,12 @@ from farmtable.games.farmini.components import (
     WolfCard,
 )
 from farmtable.games.farmini.farm import (
+    FACES,
     KIND_BITS,
     POS_OFFSET,
     QUARTER_INDEX,
     ROTATIONS,
-    SLOT_X_SHIFT,
+    Y_BITS,
     Y_MASK,
     Cell,
     Faces,
@@ -131,6 +135,9 @@ class Place(NamedTuple):
 
 
 PLACE_VERB: Final = "place"
+_chain: Final = chain.from_iterable
+_rshift: Final = rshift
+_and: Final = and_
 _new_tuple: Final = tuple.__new__
 """``_new_tuple(Place, (card, x, y, rot, PLACE_VERB))`` is ``Place(card, x, y, rot)`` made without the
 Python-level ``__new__`` of a NamedTuple (placements are made by the thousand)."""
@@ -195,11 +202,63 @@ def put_animal(kind: str, cell: Cell) -> PutAnimal:
 _KIND_OF_CODE: Final = (1 << KIND_BITS) - 1
 """The slot kind of a slot code (its low ``KIND_BITS`` bits)."""
 
+_FENCE_IDS: Final = frozenset(cid for cid, card in ALL_CARDS.items() if isinstance(card, FenceCard))
+_KIND_SHIFTS: Final = repeat(KIND_BITS)
+"""``KIND_BITS`` for ever (``map(rshift, codes, _KIND_SHIFTS)``: the positions of slot codes; stateless, so shared)."""
+_KIND_MASKS: Final = repeat(_KIND_OF_CODE)
+"""``_KIND_OF_CODE`` for ever (``map(and_, codes, _KIND_MASKS)``: the kinds of slot codes; shared)."""
+_MAX_PLACE_POSITIONS: Final = 8_192
+"""Bound on the positions remembered per fence card (a card meets a few hundred; beyond it, made afresh)."""
+
+
+class _PlacesAt(dict[int, tuple[Place, ...]]):
+    """Every placement of one fence card, by position: ``table[pos]`` is ``Place(card, x, y, rot)`` for
+    each rotation ``rot`` of ``ROTATIONS``, in that order, ``(x, y)`` the position numbered ``pos``
+    (``farm.pos_code``). A position is made on first use and kept (bounded by ``_MAX_PLACE_POSITIONS``),
+    so a fence card's legal list is read from these tables in C, with no action made per decision
+    (``FarminiState._compute_legal``).
+    """
+
+    __slots__ = ("card",)
+
+    def __init__(self, card: str) -> None:
+        super().__init__()
+        self.card = card
+
+    def __missing__(self, pos: int) -> tuple[Place, ...]:
+        x = (pos >> Y_BITS) - POS_OFFSET
+        y = (pos & Y_MASK) - POS_OFFSET
+        card = self.card
+        turned = tuple([_new_tuple(Place, (card, x, y, rot, PLACE_VERB)) for rot in ROTATIONS])
+        if len(self) < _MAX_PLACE_POSITIONS:
+            self[pos] = turned
+        return turned
+
+
+_PLACES_AT: Final[dict[str, _PlacesAt]] = {cid: _PlacesAt(cid) for cid in _FENCE_IDS}
+"""Per fence card: its ``_PlacesAt`` table (positions made on first use)."""
+_SELECTORS: Final = tuple(tuple(bool(mask >> i & 1) for i in range(len(ROTATIONS))) for mask in range(16))
+"""Per set of rotations (bit ``rot // 90``): which of ``ROTATIONS`` it holds, for ``itertools.compress``."""
+_FIT_SELECTORS: Final[dict[Faces, dict[str, tuple[tuple[bool, ...], ...]]]] = {faces: {} for faces in FACES.values()}
+"""Per face set and fence card: ``fit_selectors`` (made on first use)."""
+
+
+def fit_selectors(faces: Faces, card_id: str) -> tuple[tuple[bool, ...], ...]:
+    """``faces.fit_table(card_id)`` as ``compress`` selectors over ``ROTATIONS``: entry ``kind`` selects
+    the rotations of ``fit_table(card_id)[kind]`` (which are in ``ROTATIONS`` order, so the order is kept)."""
+    by_card = _FIT_SELECTORS.setdefault(faces, {})
+    selectors = by_card.get(card_id)
+    if selectors is None:
+        selectors = by_card[card_id] = tuple(
+            _SELECTORS[sum(1 << ROTATIONS.index(rot) for rot in rots)] for rots in faces.fit_table(card_id)
+        )
+    return selectors
+
+
 _ANIMAL_NEEDS: Final[dict[str, tuple[str, int]]] = {c.id: (c.kind, c.count) for c in ANIMAL_CARDS}
 """Animal card id -> (kind, tokens it brings): what ``_playable`` reads for an animal card."""
 _WOLVES: Final = {c.id: c for c in WOLF_CARDS}
 """The wolf cards by id (``_refill`` resolves them)."""
-_FENCE_IDS: Final = frozenset(cid for cid, card in ALL_CARDS.items() if isinstance(card, FenceCard))
 
 
 def _sorted_deck(players: int) -> tuple[str, ...]:
@@ -334,14 +393,20 @@ class FarminiState(State[Action]):
         # not self.is_over(), inline: asked before every decision
         return [self.current] if self.table or self.deck or self.pending is not None else []
 
+    remembers_legal: ClassVar[bool] = True
+    """``legal_actions`` remembers its list for ``apply`` itself (``State.remembers_legal``): the list it
+    hands the memo is ``_legal``, kept to the state and never changed (it is replaced, not edited)."""
+
     def legal_actions(self, player: int) -> list[Action]:
         """Every legal decision of ``player`` now, in a fixed order (a fresh list; computed once per position)."""
         if player != self.current or not (self.table or self.deck or self.pending is not None):
+            _core_game._memo = (self, player, ())
             return []
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        return list(legal)
+        _core_game._memo = (self, player, legal)
+        return legal[:]
 
     def _legal_now(self) -> list[Action]:
         """The current player's legal actions, cached until the next action (do not mutate)."""
@@ -371,24 +436,22 @@ class FarminiState(State[Action]):
             return list(_DISCARDS[: len(self.table)])
         card = ALL_CARDS[self.pending]
         if isinstance(card, FenceCard):
-            # Farm.placements(cid) as actions, in one pass over the slot codes (position and kind read
-            # from the int). A table of actions per slot was tried: fewer instructions but more CPU
-            # time (it grows to tens of thousands of entries per card and misses the CPU caches).
-            cid, turns = card.id, self.faces.fit_table(card.id)
-            return [
-                _new_tuple(
-                    Place,
-                    (
-                        cid,
-                        (code >> SLOT_X_SHIFT) - POS_OFFSET,
-                        (code >> KIND_BITS & Y_MASK) - POS_OFFSET,
-                        rot,
-                        PLACE_VERB,
-                    ),
+            # Farm.placements(cid) as actions: each slot code read from the card's table of ready
+            # placements (``_PlaceActions``), the whole list joined in C.
+            cid = card.id
+            selectors = _FIT_SELECTORS[self.faces].get(cid) or fit_selectors(self.faces, cid)
+            codes = sorted(farm._open.values())
+            # Farm.placements(cid) as actions, read in C: per slot code (sorted by position), the
+            # card's placements at that position (``_PlacesAt``) in the rotations fitting its kind.
+            return list(
+                _chain(
+                    map(
+                        compress,
+                        map(_PLACES_AT[cid].__getitem__, map(_rshift, codes, _KIND_SHIFTS)),
+                        map(selectors.__getitem__, map(_and, codes, _KIND_MASKS)),
+                    )
                 )
-                for code in farm.slot_codes()
-                for rot in turns[code & _KIND_OF_CODE]
-            ]
+            )
         if isinstance(card, AnimalCard):
             return list(map(_PUT_ANIMALS[card.kind].__getitem__, farm.free_cells()))
         return []  # pragma: no cover - a wolf is never taken

@@ -26,6 +26,7 @@ from itertools import accumulate, compress
 from operator import itemgetter, or_
 from typing import Any, ClassVar, NamedTuple
 
+import farmtable.core.game as _core_game
 from farmtable.core import Game, IllegalAction, Result, Rng, State, as_rng
 from farmtable.core.checks import expect, names, whole_number
 from farmtable.core.notation import normalize, shorten
@@ -641,6 +642,10 @@ class TinyTownsState(State[Action]):
             actions = cache[player] = self._compute_legal(player) if player in actors else []
         return actions
 
+    remembers_legal: ClassVar[bool] = True
+    """``legal_actions`` remembers its list for ``apply`` itself (``State.remembers_legal``): the list it
+    hands the memo is the one kept in the per-state cache, never changed (the cache is only emptied)."""
+
     def legal_actions(self, player: int) -> list[Action]:
         """Every action ``player`` may take now, in a fixed order; ``[]`` for a player not to act."""
         cache = self._cache
@@ -650,6 +655,7 @@ class TinyTownsState(State[Action]):
             if actors is None:
                 actors = cache[ACTORS_KEY] = self._compute_actors()
             actions = cache[player] = self._compute_legal(player) if player in actors else []
+        _core_game._memo = (self, player, actions)
         return actions[:]
 
     def _compute_legal(self, player: int) -> list[Action]:
