@@ -23,6 +23,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _MASK64 = (1 << 64) - 1
+_TWO64 = 1 << 64
 _GOLDEN = 0x9E3779B97F4A7C15
 _KEYED = 1 << 320
 """Marks the state of a keyed generator: ``_KEYED | key << 64 | outputs drawn so far``."""
@@ -115,7 +116,31 @@ class Rng:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle a list in place (Fisher-Yates)."""
+        """Shuffle a list in place (Fisher-Yates): position ``i``, from the last down to 1, swaps with
+        ``below(i + 1)``. SplitMix64's draws are written out in the loop (no call per card): the same
+        numbers, the same swaps and the same final state as that plain loop (``plain_shuffle``)."""
+        if self._key is not None:
+            self.plain_shuffle(items)
+            return
+        state = self.state
+        try:
+            for i in range(len(items) - 1, 0, -1):
+                n = i + 1
+                limit = _TWO64 - _TWO64 % n  # below(n), with next64() inline
+                while True:
+                    state = (state + _GOLDEN) & _MASK64
+                    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                    z ^= z >> 31
+                    if z < limit:
+                        break
+                j = z % n
+                items[i], items[j] = items[j], items[i]
+        finally:
+            self.state = state
+
+    def plain_shuffle(self, items: MutableSequence[T]) -> None:
+        """:meth:`shuffle` as the plain Fisher-Yates loop over :meth:`below` (what it equals)."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]

@@ -257,6 +257,8 @@ def fit_selectors(faces: Faces, card_id: str) -> tuple[tuple[bool, ...], ...]:
 
 _ANIMAL_NEEDS: Final[dict[str, tuple[str, int]]] = {c.id: (c.kind, c.count) for c in ANIMAL_CARDS}
 """Animal card id -> (kind, tokens it brings): what ``_playable`` reads for an animal card."""
+_TOKENS_BROUGHT: Final[dict[str, int]] = {c.id: c.count for c in ANIMAL_CARDS}
+"""Animal card id -> tokens it brings (a taken fence card is one decision: ``pending_left`` 1)."""
 _WOLVES: Final = {c.id: c for c in WOLF_CARDS}
 """The wolf cards by id (``_refill`` resolves them)."""
 
@@ -423,7 +425,10 @@ class FarminiState(State[Action]):
             for i, cid in enumerate(self.table):  # _playable, inline
                 need = _ANIMAL_NEEDS.get(cid)
                 if need is None:
-                    if cid in _FENCE_IDS and (fits.get(cid) or (cid not in fits and farm.can_place(cid))):
+                    fit = fits.get(cid)  # a fence card asked about on this layout before
+                    if fit is None:
+                        fit = cid in _FENCE_IDS and farm.can_place(cid)
+                    if fit:
                         playable.append(_TAKES[i])
                 elif self.farmyard[need[0]] >= need[1]:
                     if free < 0:
@@ -578,28 +583,27 @@ class FarminiState(State[Action]):
     def _do(self, player: int, action: Action) -> None:
         """Carry out a legal decision (rulebook, Gameplay)."""
         self._legal = None
-        farm = self.farms[player]
-        if isinstance(action, Take):
+        kind = type(action)  # actions reach _do checked, so of these exact types (most frequent first)
+        if kind is Take:
             self.events = []
             cid = self.table.pop(action.slot - 1)
             self.pending = cid
-            card = ALL_CARDS[cid]
-            self.pending_left = card.count if isinstance(card, AnimalCard) else 1
-        elif isinstance(action, Discard):
+            self.pending_left = _TOKENS_BROUGHT.get(cid, 1)
+        elif kind is Place:
+            self.farms[player].put_card(action.card, (action.x, action.y), action.rot)
+            self.pending = None
+            self.pending_left = 0
+            self._end_turn()
+        elif kind is Discard:
             self.events = []
             cid = self.table.pop(action.slot - 1)
             self.discard.append(cid)
             self.events.append(f"player {player} could play no card and discarded {cid}")
             self._end_turn()
-        elif isinstance(action, Place):
-            farm.put_card(action.card, (action.x, action.y), action.rot)
-            self.pending = None
-            self.pending_left = 0
-            self._end_turn()
         else:
             # Animal Cards: take the token from the farmyard and place it on a free animal cell.
             self.farmyard[action.kind] -= 1
-            farm.animals[action.x, action.y, action.quarter] = action.kind
+            self.farms[player].animals[action.x, action.y, action.quarter] = action.kind
             self.pending_left -= 1
             if self.pending_left == 0:
                 done_card, self.pending = self.pending, None
