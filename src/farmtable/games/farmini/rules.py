@@ -583,18 +583,18 @@ class FarminiState(State[Action]):
     def _do(self, player: int, action: Action) -> None:
         """Carry out a legal decision (rulebook, Gameplay)."""
         self._legal = None
-        kind = type(action)  # actions reach _do checked, so of these exact types (most frequent first)
-        if kind is Take:
+        # Actions reach _do checked, so of these exact types (most frequent first).
+        if type(action) is Take:
             self.events = []
             cid = self.table.pop(action.slot - 1)
             self.pending = cid
             self.pending_left = _TOKENS_BROUGHT.get(cid, 1)
-        elif kind is Place:
+        elif type(action) is Place:
             self.farms[player].put_card(action.card, (action.x, action.y), action.rot)
             self.pending = None
             self.pending_left = 0
             self._end_turn()
-        elif kind is Discard:
+        elif type(action) is Discard:
             self.events = []
             cid = self.table.pop(action.slot - 1)
             self.discard.append(cid)
@@ -602,8 +602,9 @@ class FarminiState(State[Action]):
             self._end_turn()
         else:
             # Animal Cards: take the token from the farmyard and place it on a free animal cell.
-            self.farmyard[action.kind] -= 1
-            self.farms[player].animals[action.x, action.y, action.quarter] = action.kind
+            animal: PutAnimal = action  # type: ignore[assignment]  # the one type left
+            self.farmyard[animal.kind] -= 1
+            self.farms[player].animals[animal.x, animal.y, animal.quarter] = animal.kind
             self.pending_left -= 1
             if self.pending_left == 0:
                 done_card, self.pending = self.pending, None
