@@ -79,6 +79,10 @@ VARIANTS: dict[str, str] = {
 }
 
 
+_PILES_LEFT: dict[tuple[str, ...], tuple[tuple[str, ...], ...]] = {}
+"""Per tuple of removed cards (``solo_removed``, or none): each pile's cards without them, in ``PILES`` order."""
+
+
 def solo_removed(variants: Iterable[str]) -> tuple[str, ...]:
     """The cards the solo game removes under these variants."""
     return C.SOLO_REMOVED_FEAST_HALL_READING if SOLO_FEAST_HALL in variants else C.SOLO_REMOVED
@@ -664,7 +668,8 @@ class TinyTownsState(State[Action]):
         if phase == BUILD_PHASE:
             if town.pending:
                 return self.pending_options(player)
-            return [*self._find_builds(town), DONE_ACTION]
+            builds = self._find_builds(town)
+            return [*builds, DONE_ACTION] if builds else [DONE_ACTION]
         if phase == PLACE_PHASE:
             return self.placement_options(player)
         if phase == NAME_PHASE:
@@ -1706,7 +1711,11 @@ class TinyTownsGame(Game[TinyTownsState]):
             result = C.FIRST_GAME_SET
         else:
             removed = solo_removed(variants) if players == 1 else ()
-            piles = [[n for n in C.PILE_CARDS[pile] if n not in removed] for pile in C.PILES]
+            piles = _PILES_LEFT.get(removed)
+            if piles is None:
+                piles = _PILES_LEFT[removed] = tuple(
+                    tuple(n for n in C.PILE_CARDS[pile] if n not in removed) for pile in C.PILES
+                )
             result = ("Cottage", *(rng.choice(cards) for cards in piles))
         check_building_set(result, players, variants)
         return result
