@@ -13,7 +13,7 @@ from farmtable.core import IllegalAction
 from farmtable.core.rng import Rng
 from farmtable.games.farmini import rules
 from farmtable.games.farmini.components import ALL_CARDS, CARDS_V1, FenceCard
-from farmtable.games.farmini.farm import FACES, ROTATIONS
+from farmtable.games.farmini.farm import FACES, POS_OFFSET, ROTATIONS, Y_BITS
 from farmtable.games.farmini.rules import FarminiState, Place
 from farmtable.games.farmini.scoring import GAPS_OPEN
 
@@ -85,7 +85,7 @@ def test_fit_selectors_pick_the_fit_table_rotations_in_order() -> None:
 def test_the_position_table_makes_each_rotation_at_its_position() -> None:
     table = rules._PlacesAt("C7")
     x, y = -3, 5
-    pos = (x + rules.POS_OFFSET) << rules.Y_BITS | (y + rules.POS_OFFSET)
+    pos = (x + POS_OFFSET) << Y_BITS | (y + POS_OFFSET)
     assert table[pos] == tuple(Place("C7", x, y, rot) for rot in ROTATIONS)
     assert table[pos] is table[pos]  # made once
 
