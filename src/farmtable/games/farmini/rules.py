@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 import re
-from itertools import chain, compress, repeat
+from itertools import chain, compress, filterfalse, repeat
 from operator import and_, rshift
 from typing import Any, ClassVar, Final, NamedTuple
 
@@ -229,7 +229,12 @@ class _PlacesAt(dict[int, tuple[Place, ...]]):
         x = (pos >> Y_BITS) - POS_OFFSET
         y = (pos & Y_MASK) - POS_OFFSET
         card = self.card
-        turned = tuple([_new_tuple(Place, (card, x, y, rot, PLACE_VERB)) for rot in ROTATIONS])
+        turned = (  # ROTATIONS, written out (a miss happens a few thousand times per process)
+            _new_tuple(Place, (card, x, y, 0, PLACE_VERB)),
+            _new_tuple(Place, (card, x, y, 90, PLACE_VERB)),
+            _new_tuple(Place, (card, x, y, 180, PLACE_VERB)),
+            _new_tuple(Place, (card, x, y, 270, PLACE_VERB)),
+        )
         if len(self) < _MAX_PLACE_POSITIONS:
             self[pos] = turned
         return turned
@@ -457,8 +462,10 @@ class FarminiState(State[Action]):
                     )
                 )
             )
-        if isinstance(card, AnimalCard):
-            return list(map(_PUT_ANIMALS[card.kind].__getitem__, farm.free_cells()))
+        if isinstance(card, AnimalCard):  # one per free animal cell (``farm.free_cells()``), read in C
+            return list(
+                map(_PUT_ANIMALS[card.kind].__getitem__, filterfalse(farm.animals.__contains__, farm.animal_cells()))
+            )
         return []  # pragma: no cover - a wolf is never taken
 
     def _playable(self, farm: Farm, card_id: str) -> bool:
