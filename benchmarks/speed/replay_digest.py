@@ -1,7 +1,7 @@
 """Same seeds, same games: this checkout's engines replay a snapshot's seeded random games exactly.
 
     nice -n 10 .venv/bin/python benchmarks/speed/replay_digest.py --base /tmp/farmtable-main/src --games 30
-    nice -n 10 .venv/bin/python benchmarks/speed/replay_digest.py --games 50 --agents "greedy/random;ismcts:iters=8/greedy"
+    nice -n 10 .venv/bin/python benchmarks/speed/replay_digest.py --games 50 --agents "greedy/random"
 
 The engine speed-ups of issue 16 must not change a single decision: for every game, player count
 and variant, ``--games`` seeded random games are played (a ``random.Random(seed)`` picks among
