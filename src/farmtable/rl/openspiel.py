@@ -155,20 +155,25 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         if held.player < 0:
             return []
         if player == held.player:
-            return held.indices(player)
+            return held.indices()
         if player < 0:
             raise ValueError(f"legal_actions: no player {player}")
         return []
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self._held.indices(player)
+        held = self._held
+        return held.indices() if player == held.player else []
 
     def _apply_action(self, action: int) -> None:
-        held = self._held
-        player = held.player
-        legal, slots = held.legal(player)
-        held.state.apply(player, legal[slots[int(action)]])
-        held.moved()
+        held = self._held  # ``_Held.legal`` inlined, the move's caches dropped here: this runs once per move
+        known = held.legal_now
+        if known is None:
+            known = held.legal()
+        legal, slots = known
+        player, state = held.player, held.state
+        state.apply(player, legal[slots[action]])
+        held.legal_now = held.sorted_now = None
+        held.player = _TERMINAL if state.is_over() else int(state.actors()[0])
 
     def observation_tensor(self, player: int | None = None) -> np.ndarray:
         """``player``'s observation (default: the player to act): the encoded view, a float32 array.
@@ -186,7 +191,12 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         seat = held.player if player is None else int(player)
         if not 0 <= seat < sp.players:
             raise ValueError(f"observation_tensor: no player {seat} (players 0..{sp.players - 1})")
-        return sp.observe(held.state, seat)
+        fast = sp.fast
+        if fast is None:
+            return sp.observe(held.state, seat)
+        out = np.empty(held.obs_size, dtype=np.float32)  # ``Spec.observe`` inlined
+        fast(held.state, seat, out)
+        return out
 
     def observation_string(self, player: int | None = None) -> str:
         """``player``'s view as canonical JSON (default: the player to act)."""
@@ -233,32 +243,29 @@ class _Held:
         self.spec = sp
         self.player = _TERMINAL if state.is_over() else int(state.actors()[0])
         """The lowest seat among the actors, or TERMINAL (negative) once the game is over."""
-        self._legal: dict[int, tuple[list[Any], dict[int, int]]] = {}
-        self._indices: dict[int, list[int]] = {}
+        self.obs_size = sp.obs_size
+        self.legal_now: tuple[list[Any], dict[int, int]] | None = None
+        """The legal list of the player to act and ``{catalogue index: position in it}`` (until the next move)."""
+        self.sorted_now: list[int] | None = None
+        """The legal catalogue indices of the player to act, ascending (until the next move)."""
 
-    def indices(self, player: int) -> list[int]:
-        """``player``'s legal catalogue indices, ascending (cached until the next move; a fresh list)."""
-        known = self._indices.get(player)
+    def indices(self) -> list[int]:
+        """The legal catalogue indices of the player to act, ascending (cached until the next move; a fresh
+        list)."""
+        known = self.sorted_now
         if known is None:
-            known = self._indices[player] = sorted(self.legal(player)[1])
+            known = self.sorted_now = sorted(self.legal()[1])
         return list(known)
 
-    def legal(self, player: int) -> tuple[list[Any], dict[int, int]]:
-        """``player``'s legal list and ``{catalogue index: position in it}`` (cached until the next move:
-        OpenSpiel asks for the legal actions, then applies one of them; the object from the engine's own
-        list lets ``apply`` skip its second check)."""
-        known = self._legal.get(player)
+    def legal(self) -> tuple[list[Any], dict[int, int]]:
+        """The legal list of the player to act and ``{catalogue index: position in it}`` (cached until the
+        next move: OpenSpiel asks for the legal actions, then applies one of them; the object from the
+        engine's own list lets ``apply`` skip its second check)."""
+        known = self.legal_now
         if known is None:
-            legal = self.state.legal_actions(player)
-            known = self._legal[player] = (legal, self.spec.legal_entry(legal)[0])
+            legal = self.state.legal_actions(self.player)
+            known = self.legal_now = (legal, self.spec.legal_entry(legal)[0])
         return known
-
-    def moved(self) -> None:
-        """The state changed: forget the cached legal actions, find the player to act."""
-        self._legal = {}
-        self._indices = {}
-        state = self.state
-        self.player = _TERMINAL if state.is_over() else int(state.actors()[0])
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         return _Held(self.state.clone(), self.spec)
