@@ -1,7 +1,7 @@
 """Batched Tiny Farms (issue 16, item 2): random play, the engine vs the numpy batch, side by side.
 
     nice -n 10 .venv/bin/python benchmarks/speed/vector_tiny_farms.py --rounds 5 --batch 1024 8192 \
-        --env-batch 4096 16384
+        --env-batch 4096 16384 --env-obs float32 int8-nocopy
 
 Alternating rounds in one process: the engine (``legal_actions`` + ``apply``, every check kept; the
 move ``legal[agent.below(len(legal))]`` with ``agent = Rng(seed ^ 0x5DEECE66D)``) and
@@ -10,7 +10,8 @@ move ``legal[agent.below(len(legal))]`` with ``agent = Rng(seed ^ 0x5DEECE66D)``
 from identical seeds (``tests/rl/test_tiny_farms_vector.py`` checks it move by move). Then the
 ``gymnasium.vector`` env ``rl.vector.TinyFarmsVectorEnv`` at each ``--env-batch``: ``--env-steps``
 calls of ``step`` (observations, masks, final scoring, autoreset), the action drawn uniformly from
-the mask (``mask.nonzero()`` and ``Rng.below(count)`` per game, the same sampler as the engine's).
+the mask (``mask.nonzero()`` and ``Rng.below(count)`` per game, the same sampler as the engine's),
+once per ``--env-obs`` mode (float32 or int8 observations; ``-nocopy``: ``copy=False``, one array).
 Target: >= 10x the engine on one core.
 """
 
@@ -73,11 +74,17 @@ def sample(mask: np.ndarray, policy: np.ndarray) -> np.ndarray:
     return chosen
 
 
-def env_rate(players: int, batch: int, steps: int, seed: int) -> float:
-    """Decisions per CPU second through ``TinyFarmsVectorEnv`` (observations, masks, rewards, autoreset)."""
+OBS_MODES = ("float32", "float32-nocopy", "int8", "int8-nocopy")
+"""``--env-obs``: the env's observation dtype, and ``-nocopy`` for ``copy=False`` (one array, overwritten)."""
+
+
+def env_rate(players: int, batch: int, steps: int, seed: int, mode: str = "float32") -> float:
+    """Decisions per CPU second through ``TinyFarmsVectorEnv`` (observations, masks, rewards, autoreset),
+    its observations as ``mode`` says (:data:`OBS_MODES`)."""
     from farmtable.rl.vector import TinyFarmsVectorEnv
 
-    envs = TinyFarmsVectorEnv(batch, players=players)
+    dtype, _, nocopy = mode.partition("-")
+    envs = TinyFarmsVectorEnv(batch, players=players, obs_dtype=np.dtype(dtype), copy=not nocopy)
     _, infos = envs.reset(seed=seed)
     policy = np.arange(batch, dtype=np.uint64) + np.uint64(seed)
     start = time.process_time()
@@ -99,6 +106,9 @@ def main() -> None:
     parser.add_argument("--batch", type=int, nargs="*", default=[1024, 8192])
     parser.add_argument("--env-batch", type=int, nargs="*", default=[4096])
     parser.add_argument("--env-steps", type=int, default=150)
+    parser.add_argument(
+        "--env-obs", nargs="*", default=["float32"], choices=OBS_MODES, help="observation modes of the env rows"
+    )
     args = parser.parse_args()
     if args.rounds < 1 or args.engine_games < 1 or min(args.batch + args.env_batch, default=1) < 1:
         parser.error("--rounds, --engine-games and every --batch / --env-batch must be at least 1")
@@ -108,7 +118,7 @@ def main() -> None:
     engine: list[float] = []
     observed: list[float] = []
     batches: dict[int, list[float]] = {b: [] for b in args.batch}
-    envs: dict[int, list[float]] = {b: [] for b in args.env_batch}
+    envs: dict[tuple[int, str], list[float]] = {(b, m): [] for b in args.env_batch for m in args.env_obs}
     vector_rate(args.players, 64, 10**6)  # warm-up
     env_rate(args.players, 64, 5, 10**6)
     for r in range(args.rounds):
@@ -116,8 +126,8 @@ def main() -> None:
         observed.append(engine_rate(args.players, args.engine_games // 2, r * args.engine_games, observe=True))
         for b in args.batch:
             batches[b].append(vector_rate(args.players, b, r * b))
-        for b in args.env_batch:
-            envs[b].append(env_rate(args.players, b, args.env_steps, r))
+        for b, m in envs:
+            envs[b, m].append(env_rate(args.players, b, args.env_steps, r, m))
     print(f"Tiny Farms, {args.players} players, random play, decisions per CPU second, {args.rounds} rounds\n")
     print("| simulator | decisions/s [95% CI] | × engine (paired by round) |")
     print("|---|---:|---:|")
@@ -125,19 +135,19 @@ def main() -> None:
     for b, rates in batches.items():
         pairs = list(zip(rates, engine, strict=True))
         print(f"| numpy batch {b:,} | {fmt(median_ci(rates))} | {fmt(ratio_ci(pairs), '.1f')} |")
-    for b, rates in envs.items():
+    for (b, m), rates in envs.items():
         pairs = list(zip(rates, engine, strict=True))
         print(
-            f"| TinyFarmsVectorEnv {b:,} games (obs + masks + scoring + sampler) | {fmt(median_ci(rates))} "
+            f"| TinyFarmsVectorEnv {b:,} games, {m} obs (obs + masks + scoring + sampler) | {fmt(median_ci(rates))} "
             f"| {fmt(ratio_ci(pairs), '.1f')} |"
         )
     pairs = list(zip(observed, engine, strict=True))
     print(f"| engine + observe + mask per decision | {fmt(median_ci(observed))} | {fmt(ratio_ci(pairs), '.2f')} |")
     if envs:
         print("\nThe env against the engine that observes and masks too (paired by round):\n")
-        for b, rates in envs.items():
+        for (b, m), rates in envs.items():
             pairs = list(zip(rates, observed, strict=True))
-            print(f"- TinyFarmsVectorEnv {b:,}: {fmt(ratio_ci(pairs), '.1f')} x")
+            print(f"- TinyFarmsVectorEnv {b:,}, {m} obs: {fmt(ratio_ci(pairs), '.1f')} x")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from typing import Any
 
 import pytest
 
@@ -93,6 +94,54 @@ def test_cached_legal_sets_and_masks_match_the_legal_actions(game_id: str) -> No
                 mask[0] = 1
         player = state.actors()[0]
         state.apply(player, rng.choice(state.legal_actions(player)))
+
+
+@pytest.mark.parametrize("game_id", all_games())
+def test_adapters_play_the_engines_current_legal_objects(game_id: str) -> None:
+    """``legal_entry`` maps each catalogue index to its position in the legal list, and the action objects
+    the adapters hand to ``apply`` are the very objects of the list the engine just returned (what lets
+    ``apply`` skip its second parse and check: ``core.game._memo``), not equal ones from an older list."""
+    import farmtable.core.game as core_game
+
+    ready_or_skip(game_id)
+    players = max(2, farmtable.get_game(game_id).min_players)
+    sp = spec(game_id, players)
+    rng = random.Random(8)
+    e = env(game_id, players)
+    for seed in range(2):
+        state = sp.new_game(seed)
+        for _ in range(60):
+            if state.is_over():
+                break
+            player = state.actors()[0]
+            legal = state.legal_actions(player)
+            slots, mask = sp.legal_entry(legal)
+            assert sorted(slots.values()) == list(range(len(legal)))
+            assert all(sp.actions[i] == sp.entry(legal[k]) for i, k in slots.items())
+            assert np.array_equal(np.flatnonzero(mask), sorted(slots))
+            indexed, _ = sp.legal_and_mask(state, player)
+            memo = core_game._memo
+            assert memo is not None and memo[0] is state and memo[1] == player
+            listed = {id(a) for a in memo[2]}
+            assert all(id(a) in listed for a in indexed.values())
+            state.apply(player, legal[rng.randrange(len(legal))])
+        # the AEC env: the object ``step`` plays is one of the list ``last()`` asked the engine for
+        e.reset(seed=seed)
+        played: list[bool] = []
+        real_apply = e.state.apply
+
+        def spy(seat: int, action: object, played: list[bool] = played, real_apply: Any = real_apply) -> None:
+            memo = core_game._memo
+            played.append(memo is not None and any(a is action for a in memo[2]))
+            real_apply(seat, action)
+
+        e.state.apply = spy
+        for _ in range(40):
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                break
+            e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        assert played and all(played)
 
 
 def test_checked_env_keeps_the_wrapper_rules() -> None:

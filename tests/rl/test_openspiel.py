@@ -82,3 +82,34 @@ def test_observation_tensor_is_the_view() -> None:
     assert isinstance(tensor, np.ndarray) and tensor.dtype == np.float32
     assert np.array_equal(tensor, sp.observe(state.inner, 1))
     assert '"my_cards":[]' in state.observation_string(1)
+
+
+@pytest.mark.parametrize("game_id", all_games())
+def test_python_side_answers_equal_pyspiels_bridge(game_id: str) -> None:
+    """``legal_actions``, ``current_player`` and ``is_terminal`` are answered by the Python state (kept per
+    move); they equal what pyspiel's C++ bridge (``PyState::LegalActions``) answers, for every seat, at
+    every position of a random game, on clones too."""
+    ready_or_skip(game_id)
+    players = max(2, farmtable.get_game(game_id).min_players)
+    game = pyspiel.load_game(short_name(game_id), {"players": players, "seed": 2})
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    moves = 0
+    seen: list[tuple[int, int]] = []
+    while not state.is_terminal() and moves < 150:
+        current = state.current_player()
+        assert current == state.inner.actors()[0]
+        for p in range(players):
+            assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p), (moves, p)
+            assert (state.legal_actions(p) != []) == (p == current)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        twin = state.clone()
+        assert twin.current_player() == current and twin.legal_actions() == state.legal_actions()
+        action = rng.choice(state.legal_actions())
+        seen.append((current, action))
+        state.apply_action(action)
+        moves += 1
+    if state.is_terminal():
+        assert state.current_player() == pyspiel.PlayerId.TERMINAL
+        assert all(state.legal_actions(p) == [] for p in range(players))
+    assert [(pa.player, pa.action) for pa in state.full_history()] == seen  # pyspiel's own record of the moves

@@ -138,3 +138,41 @@ def test_illegal_actions_and_bad_setups_are_refused_and_change_nothing() -> None
         TinyFarmsVectorEnv(2, variants=("emma-easy",))
     with pytest.raises(ValueError, match="num_envs"):
         TinyFarmsVectorEnv(0)
+
+
+@pytest.mark.parametrize(("players", "reward", "variants"), [(2, "win", ()), (3, "score", ZERO)])
+def test_int8_observations_into_one_array_match_the_engine(
+    players: int, reward: str, variants: tuple[str, ...]
+) -> None:
+    """``obs_dtype=np.int8, copy=False``: the same games, observations equal to the engine's at every step."""
+    n = 6
+    envs = TinyFarmsVectorEnv(n, players=players, reward=reward, variants=variants, obs_dtype=np.int8, copy=False)
+    assert envs.single_observation_space.dtype == np.int8
+    finished, restarted = play_beside_the_engine(
+        envs, "tiny-farms", players, reward, variants, seed=3, steps=70 * players, final_view_is_seat_0=True
+    )
+    assert finished >= 2 * n and restarted >= n
+
+
+def test_int8_and_float32_envs_give_the_same_observations_and_copy_false_reuses_one_array() -> None:
+    """The int8 env's observations equal the float32 env's on the same seeds and actions; ``copy=False``
+    hands out one array, overwritten by each step; the space check passes for int8."""
+    from gymnasium.utils.passive_env_checker import check_obs
+
+    wide = TinyFarmsVectorEnv(12, players=2)
+    small = TinyFarmsVectorEnv(12, players=2, obs_dtype=np.int8, copy=False)
+    obs_w, infos = wide.reset(seed=9)
+    obs_s, infos_s = small.reset(seed=9)
+    first = obs_s
+    rng = np.random.default_rng(1)
+    for step in range(120):
+        assert obs_s.dtype == np.int8 and obs_w.dtype == np.float32
+        assert np.array_equal(obs_s, obs_w), step
+        assert np.array_equal(infos["action_mask"], infos_s["action_mask"])
+        check_obs(obs_s, small.observation_space, "step")
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in infos["action_mask"]])
+        obs_w, _, _, _, infos = wide.step(actions)
+        obs_s, _, _, _, infos_s = small.step(actions)
+        assert obs_s is first  # one array, written again by every step
+    with pytest.raises(ValueError, match="obs_dtype"):
+        TinyFarmsVectorEnv(2, obs_dtype=np.uint8)  # the milk change can be negative

@@ -15,7 +15,7 @@ The columns:
 - ``native``: ``actors()``, ``legal_actions(p)``, ``apply`` (the floor every adapter stands on);
 - ``native+view``: the same plus ``view(p)`` of the actor (what any observing adapter must call);
 - ``native+obs+mask``: the native loop plus what every observing, masked adapter pays per decision and
-  nothing else: ``Spec.observe`` (the fast encoder) and ``Spec.legal_and_mask`` of the actor, the move
+  nothing else: ``Spec.observe`` (the fast encoder) and ``Spec.legal_entry`` of the actor, the move
   drawn by the masked sampler: the ceiling of any per-decision adapter on this engine;
 - ``pettingzoo AEC``: ``agent_iter``, ``env.last()`` (observation + mask) and ``env.step``, with the
   usual checks (``env()``) and without them (``raw_env()``);
@@ -56,11 +56,11 @@ def _pick(rng: random.Random, mask: np.ndarray) -> int:
     mask is kept alive beside its indices, so its ``id`` cannot be reused while remembered. A writable
     mask is a fresh copy (Gymnasium's ``info``) and is not remembered.
     """
-    if mask.flags.writeable:  # a fresh copy (Gymnasium's info): never seen again, nothing to remember
-        legal = mask.nonzero()[0].tolist()
-        return legal[rng.randrange(len(legal))]
     known = _INDICES.get(id(mask))
     if known is None or known[0] is not mask:
+        if mask.flags.writeable:  # a fresh copy (Gymnasium's info): never seen again, nothing to remember
+            legal = mask.nonzero()[0].tolist()
+            return legal[rng.randrange(len(legal))]
         if len(_INDICES) >= _INDICES_SIZE:
             _INDICES.clear()
         known = _INDICES[id(mask)] = (mask, mask.nonzero()[0].tolist())
@@ -89,9 +89,9 @@ def native(game_id: str, players: int, with_view: bool) -> Callable[[int], int]:
 
 
 def observed(game_id: str, players: int) -> Callable[[int], int]:
-    """The native loop plus the actor's observation and mask (``Spec.observe``, ``Spec.legal_and_mask``)
-    and the masked sampler: what any per-decision adapter pays on top of the engine, without its own
-    bookkeeping."""
+    """The native loop plus the actor's observation and mask (``Spec.observe``, ``Spec.legal_entry`` of the
+    legal list) and the masked sampler: what any per-decision adapter pays on top of the engine, without
+    its own bookkeeping."""
     game = farmtable.get_game(game_id)
     sp = spec(game_id, players)
 
@@ -101,9 +101,10 @@ def observed(game_id: str, players: int) -> Callable[[int], int]:
         n = 0
         while not state.is_over():
             player = state.actors()[0]
-            legal, mask = sp.legal_and_mask(state, player)
+            legal = state.legal_actions(player)
+            slots, mask = sp.legal_entry(legal)
             sp.observe(state, player)
-            state.apply(player, legal[_pick(rng, mask)])
+            state.apply(player, legal[slots[_pick(rng, mask)]])
             n += 1
         return n
 

@@ -90,6 +90,9 @@ class RLGame:
 
 FastEncode = Callable[[State[Any], int, np.ndarray], None]
 """Writes the observation of a seat into a float32 array of the spec's size (every entry)."""
+LegalEntry = tuple[dict[int, int], np.ndarray]
+"""What :meth:`Spec.legal_entry` caches per legal list: ``{catalogue index: position in the list}`` (in the
+list's order) and the read-only mask."""
 
 
 def rl_game(game_id: str) -> RLGame:
@@ -137,8 +140,9 @@ class Spec:
     _entries: dict[Any, int] = field(default_factory=dict, repr=False)
     """Cache: action object -> catalogue index (actions are hashable and their notation is fixed)."""
     _masks: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict, repr=False)
-    _legal_sets: dict[tuple[Any, ...], tuple[dict[int, Any], np.ndarray]] = field(default_factory=dict, repr=False)
-    """Cache: legal index set -> its read-only mask (at most ``MASK_CACHE_SIZE`` sets)."""
+    legal_sets: dict[tuple[Any, ...], LegalEntry] = field(default_factory=dict, repr=False)
+    """Cache of :meth:`legal_entry`: the tuple of a legal list -> ``({index: position in the list},
+    read-only mask)`` (at most ``MASK_CACHE_SIZE`` lists); do not change it."""
 
     @property
     def num_actions(self) -> int:
@@ -202,20 +206,32 @@ class Spec:
         return out
 
     def legal_and_mask(self, state: State[Any], player: int) -> tuple[dict[int, Any], np.ndarray]:
-        """:meth:`legal` and its read-only mask together, cached by the legal list itself.
+        """:meth:`legal` and its read-only mask together (the indices and mask cached by the legal list).
 
-        The same list of legal actions (equal actions in the same order) always gives the same
-        catalogue indices, so both are looked up in one dict (at most ``MASK_CACHE_SIZE`` lists).
-        The returned dict is shared: do not change it.
+        The dict is fresh and holds the action objects of the list ``state.legal_actions(player)`` just
+        returned, so ``state.apply(player, legal[i])`` takes the engine's fast path for an action from
+        its current legal list (no second parse and check); the mask is shared and read-only.
         """
         legal = state.legal_actions(player)
+        slots, mask = self.legal_entry(legal)
+        return dict(zip(slots, legal, strict=True)), mask
+
+    def legal_entry(self, legal: list[Any]) -> LegalEntry:
+        """``({catalogue index: position in legal}, read-only mask)`` of a legal list, cached by the list.
+
+        The same list of legal actions (equal actions in the same order) always gives the same catalogue
+        indices at the same positions, so both are looked up in one dict (at most ``MASK_CACHE_SIZE``
+        lists). The fast paths of the adapters play catalogue index ``i`` as ``legal[slots[i]]``: the
+        object from the engine's current legal list, which ``apply`` accepts without checking it again.
+        The returned dict and mask are shared: do not change them.
+        """
         key = tuple(legal)
-        known = self._legal_sets.get(key)
+        known = self.legal_sets.get(key)
         if known is None:
             indexed = self.legal_of(legal)
-            known = (indexed, self._new_mask(indexed))
-            if len(self._legal_sets) < MASK_CACHE_SIZE:
-                self._legal_sets[key] = known
+            known = (dict(zip(indexed, range(len(legal)), strict=True)), self._new_mask(indexed))
+            if len(self.legal_sets) < MASK_CACHE_SIZE:
+                self.legal_sets[key] = known
         return known
 
     def _new_mask(self, indices: Iterable[int]) -> np.ndarray:

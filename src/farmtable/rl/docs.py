@@ -89,7 +89,10 @@ OpenSpiel (copy one to edit it; Gymnasium's `info["action_mask"]` is a fresh cop
 a *fast encoder* that writes the vector straight from the state (every game has one: precomputed
 float32 byte blocks joined and copied in one call, boards cached by their contents, `rl/fast.py`); a
 test proves it equal to the view-based encoding on random positions of every player count and
-variant, and the hidden-information tests run on it.
+variant, and the hidden-information tests run on it. The adapters play the action object from the
+engine's current legal list (a cached `{catalogue index: position}` per legal list), so the engine's
+`apply` takes its fast path for it instead of parsing and checking the move again; OpenSpiel states
+keep the player to act per move (pyspiel asks for it several times a move).
 
 **Vector environments** (`farmtable.rl.vector`). `FarmersFinancesVectorEnv(num_envs, players=2..4,
 reward=)` and `TinyFarmsVectorEnv(num_envs, players=2..4, reward=, variants=)` step thousands of
@@ -105,6 +108,10 @@ nothing. No solo; Farmers Finances plays the standard rules, Tiny Farms also `ho
 (it changes only the scoring). Tiny Farms' final scores come from a batched scorer
 (`tiny_farms_vector.score`: pig and sheep sets from tables of every farm mask, herds by label
 spreading; equal to `scoring.score_players` by test on random finished games and random boards).
+`TinyFarmsVectorEnv(..., obs_dtype=np.int8)` gives the same observation as one-byte whole numbers (every
+entry is a whole number in −3..12; the observation space says `int8`), and `copy=False` writes every
+step's observations into one array kept by the env (Gymnasium's `copy=False` convention: the next
+`step` overwrites it, so copy what you keep).
 
 **Known limits.** Farmini's farms are seen and played in a window `|x|, |y| <= 12` around the farm
 card (see its section): a farm stretched further raises `KeyError` naming the move. Tiny Towns'

@@ -6,6 +6,8 @@ Notation: ``docs/games/farmers-finances.md``; numbers: ``games/farmers_finances/
 from __future__ import annotations
 
 import struct
+from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -86,33 +88,64 @@ def fast_encoder(sp: Spec) -> FastEncode:
                 heads[(phase, row, roll)] = block
     pack = struct.Struct(f"{size}f").pack_into
 
-    def encode(state: State[Any], player: int, out: np.ndarray) -> None:
+    def encode_solo(state: State[Any], player: int, out: np.ndarray) -> None:
         s: Any = state
         v = heads[(s.phase, s.row, s.last_roll)].copy()
         v[turn_at] = s.turn
-        money, hands = s.money, s.hands
-        m, f = money_at, farms_at
-        for seat in seats[player]:  # plain loops: a comprehension costs a function call here
-            v[m] = money[seat]
-            v[f : f + 3] = hands[seat]
-            m += 1
-            f += 3
-        if s.solo:
-            left, right = s.left, s.right
-            pile = left + right
-            v[market_at] = pile.count(c.WHEAT)
-            v[market_at + 1] = pile.count(c.ANIMAL)
-            v[left_at + top_index[left[-1]]] = 1.0
-            v[left_at + 2] = len(left)
-            v[right_at + top_index[right[-1]]] = 1.0
-            v[right_at + 2] = len(right)
-        else:
-            v[market_at], v[market_at + 1] = s.market
-            if s.end_triggered:
-                v[end_at] = 1.0
-            if s.forced_reroll:
-                v[reroll_at] = 1.0
+        v[money_at] = s.money[0]
+        v[farms_at : farms_at + 3] = s.hands[0]
+        left, right = s.left, s.right
+        pile = left + right
+        v[market_at] = pile.count(c.WHEAT)
+        v[market_at + 1] = pile.count(c.ANIMAL)
+        v[left_at + top_index[left[-1]]] = 1.0
+        v[left_at + 2] = len(left)
+        v[right_at + top_index[right[-1]]] = 1.0
+        v[right_at + 2] = len(right)
         pack(out, 0, *v)  # type: ignore[arg-type]  # a float32 array is a writable buffer
+
+    if players == 1:
+        return encode_solo
+
+    # With 2+ players the vector is one ``struct`` layout: the phase one-hot and the (row, roll, prices)
+    # block as precomputed bytes ("s" fields), the numbers as floats, the (solo-only) piles as zero pad
+    # bytes; one ``pack_into`` per observation, no Python list of every entry.
+    if not (turn_at == len(PHASES) and at["row"] == turn_at + 1 and money_at == prices_at + 5):
+        raise RuntimeError("farmers-finances: the observation layout changed; update fast_encoder")
+    if not (farms_at == money_at + players and market_at == farms_at + 3 * players and end_at == market_at + 2):
+        raise RuntimeError("farmers-finances: the observation layout changed; update fast_encoder")
+    if not (reroll_at == end_at + 1 and left_at == reroll_at + 1 and right_at + 3 == size):
+        raise RuntimeError("farmers-finances: the observation layout changed; update fast_encoder")
+    mid_floats = money_at - at["row"]
+    phase_bytes = {
+        phase: struct.pack(f"={len(PHASES)}f", *heads[(phase, c.MARKET_ROWS[0], 0)][: len(PHASES)]) for phase in PHASES
+    }
+    mid_bytes = {
+        (row, roll): struct.pack(f"={mid_floats}f", *heads[(PHASES[0], row, roll)][at["row"] : money_at])
+        for row in c.MARKET_ROWS
+        for roll in range(c.DIE_SIDES + 1)
+    }
+    layout = struct.Struct(
+        f"={len(PHASES) * 4}sf{mid_floats * 4}s{players}f{3 * players}f2f2f{(size - left_at) * 4}x"
+    ).pack_into
+    getters = [itemgetter(*order) for order in seats]
+    flat = chain.from_iterable
+
+    def encode(state: State[Any], player: int, out: np.ndarray) -> None:
+        s: Any = state
+        get = getters[player]
+        layout(
+            out,  # type: ignore[arg-type]  # a float32 array is a writable buffer
+            0,
+            phase_bytes[s.phase],
+            s.turn,
+            mid_bytes[(s.row, s.last_roll)],
+            *get(s.money),
+            *flat(get(s.hands)),
+            *s.market,
+            s.end_triggered,
+            s.forced_reroll,
+        )
 
     return encode
 

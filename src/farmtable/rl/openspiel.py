@@ -113,17 +113,23 @@ class FarmtableGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class FarmtableState(pyspiel.State):  # type: ignore[misc]
-    """A pyspiel state wrapping a farmtable state; actions are catalogue indices."""
+    """A pyspiel state wrapping a farmtable state; actions are catalogue indices.
+
+    Speed (issue 16): pyspiel asks a Python state for ``current_player`` and ``is_terminal`` several
+    times per move (``legal_actions`` and ``apply_action`` each call both through the C++ bridge), so
+    both are kept per move in :class:`_Held` (the one attribute pyspiel deep-copies on ``clone``) and
+    recomputed only after a move; ``legal_actions`` is answered here with the same rules as pyspiel's
+    ``PyState::LegalActions`` (none when terminal or for a seat not to act), without the bridge.
+    """
 
     def __init__(self, game: FarmtableGame, state: Any) -> None:
         super().__init__(game)
-        self._held = _Held(state)
+        self._held = _Held(state, game.spec)
 
     @property
     def spec(self) -> Spec:
-        """The game's catalogue and encoder (kept on the game, so clones share it)."""
-        spec_: Spec = self.get_game().spec
-        return spec_
+        """The game's catalogue and encoder (shared by every state and clone of the game)."""
+        return self._held.spec
 
     @property
     def reward_mode(self) -> str:
@@ -138,17 +144,36 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         """The lowest seat among the actors, or TERMINAL."""
-        if self.inner.is_over():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return int(self.inner.actors()[0])
+        return self._held.player
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """``player``'s legal catalogue indices, ascending (default: the player to act); none when the game
+        is over or ``player`` is not to act (pyspiel's ``PyState::LegalActions``)."""
+        held = self._held
+        if player is None:
+            player = held.player
+        if held.player < 0:
+            return []
+        if player == held.player:
+            return held.indices()
+        if player < 0:
+            raise ValueError(f"legal_actions: no player {player}")
+        return []
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self._held.indices(self.spec, player)
+        held = self._held
+        return held.indices() if player == held.player else []
 
     def _apply_action(self, action: int) -> None:
-        player = self.inner.actors()[0]
-        self.inner.apply(player, self._held.legal(self.spec, player)[int(action)])
-        self._held.moved()
+        held = self._held  # ``_Held.legal`` inlined, the move's caches dropped here: this runs once per move
+        known = held.legal_now
+        if known is None:
+            known = held.legal()
+        legal, slots = known
+        player, state = held.player, held.state
+        state.apply(player, legal[slots[action]])
+        held.legal_now = held.sorted_now = None
+        held.player = _TERMINAL if state.is_over() else int(state.actors()[0])
 
     def observation_tensor(self, player: int | None = None) -> np.ndarray:
         """``player``'s observation (default: the player to act): the encoded view, a float32 array.
@@ -161,10 +186,17 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         state* on every call to size the tensor: that cost a whole game set-up per observation and
         drew a seed from the game's seed sequence, so observing changed which games came next.
         """
-        seat = self.current_player() if player is None else int(player)
-        if not 0 <= seat < self.spec.players:
-            raise ValueError(f"observation_tensor: no player {seat} (players 0..{self.spec.players - 1})")
-        return self.spec.observe(self.inner, seat)
+        held = self._held
+        sp = held.spec
+        seat = held.player if player is None else int(player)
+        if not 0 <= seat < sp.players:
+            raise ValueError(f"observation_tensor: no player {seat} (players 0..{sp.players - 1})")
+        fast = sp.fast
+        if fast is None:
+            return sp.observe(held.state, seat)
+        out = np.empty(held.obs_size, dtype=np.float32)  # ``Spec.observe`` inlined
+        fast(held.state, seat, out)
+        return out
 
     def observation_string(self, player: int | None = None) -> str:
         """``player``'s view as canonical JSON (default: the player to act)."""
@@ -180,7 +212,7 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """True when the game is over."""
-        return bool(self.inner.is_over())
+        return self._held.player < 0
 
     def returns(self) -> list[float]:
         """The final rewards (zeros until the end)."""
@@ -198,37 +230,45 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         return text
 
 
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
 class _Held:
-    """Holds the farmtable state; pyspiel clones a Python state by deep-copying its attributes, and this
-    makes that copy use the game's own (fast, exact) ``clone``."""
+    """Holds the farmtable state, the game's spec and what is known of the position until the next move
+    (the player to act, the legal actions). pyspiel clones a Python state by deep-copying its attributes:
+    this makes that copy use the game's own (fast, exact) ``clone`` and share the spec."""
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: Any, sp: Spec) -> None:
         self.state = state
-        self._legal: dict[int, dict[int, Any]] = {}
-        self._indices: dict[int, list[int]] = {}
+        self.spec = sp
+        self.player = _TERMINAL if state.is_over() else int(state.actors()[0])
+        """The lowest seat among the actors, or TERMINAL (negative) once the game is over."""
+        self.obs_size = sp.obs_size
+        self.legal_now: tuple[list[Any], dict[int, int]] | None = None
+        """The legal list of the player to act and ``{catalogue index: position in it}`` (until the next move)."""
+        self.sorted_now: list[int] | None = None
+        """The legal catalogue indices of the player to act, ascending (until the next move)."""
 
-    def indices(self, sp: Spec, player: int) -> list[int]:
-        """``player``'s legal catalogue indices, ascending (cached until the next move; a fresh list)."""
-        known = self._indices.get(player)
+    def indices(self) -> list[int]:
+        """The legal catalogue indices of the player to act, ascending (cached until the next move; a fresh
+        list)."""
+        known = self.sorted_now
         if known is None:
-            known = self._indices[player] = sorted(self.legal(sp, player))
+            known = self.sorted_now = sorted(self.legal()[1])
         return list(known)
 
-    def legal(self, sp: Spec, player: int) -> dict[int, Any]:
-        """``{catalogue index: action}`` of ``player`` (cached until the next move: OpenSpiel asks for the
-        legal actions, then applies one of them)."""
-        known = self._legal.get(player)
+    def legal(self) -> tuple[list[Any], dict[int, int]]:
+        """The legal list of the player to act and ``{catalogue index: position in it}`` (cached until the
+        next move: OpenSpiel asks for the legal actions, then applies one of them; the object from the
+        engine's own list lets ``apply`` skip its second check)."""
+        known = self.legal_now
         if known is None:
-            known = self._legal[player] = sp.legal_and_mask(self.state, player)[0]
+            legal = self.state.legal_actions(self.player)
+            known = self.legal_now = (legal, self.spec.legal_entry(legal)[0])
         return known
 
-    def moved(self) -> None:
-        """Forget the cached legal actions (the state changed)."""
-        self._legal = {}
-        self._indices = {}
-
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.state.clone())
+        return _Held(self.state.clone(), self.spec)
 
 
 class FarmtableObserver:

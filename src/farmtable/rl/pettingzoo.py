@@ -87,6 +87,10 @@ class _Common:
         self.state: Any = None
         self._legal_cache: dict[int, tuple[dict[int, Any], np.ndarray]] = {}
         self._obs_cache: dict[int, dict[str, np.ndarray]] = {}
+        self._now: tuple[int, list[Any], dict[int, int], dict[str, np.ndarray]] | None = None
+        """The AEC fast path's cache for this move: (seat to act, its legal list, ``{catalogue index:
+        position in that list}``, its observation), filled by ``last()`` and read by ``step()`` (one
+        attribute instead of per-seat dicts, which stay for every other seat and caller)."""
 
     def _new_state(self, seed: int | None) -> None:
         if seed is not None:
@@ -94,9 +98,13 @@ class _Common:
         self.state = self.spec.new_game(int(self._seed_rng.integers(_SEED_BOUND)))
         self._legal_cache = {}
         self._obs_cache = {}
+        self._now = None
 
     def _legal(self, seat: int) -> dict[int, Any]:
         """``{index: action}`` of ``seat`` now (cached until the next move)."""
+        now = self._now
+        if now is not None and now[0] == seat:
+            return dict(zip(now[2], now[1], strict=True))
         known = self._legal_cache.get(seat)
         if known is None:
             known = self._legal_cache[seat] = self.spec.legal_and_mask(self.state, seat)
@@ -106,9 +114,13 @@ class _Common:
         self.state.apply(seat, action)
         self._legal_cache = {}
         self._obs_cache = {}
+        self._now = None
 
     def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
         """The observation dict of ``seat`` (cached until the next move: loops often observe twice per step)."""
+        now = self._now
+        if now is not None and now[0] == seat:
+            return now[3]
         obs = self._obs_cache.get(seat)
         if obs is None:
             sp, state = self.spec, self.state
@@ -156,6 +168,8 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         self.metadata = {"render_modes": ["ansi"], "name": _name(game_id), "is_parallelizable": True}
         self.render_mode = render_mode
         self._names = list(self.possible_agents)
+        self._obs_size = self.spec.obs_size
+        self._seat_of = self.agent_seat
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         """``AECEnv.agent_iter`` as a generator: the selected agent while any agent is left, at most
@@ -190,8 +204,28 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
         agent = self.agent_selection
+        obs = None
+        if observe:
+            seat = self._seat_of[agent]
+            now = self._now
+            if now is not None and now[0] == seat:
+                obs = now[3]
+            else:
+                obs = self._obs_cache.get(seat)
+                if obs is None:  # ``_observe_seat`` inlined, the legal list kept for ``step``: once a move
+                    sp, state = self.spec, self.state
+                    legal = state.legal_actions(seat)
+                    slots, mask = sp.legal_entry(legal)
+                    fast = sp.fast
+                    if fast is None:
+                        vector = sp.observe(state, seat)
+                    else:
+                        vector = np.empty(self._obs_size, dtype=np.float32)
+                        fast(state, seat, vector)
+                    obs = {"observation": vector, "action_mask": mask}
+                    self._now = (seat, legal, slots, obs)
         return (
-            self._observe_seat(self.agent_seat[agent]) if observe else None,
+            obs,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -205,8 +239,13 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         seat = self.agent_seat[agent]
-        legal = self._legal(seat)
-        chosen = legal.get(action) if isinstance(action, _INT_TYPES) else None  # type: ignore[arg-type]
+        now = self._now
+        if now is not None and now[0] == seat and isinstance(action, _INT_TYPES):
+            slot = now[2].get(action)  # type: ignore[arg-type]  # numpy ints hash as ints
+            chosen = None if slot is None else now[1][slot]
+        else:
+            legal = self._legal(seat)
+            chosen = legal.get(action) if isinstance(action, _INT_TYPES) else None  # type: ignore[arg-type]
         if chosen is None:
             raise ValueError(f"{agent}: action {action!r} is not legal now (see the action mask)")
         self._apply(seat, chosen)
@@ -286,16 +325,21 @@ class FarmtableCheckedAEC(FarmtableAEC):
             self._was_dead_step(action)
             return
         assert isinstance(action, _INT_TYPES) and 0 <= action < self._num_actions, "action is not in action space"
-        seat = self.agent_seat[agent]
-        known = self._legal_cache.get(seat)  # inline ``_legal`` and ``_apply``: this runs once per decision
-        if known is None:
-            known = self._legal_cache[seat] = self.spec.legal_and_mask(self.state, seat)
-        chosen = known[0].get(action)  # type: ignore[arg-type]  # numpy ints hash as ints
+        seat = self._seat_of[agent]
+        now = self._now  # inline ``_legal`` and ``_apply``: this runs once per decision
+        if now is not None and now[0] == seat:
+            slot = now[2].get(action)  # type: ignore[arg-type]  # numpy ints hash as ints
+            chosen = None if slot is None else now[1][slot]
+        else:
+            chosen = self._legal(seat).get(action)  # type: ignore[arg-type]
         if chosen is not None:
             state = self.state
             state.apply(seat, chosen)
-            self._legal_cache = {}
-            self._obs_cache = {}
+            self._now = None
+            if self._legal_cache:
+                self._legal_cache = {}
+            if self._obs_cache:
+                self._obs_cache = {}
             if state.is_over():
                 self._finish(agent)
             else:

@@ -112,7 +112,10 @@ def fast_encoder(sp: Spec) -> FastEncode:
     """The observation written straight from the state: the same numbers ``view(p)`` gives the schema.
 
     It reads the fields ``TinyFarmsState.view`` reads (everything is public but the future rolls), as
-    precomputed byte blocks (:mod:`farmtable.rl.fast`); a board's two grids are cached by its cells.
+    precomputed byte blocks (:mod:`farmtable.rl.fast`). A board's two grids are its cells' one-hot blocks
+    in board order, cached by the board's cells as ``bytes`` (cheaper to build and hash than a tuple);
+    a new board (random play meets one on most moves) is joined by a C-level ``map`` over a tuple of
+    blocks, not row by row through Python calls.
     """
     players = sp.players
     seats = f.rotations(players)
@@ -128,14 +131,13 @@ def fast_encoder(sp: Spec) -> FastEncode:
     face_of = f.one_hots(FACES)
     difficulty_of = f.one_hots(DIFFICULTIES)
     code_of = {code: i for i, code in enumerate(CELL_CODES)}
-    cell_of = {v: f.one_hot(len(CELL_CODES), code_of[abbr]) for v, abbr in c.ABBREVIATIONS.items()}
+    if sorted(c.ABBREVIATIONS) != list(range(len(c.ABBREVIATIONS))):
+        raise RuntimeError("tiny-farms: cell values are no longer 0..n-1; update fast_encoder")
+    cell_blocks = tuple(f.one_hot(len(CELL_CODES), code_of[c.ABBREVIATIONS[v]]) for v in range(len(c.ABBREVIATIONS)))
+    cell = cell_blocks.__getitem__
+    """Board value -> the float32 bytes of its one-hot cell (a ``Grid`` entry of the schema)."""
     dice_memo, grid_memo = f.Memo(), f.Memo()
     collected = f.memoized(lambda key: f.counts(ANIMAL_NAMES, [c.NAMES[a] for a in key]))
-    side = c.FARM_SIDE
-    row = f.memoized(lambda key: b"".join([cell_of[v] for v in key]))
-
-    def grids(key: tuple[int, ...]) -> bytes:
-        return b"".join([row(key[i : i + side]) for i in range(0, len(key), side)])
 
     num, small = f.num, f.NUM
     no_collected = f.zeros(len(ANIMAL_NAMES)) + farm_of[None]
@@ -167,10 +169,11 @@ def fast_encoder(sp: Spec) -> FastEncode:
         milk, boards = s.milk, s.boards
         for seat in seats[player]:
             parts.append(small[milk[seat]])
-            board = tuple(boards[seat])
-            grid = grid_memo.get(board)
-            if grid is None:
-                grid = grid_memo.add(board, grids(board))
+            board = boards[seat]
+            key = bytes(board)  # cell values are 0..13: one byte each, a cheap key to hash
+            grid = grid_memo.get(key)
+            if grid is None:  # red farm then blue, row by row: the two grids
+                grid = grid_memo.add(key, b"".join(map(cell, board)))
             parts.append(grid)
         if phase == place:
             parts.append(collected(tuple(s.pending)))

@@ -423,10 +423,12 @@ class ViewerObs:
     gather. It equals :func:`observe` (the stateless reference) by test.
     """
 
-    def __init__(self, state: dict[str, np.ndarray], layout: Layout) -> None:
+    def __init__(self, state: dict[str, np.ndarray], layout: Layout, dtype: Any = np.float32) -> None:
         self.layout = layout
         n, players, _ = state["boards"].shape
-        self.full = np.zeros((n, players, layout.size), dtype=np.float32)
+        self.full = np.zeros((n, players, layout.size), dtype=dtype)
+        """Every viewer's observation of every game (``dtype``: float32, or a whole-number type that holds
+        the schema's bounds; the values are whole numbers either way)."""
         self._fill(state, np.arange(n))
         self._empty_at = 1 + int(layout.cell_code[c.EMPTY])
         self._code_at = 1 + layout.cell_code
@@ -453,21 +455,27 @@ class ViewerObs:
             at = layout.wheel_end + (mover - viewer) % players * self._seat_size
             self.full[put, viewer, at[put] + self._empty_at + cell] = 0.0
             self.full[put, viewer, at[put] + self._code_at[a[put]] + cell] = 1.0
-            self.full[milk, viewer, at[milk]] -= 1.0
+            self.full[milk, viewer, at[milk]] -= 1
 
     def restart(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
         """The games ``lanes`` are new: their seat blocks again from their state."""
         self._fill(state, lanes)
 
-    def observe(self, state: dict[str, np.ndarray]) -> np.ndarray:
-        """``(B, obs_size)`` float32, a fresh array: :func:`observe` of ``state``."""
+    def observe(self, state: dict[str, np.ndarray], out: np.ndarray | None = None) -> np.ndarray:
+        """``(B, obs_size)``: :func:`observe` of ``state`` (in :attr:`full`'s dtype), a fresh array, or
+        written into ``out`` (``(B, obs_size)``, that dtype) and returned."""
         layout = self.layout
-        n = len(state["phase"])
+        full = self.full
+        n, players, size = full.shape
         lanes = np.arange(n)
         head, tail, viewer = _head_tail(state, layout)
-        self.full[lanes, viewer, : layout.wheel_end] = head
-        self.full[lanes, viewer, layout.tail_at :] = tail
-        out: np.ndarray = self.full[lanes, viewer]
+        full[lanes, viewer, : layout.wheel_end] = head
+        full[lanes, viewer, layout.tail_at :] = tail
+        rows = lanes * players + viewer
+        if out is None:
+            gathered: np.ndarray = full.reshape(n * players, size)[rows]
+            return gathered
+        np.take(full.reshape(n * players, size), rows, axis=0, out=out)
         return out
 
 

@@ -52,12 +52,25 @@ class BatchVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012  (gymnasium reads the class attribute)
 
-    def __init__(self, num_envs: int, players: int, reward: str, rl_spec: Spec) -> None:
+    def __init__(self, num_envs: int, players: int, reward: str, rl_spec: Spec, obs_dtype: Any = np.float32) -> None:
         self.num_envs = num_envs
         self.players = players
         self.reward_mode = reward
         self.rl_spec = rl_spec
-        self.single_observation_space = spaces.Box(low=rl_spec.low, high=rl_spec.high, dtype=np.float32)
+        self.obs_dtype = np.dtype(obs_dtype)
+        low, high = rl_spec.low, rl_spec.high
+        if self.obs_dtype != np.float32:
+            info = np.iinfo(self.obs_dtype) if self.obs_dtype.kind in "iu" else None
+            whole = bool(
+                np.all(np.isfinite(low) & np.isfinite(high) & (low == np.round(low)) & (high == np.round(high)))
+            )
+            if info is None or not whole or low.min() < info.min or high.max() > info.max:
+                raise ValueError(
+                    f"obs_dtype {self.obs_dtype} cannot hold this observation (bounds {low.min()}..{high.max()}): "
+                    "use float32, or an integer type that holds every bound"
+                )
+            low, high = low.astype(self.obs_dtype), high.astype(self.obs_dtype)
+        self.single_observation_space = spaces.Box(low=low, high=high, dtype=self.obs_dtype)
         self.single_action_space = spaces.Discrete(rl_spec.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -252,15 +265,31 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
     final totals come from its batched scorer (``scoring.score_players``' totals; ties: most unused milk).
     A game's final observation (the step it ends) is seat 0's, with nobody to act (``to_act`` −1, an
     all-zero mask): everything in Tiny Farms is public.
+
+    Speed options (issue 16): ``obs_dtype=np.int8`` gives the same observation as whole numbers in one
+    byte each (every entry of this schema is a whole number in −3..12; the observation space says
+    ``int8``), a quarter of the float32 bytes to write per step; ``copy=False`` writes every step's
+    observations into one array kept by the env (Gymnasium's ``copy=False`` convention for vector envs:
+    the array returned by ``reset``/``step`` is overwritten by the next ``step``; copy what you keep).
     """
 
-    def __init__(self, num_envs: int, players: int = 2, reward: str = "score", variants: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        num_envs: int,
+        players: int = 2,
+        reward: str = "score",
+        variants: tuple[str, ...] = (),
+        obs_dtype: Any = np.float32,
+        copy: bool = True,
+    ) -> None:
         self._check_args(num_envs, reward)
         variants = tuple(sorted(variants))
         tf.check_setup(players, variants)
         self.variants = variants
         self.layout = tf.Layout(players, variants)
-        super().__init__(num_envs, players, reward, self.layout.spec)
+        super().__init__(num_envs, players, reward, self.layout.spec, obs_dtype)
+        self.copy = copy
+        self._out: np.ndarray | None = None
         self._found: tf.Options | None = None
         self._views: tf.ViewerObs | None = None
         tf.set_tables()  # the scorer's pig and sheep tables: built once per process (~0.2 s), not mid-game
@@ -280,7 +309,7 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
 
     def _viewer_obs(self) -> tf.ViewerObs:
         if self._views is None:
-            self._views = tf.ViewerObs(self.state, self.layout)
+            self._views = tf.ViewerObs(self.state, self.layout, self.obs_dtype)
         return self._views
 
     def _play(self, chosen: np.ndarray) -> None:
@@ -296,7 +325,11 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
         return over
 
     def _observe(self) -> np.ndarray:
-        return self._viewer_obs().observe(self.state)
+        if self.copy:
+            return self._viewer_obs().observe(self.state)
+        if self._out is None:
+            self._out = np.empty((self.num_envs, self.rl_spec.obs_size), dtype=self.obs_dtype)
+        return self._viewer_obs().observe(self.state, out=self._out)
 
     def _legal_mask(self) -> np.ndarray:
         self._found = None  # games may have restarted since the last look
