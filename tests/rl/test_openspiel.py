@@ -72,6 +72,22 @@ def test_seeded_games_are_reproducible_and_differ() -> None:
     assert str(b.new_initial_state()) == first
 
 
+def test_cloning_keeps_the_seed_sequence() -> None:
+    """pyspiel's clone starts from ``new_initial_state``: cloning (a used or a fresh state) neither draws a
+    seed nor changes which games come next, and the clone is of the same game."""
+    plain = pyspiel.load_game("python_farmtable_farmers_finances", {"players": 2, "seed": 9})
+    expected = [str(plain.new_initial_state()) for _ in range(3)]
+    cloned = pyspiel.load_game("python_farmtable_farmers_finances", {"players": 2, "seed": 9})
+    fresh = cloned.new_initial_state()
+    twin = fresh.clone()  # a state not used yet: its game is made first, then copied
+    assert str(twin) == str(fresh) == expected[0]
+    used = cloned.new_initial_state()
+    used.apply_action(used.legal_actions()[0])
+    for _ in range(3):
+        assert str(used.clone()) == str(used)
+    assert str(cloned.new_initial_state()) == expected[2]
+
+
 def test_observation_tensor_is_the_view() -> None:
     """observation_tensor(p) is the encoded view of p; the string is the view's JSON."""
     game = pyspiel.load_game("python_farmtable_farmerama", {"players": 2})

@@ -102,8 +102,17 @@ class FarmtableGame(pyspiel.Game):  # type: ignore[misc]
         self._seeds = np.random.default_rng(int(params.get("seed", 0)))
 
     def new_initial_state(self) -> FarmtableState:
-        """A new game; its seed comes from the game's seeded RNG."""
-        return FarmtableState(self, self.spec.new_game(int(self._seeds.integers(_SEED_BOUND))))
+        """A new game; its seed comes from the game's seeded RNG, drawn when the state is first used.
+
+        pyspiel's ``clone()`` of a Python state starts from ``new_initial_state()`` and then replaces its
+        attributes with copies of the original's, so the game is made lazily (:meth:`FarmtableState.__getattr__`):
+        a clone neither builds a game it throws away nor draws a seed, and cloning does not change which
+        games come next."""
+        return FarmtableState(self)
+
+    def draw_game(self) -> Any:
+        """The next game of this game's seed sequence (a farmtable state)."""
+        return self.spec.new_game(int(self._seeds.integers(_SEED_BOUND)))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> FarmtableObserver:
         """The observer: the encoded view of a player (no perfect-recall information state)."""
@@ -122,9 +131,25 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
     ``PyState::LegalActions`` (none when terminal or for a seat not to act), without the bridge.
     """
 
-    def __init__(self, game: FarmtableGame, state: Any) -> None:
+    def __init__(self, game: FarmtableGame, state: Any = None) -> None:
         super().__init__(game)
-        self._held = _Held(state, game.spec)
+        if state is not None:
+            self._held = _Held(state, game.spec)
+        # else: the game's next game is drawn on first use (``__getattr__``; see ``new_initial_state``)
+
+    def __getattr__(self, name: str) -> Any:
+        """Makes a state from ``new_initial_state`` on its first use: ``_held`` is the game's next game."""
+        if name != "_held":
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        game = self.get_game()
+        held = self._held = _Held(game.draw_game(), game.spec)
+        return held
+
+    def clone(self) -> FarmtableState:
+        """A copy of this state (pyspiel's clone, after making a fresh state's game so the copy is of it)."""
+        self._held  # noqa: B018 (makes the game of a state not used yet, so the copy is of the same game)
+        twin: FarmtableState = super().clone()
+        return twin
 
     @property
     def spec(self) -> Spec:
