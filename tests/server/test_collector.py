@@ -8,7 +8,6 @@ from fastapi.testclient import TestClient
 
 from farmtable.server import create_app
 from farmtable.server.collector import THRESHOLDS, quiet_collector
-
 from tests.server.conftest import TEST_LIMITS
 
 
