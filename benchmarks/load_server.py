@@ -319,9 +319,10 @@ async def _run(args: argparse.Namespace, bases: list[str], server_pids: list[int
     bench.cross.clear()
     start_stats = await bench.stats()
     start_cpu, start_pg = cpu_of(server_pids), postgres_cpu()
-    started = time.perf_counter()
+    started, window_start = time.perf_counter(), time.time()
     await asyncio.sleep(args.seconds)
     elapsed = time.perf_counter() - started
+    window = [round(window_start, 3), round(time.time(), 3)]
     end_stats = await bench.stats()
     end_cpu, end_pg = cpu_of(server_pids), postgres_cpu()
     cross = list(bench.cross)
@@ -348,6 +349,7 @@ async def _run(args: argparse.Namespace, bases: list[str], server_pids: list[int
         "limits": args.limits,
         "db": "sqlite" if not args.db or args.db.startswith("sqlite") else args.db.split(":", 1)[0],
         "load_average_1min": round(os.getloadavg()[0], 2),
+        "measured_unix_s": window,
         "think_s": [args.think_min, args.think_max],
         "seconds": round(elapsed, 1),
         "decisions": end_stats["decisions"] - start_stats["decisions"],
