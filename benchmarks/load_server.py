@@ -73,7 +73,7 @@ def start_server(
     cmd += ["--db", db_url, "--ai-delay", str(ai_delay), "--sqlite-sync", sqlite_sync]
     cmd += LOAD_CLIENT_LIMITS if limits == "on" else NO_LIMITS
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a start on a busy machine can take a while (not measured)
     while time.monotonic() < deadline:
         with contextlib.suppress(httpx.HTTPError):
             if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
