@@ -22,6 +22,12 @@ turning the collector off:
 
 The previous thresholds come back (and the frozen objects are unfrozen) when the last app using it stops,
 so a test process that starts many apps keeps CPython's behaviour outside them.
+
+Search agents set old objects aside themselves for the length of a decision
+(:func:`farmtable.agents.base.old_objects_set_aside`) unless something froze objects already: in the server
+they now find this freeze and leave it as it is (before, an agent on an AI thread froze and unfroze the whole
+server around each of its decisions). The worker processes of heavy agents are spawned, so they start
+unfrozen and keep doing it.
 """
 
 from __future__ import annotations
