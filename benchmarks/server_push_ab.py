@@ -216,7 +216,13 @@ async def main(games, decisions, tables, seed):
         print(json.dumps({"decisions": count, "decide_us": cpu["decide"] / count * 1e6,
                           "push_us": cpu["push"] / count * 1e6}))
 
-asyncio.run(main(sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])))
+try:  # the collector settings the server serves with, where it has them (farmtable.server.collector)
+    from farmtable.server.collector import quiet_collector
+except ImportError:
+    import contextlib
+    quiet_collector = contextlib.nullcontext
+with quiet_collector():
+    asyncio.run(main(sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])))
 """
 """The in-process workload (``--in-process``): the same decisions on both servers' ``Hub`` (a fresh SQLite
 file, the server's own decision write), and after each one the update of seat 0, seat 1 and a spectator,
@@ -226,7 +232,8 @@ texts its ``Subscriber`` picks (``texts_of``: a new picture unescaped after the 
 ``Hub.wire(...).full``, else ``json.dumps`` of ``Hub.payload``, as Starlette's ``send_json`` did for every
 socket; the sends themselves are not in it (the live run has them); CPU time only
 (``time.process_time``), so a busy machine barely moves it and no AI pacing or update coalescing enters.
-Written against the Hub API both commits share."""
+Each side runs under the garbage-collector settings its server serves with (``quiet_collector`` where the
+server has it, CPython's defaults before). Written against the Hub API both commits share."""
 
 GAMES = ["tiny-farms", "farmini", "farmerama", "tiny-towns", "farmers-finances"]
 

@@ -29,6 +29,7 @@ import farmtable
 from farmtable.agents.levels import LEVELS
 from farmtable.core import BadInput, CorruptSave
 from farmtable.server import guide, narrate, pages
+from farmtable.server.collector import quiet_collector
 from farmtable.server.guard import Guard
 from farmtable.server.hub import AI, CONNECTION_GONE, HUMAN, ApiError, Hub, Subscriber, Table
 from farmtable.server.limits import (
@@ -244,6 +245,12 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        with quiet_collector():  # no long collector pauses while serving (see farmtable.server.collector)
+            async with serving(app):
+                yield
+
+    @contextlib.asynccontextmanager
+    async def serving(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url, sqlite_sync)
         app.state.hub = hub = Hub(
             store, ai_delay=ai_delay, ai_workers=ai_workers, limits=limits, lease_seconds=lease_seconds
