@@ -63,14 +63,24 @@ STORAGE_THREADS = 8
 """Storage threads (and so connections in use at once) per process on PostgreSQL: a commit waits for the
 database's disk, and different tables' commits may wait together."""
 
-HEAVY_AGENTS = frozenset({"ismcts", "mcts"})
-"""Agents that think for long (search): they run in worker processes, so their thinking never
-holds the interpreter lock the server's event loop needs. Light agents run in a thread pool."""
+LIGHT_AGENTS = frozenset({"random", "greedy"})
+"""Agents that decide at once (no search): they run in a thread pool. Every other agent (``mcts``,
+``ismcts`` and the games' own searching players such as ``tiny-towns-rollout`` or ``farmerama-duel``)
+thinks for up to its level's budget, so it runs in a worker process and its thinking never holds the
+interpreter lock the server's event loop needs."""
 
 
-def act_in_process(spec: str, seed: int, state: State[Any], seat: int) -> str:
-    """Worker-process side of an AI decision (the state arrives pickled): returns the notation."""
-    return str(farmtable.agents.make(spec, seed=seed).act(state, seat))
+def thinks_long(spec: str) -> bool:
+    """True when the agent of ``spec`` searches (it runs in a worker process, not on the server's threads)."""
+    return farmtable.agents.parse_spec(spec)[0] not in LIGHT_AGENTS
+
+
+def act_in_process(agent: farmtable.agents.Agent, state: State[Any], seat: int) -> tuple[str, farmtable.agents.Agent]:
+    """Worker-process side of an AI decision: the seat's agent and the state arrive pickled; returns the
+    notation and the agent after its decision (what it remembers between its moves, such as the second
+    card of a chosen pair or a planned turn, goes back to the seat with it)."""
+    action = agent.act(state, seat)
+    return str(action), agent
 
 
 PR_SET_PDEATHSIG = 1
@@ -1526,10 +1536,10 @@ class Hub:
                 agent = self._agent(table, seat, spec)
                 if self.ai_delay:
                     await asyncio.sleep(self.ai_delay)
-                if farmtable.agents.parse_spec(spec)[0] in HEAVY_AGENTS:
-                    seed = secrets.randbits(64)
-                    action: Any = await loop.run_in_executor(
-                        self._processes(), act_in_process, spec, seed, snapshot, seat
+                if thinks_long(spec):
+                    action: Any
+                    action, table.agents[seat] = await loop.run_in_executor(
+                        self._processes(), act_in_process, agent, snapshot, seat
                     )
                 else:
                     action = await loop.run_in_executor(self._ai, agent.act, snapshot, seat)
