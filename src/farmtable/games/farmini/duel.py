@@ -44,10 +44,10 @@ import time
 from typing import Any, Final
 
 from farmtable.agents.base import Agent, legal_actions_or_refuse
-from farmtable.agents.greedy import greedy_choice
+from farmtable.agents.greedy import greedy_choice, terminal_value
 from farmtable.core import State
-from farmtable.games.farmini.evaluation import completion_moves, evaluate, heuristic
-from farmtable.games.farmini.rules import FarminiState, Take
+from farmtable.games.farmini.evaluation import completion_moves, evaluate, heuristic, placement_order
+from farmtable.games.farmini.rules import FarminiState, Place, Take
 
 DEFAULT_TIME: Final = 0.2
 """CPU seconds per decision (the Normal level's cap)."""
@@ -59,11 +59,16 @@ STOP_SHARE: Final = 0.95
 """Share of the budget after which a world in progress is abandoned (the worlds rated before it
 decide, so every card is still rated on the same worlds)."""
 MAX_PLIES: Final = 2
+EXACT_SHARE: Final = 0.7
+"""``place=2``: share of the budget within which fence-card placements are rated exactly."""
 
 
 def _check_params(time_budget: object, worlds: object, edge: object, plies: object, place: object) -> None:
-    if isinstance(place, bool) or place not in (0, 1):
-        raise ValueError(f"farmini-duel: place must be 1 (the lookahead's move) or 0 (greedy's), got {place!r}")
+    if isinstance(place, bool) or place not in (0, 1, 2):
+        raise ValueError(
+            f"farmini-duel: place must be 1 (the lookahead's move), 0 (greedy's) or 2 (greedy's rating "
+            f"within the budget), got {place!r}"
+        )
     if time_budget is not None and (
         isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) or not time_budget > 0
     ):
@@ -134,7 +139,8 @@ class DuelAgent(Agent):
         ``worlds`` (most sampled worlds per decision, default 64), ``edge`` (points by which a card must
         beat greedy's card on the sampled worlds to replace it, default 0), ``plies`` (1: the other's
         reply; 2: the other's reply and this player's next take), ``place`` (1: play the taken card as
-    the evaluation's lookahead would, default; 0: as the greedy agent would).
+    the evaluation's lookahead would, default; 0: as the greedy agent would; 2: a fence card's
+    placements rated the greedy agent's way, best first by the lookahead, while the budget lasts).
     """
 
     name = "farmini-duel"
@@ -150,7 +156,7 @@ class DuelAgent(Agent):
     ) -> None:
         _check_params(time, worlds, edge, plies, place)
         params: dict[str, Any] = {}
-        if not place:
+        if place != 1:
             params["place"] = place
         if worlds != DEFAULT_WORLDS:
             params["worlds"] = worlds
@@ -165,7 +171,7 @@ class DuelAgent(Agent):
         self.worlds = int(worlds)
         self.edge = float(edge)
         self.plies = int(plies)
-        self.place = bool(place)
+        self.place = int(place)
         self.rng = random.Random(seed)
         self.last_rated: dict[Any, float] = {}
         """Mean margin per card at the last take decision it rated (empty: greedy's move)."""
@@ -186,8 +192,31 @@ class DuelAgent(Agent):
         if self.place and world.pending is not None:
             moves = completion_moves(world, player)
             if moves and moves[0] in legal:
+                if self.place == 2 and isinstance(moves[0], Place):
+                    return self._place_exactly(world, player, legal, moves[0], start)
                 return moves[0]
         return legal[greedy_choice(world, player, self.rng)]
+
+    def _place_exactly(self, world: FarminiState, player: int, legal: list[Any], first: Place, start: float) -> Any:
+        """``place=2``: the fence card's placements rated the greedy agent's way (each laid on a copy
+        of the position, then ``heuristic``), the lookahead's choice ``first`` and then the others in
+        the lookahead's order (:func:`evaluation.placement_order`), until :data:`EXACT_SHARE` of the
+        budget has passed; the best rated (ties: the earlier)."""
+        allowed = set(legal)
+        order = [first, *(move for move in placement_order(world, player) if move != first)]
+        stop = math.inf if self.budget is None else start + EXACT_SHARE * self.budget
+        best, best_value = first, -math.inf
+        for move in order:
+            if move is not first and time.process_time() > stop:
+                break
+            if move not in allowed:
+                continue
+            child = world.clone()
+            child.apply(player, move)
+            value = terminal_value(child, player) if child.is_over() else heuristic(child, player)
+            if value > best_value:
+                best, best_value = move, value
+        return best
 
     def _take(self, world: FarminiState, player: int, legal: list[Any], start: float) -> Any:
         values: dict[Any, float] = {}
