@@ -60,15 +60,12 @@ STOP_SHARE: Final = 0.95
 decide, so every card is still rated on the same worlds)."""
 MAX_PLIES: Final = 2
 EXACT_SHARE: Final = 0.7
-"""``place=2``: share of the budget within which fence-card placements are rated exactly."""
+"""``exact=1``: share of the budget within which fence-card placements are rated exactly."""
 
 
 def _check_params(time_budget: object, worlds: object, edge: object, plies: object, place: object) -> None:
-    if isinstance(place, bool) or place not in (0, 1, 2):
-        raise ValueError(
-            f"farmini-duel: place must be 1 (the lookahead's move), 0 (greedy's) or 2 (greedy's rating "
-            f"within the budget), got {place!r}"
-        )
+    if isinstance(place, bool) or place not in (0, 1):
+        raise ValueError(f"farmini-duel: place must be 1 (the lookahead's move) or 0 (greedy's), got {place!r}")
     if time_budget is not None and (
         isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) or not time_budget > 0
     ):
@@ -139,8 +136,9 @@ class DuelAgent(Agent):
         ``worlds`` (most sampled worlds per decision, default 64), ``edge`` (points by which a card must
         beat greedy's card on the sampled worlds to replace it, default 0), ``plies`` (1: the other's
         reply; 2: the other's reply and this player's next take), ``place`` (1: play the taken card as
-    the evaluation's lookahead would, default; 0: as the greedy agent would; 2: a fence card's
-    placements rated the greedy agent's way, best first by the lookahead, while the budget lasts).
+    the evaluation's lookahead would, default; 0: as the greedy agent would), ``exact`` (1: with
+    ``place=1``, a fence card's placements rated the greedy agent's way, best first by the
+    lookahead, while :data:`EXACT_SHARE` of the budget lasts; default 0).
     """
 
     name = "farmini-duel"
@@ -153,11 +151,16 @@ class DuelAgent(Agent):
         edge: float = 0.0,
         plies: int = 1,
         place: int = 1,
+        exact: int = 0,
     ) -> None:
         _check_params(time, worlds, edge, plies, place)
+        if isinstance(exact, bool) or exact not in (0, 1):
+            raise ValueError(f"farmini-duel: exact must be 0 or 1 (placements rated exactly), got {exact!r}")
         params: dict[str, Any] = {}
-        if place != 1:
+        if not place:
             params["place"] = place
+        if exact:
+            params["exact"] = exact
         if worlds != DEFAULT_WORLDS:
             params["worlds"] = worlds
         if edge:
@@ -171,7 +174,8 @@ class DuelAgent(Agent):
         self.worlds = int(worlds)
         self.edge = float(edge)
         self.plies = int(plies)
-        self.place = int(place)
+        self.place = bool(place)
+        self.exact = bool(exact)
         self.rng = random.Random(seed)
         self.last_rated: dict[Any, float] = {}
         """Mean margin per card at the last take decision it rated (empty: greedy's move)."""
@@ -192,13 +196,13 @@ class DuelAgent(Agent):
         if self.place and world.pending is not None:
             moves = completion_moves(world, player)
             if moves and moves[0] in legal:
-                if self.place == 2 and isinstance(moves[0], Place):
+                if self.exact and isinstance(moves[0], Place):
                     return self._place_exactly(world, player, legal, moves[0], start)
                 return moves[0]
         return legal[greedy_choice(world, player, self.rng)]
 
     def _place_exactly(self, world: FarminiState, player: int, legal: list[Any], first: Place, start: float) -> Any:
-        """``place=2``: the fence card's placements rated the greedy agent's way (each laid on a copy
+        """``exact=1``: the fence card's placements rated the greedy agent's way (each laid on a copy
         of the position, then ``heuristic``), the lookahead's choice ``first`` and then the others in
         the lookahead's order (:func:`evaluation.placement_order`), until :data:`EXACT_SHARE` of the
         budget has passed; the best rated (ties: the earlier)."""
