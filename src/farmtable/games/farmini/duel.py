@@ -24,8 +24,11 @@ The card of best mean margin is taken; it replaces greedy's card only when bette
 ``edge`` points (ties and near-ties keep greedy's move). The taken card is then played the way
 the rollouts assume, as the evaluation's lookahead values it (:func:`evaluation.completion_moves`:
 its best placement, its best free cell per token; a few milliseconds, where the greedy agent tries
-every placement on a copy, up to 0.4 CPU s); ``place=0`` plays it the greedy agent's way. A
-discard is the greedy agent's. With any other player count the agent plays exactly like the
+every placement on a copy, up to 0.4 CPU s); ``place=0`` plays it the greedy agent's way;
+``exact=1`` rates a fence card's placements the greedy agent's way (each laid on a copy) in the
+lookahead's order, the lookahead's own choice first, while 70% of the budget lasts. ``width=w``
+rates a card by its mean chance to win, ``σ(margin / w)`` per world, instead of its mean margin.
+A discard is the greedy agent's. With any other player count the agent plays exactly like the
 greedy agent, with the same random numbers, so solo play does not change.
 
 ``time`` caps the CPU seconds of a decision (``time.process_time``): worlds are rated one after
@@ -129,6 +132,12 @@ def reply_margin(world: FarminiState, me: int, take: Any, plies: int = 1) -> flo
     return margin(sim, me)
 
 
+def win_chance(margin: float, width: float) -> float:
+    """``σ(margin / width)``: a rated margin read as a chance to win (``width`` points: how uncertain
+    the rest of the game leaves the final margin)."""
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, margin / width))))
+
+
 class DuelAgent(Agent):
     """The two-player Farmini player (spec ``farmini-duel:time=0.2``); see the module.
 
@@ -138,7 +147,9 @@ class DuelAgent(Agent):
         reply; 2: the other's reply and this player's next take), ``place`` (1: play the taken card as
     the evaluation's lookahead would, default; 0: as the greedy agent would), ``exact`` (1: with
     ``place=1``, a fence card's placements rated the greedy agent's way, best first by the
-    lookahead, while :data:`EXACT_SHARE` of the budget lasts; default 0).
+    lookahead, while :data:`EXACT_SHARE` of the budget lasts; default 0), ``width`` (points > 0:
+    each world's margin is read as a win chance :func:`win_chance` before the mean; default 0,
+    the margin itself).
     """
 
     name = "farmini-duel"
@@ -152,8 +163,11 @@ class DuelAgent(Agent):
         plies: int = 1,
         place: int = 1,
         exact: int = 0,
+        width: float = 0.0,
     ) -> None:
         _check_params(time, worlds, edge, plies, place)
+        if isinstance(width, bool) or not isinstance(width, (int, float)) or not 0 <= width < math.inf:
+            raise ValueError(f"farmini-duel: width must be a number of points of at least 0, got {width!r}")
         if isinstance(exact, bool) or exact not in (0, 1):
             raise ValueError(f"farmini-duel: exact must be 0 or 1 (placements rated exactly), got {exact!r}")
         params: dict[str, Any] = {}
@@ -165,6 +179,8 @@ class DuelAgent(Agent):
             params["worlds"] = worlds
         if edge:
             params["edge"] = edge
+        if width:
+            params["width"] = width
         if plies != 1:
             params["plies"] = plies
         if time is not None:
@@ -174,6 +190,7 @@ class DuelAgent(Agent):
         self.worlds = int(worlds)
         self.edge = float(edge)
         self.plies = int(plies)
+        self.width = float(width)
         self.place = bool(place)
         self.exact = bool(exact)
         self.rng = random.Random(seed)
@@ -246,7 +263,8 @@ class DuelAgent(Agent):
             for action in order:
                 if time.process_time() > stop:
                     break
-                row.append(reply_margin(sample, player, action, self.plies))
+                value = reply_margin(sample, player, action, self.plies)
+                row.append(value if self.width <= 0 else win_chance(value, self.width))
             if len(row) < len(order):
                 break  # abandoned: a world counts only when every card was rated on it
             for action, value in zip(order, row, strict=True):
