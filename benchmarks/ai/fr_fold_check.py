@@ -12,19 +12,20 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+from typing import Any
 
 import farmtable
 import farmtable.agents
 from farmtable.games.farmerama.duel import DuelAgent
 
-PAIRS = (
+PAIRS: tuple[tuple[dict[str, Any], dict[str, Any]], ...] = (
     ({"temp": 0.5}, {"temp": 0.5, "deep": 1.0}),  # the Normal and Hard plays, without their clocks
     ({"temp": 0.5, "refine": 3}, {"temp": 2.0}),
 )
 """The duel players' options per seat, each pair played on every deal."""
 
 
-def play_duel(deal: int, options: tuple[dict[str, float], dict[str, float]]) -> list[str]:
+def play_duel(deal: int, options: tuple[dict[str, Any], dict[str, Any]]) -> list[str]:
     """One seeded two-player game (game seed ``deal``) between duel players without a clock: its decisions."""
     game = farmtable.get_game("farmerama")
     state = game.new_game(players=2, seed=deal)

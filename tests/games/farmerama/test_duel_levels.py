@@ -14,7 +14,7 @@ from farmtable.games.farmerama.components import CARDS
 from farmtable.games.farmerama.rules import CHOOSE, FarmeramaState
 from tests.games.farmerama.positions import give_buildings, move_good, new
 
-PAIRS = list(combinations(range(len(CARDS)), 2))
+PAIRS: list[tuple[int, ...]] = list(combinations(range(len(CARDS)), 2))
 
 
 def _position() -> FarmeramaState:
@@ -75,7 +75,7 @@ def test_level_two_foresees_the_hard_players_pair(seed: int) -> None:
     base = duel._base(state.clone(), 1)
     table = _table(base)
     picks = duel._level_picks(base, 0, PAIRS, lambda p, q: table[(p, q)], 0.5, 2, None)
-    assert hard in picks
+    assert picks is not None and hard in picks
 
 
 def test_the_level_two_model_is_answered_best() -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import time
+from typing import Any
 
 import pytest
 
@@ -10,7 +12,7 @@ import farmtable
 import farmtable.agents
 from farmtable.games.farmini import duel, evaluation
 from farmtable.games.farmini.components import ALL_CARDS, FenceCard
-from farmtable.games.farmini.rules import FarminiState, Place
+from farmtable.games.farmini.rules import FarminiState
 
 
 def _fence_decisions(seed: int, count: int) -> list[tuple[FarminiState, int]]:
@@ -29,7 +31,7 @@ def _fence_decisions(seed: int, count: int) -> list[tuple[FarminiState, int]]:
     return found
 
 
-def _values(state: FarminiState, p: int) -> dict[Place, float]:
+def _values(state: FarminiState, p: int) -> dict[Any, float]:
     values = {}
     for move in state.legal_actions(p):
         child = state.clone()
@@ -60,7 +62,7 @@ def test_a_spent_budget_plays_the_lookaheads_placement(monkeypatch: pytest.Monke
     # iteration-free: a clock 10 s on after the decision's first reading rates only the lookahead's move
     state, p = _fence_decisions(7, 1)[0]
     readings = iter([0.0])
-    monkeypatch.setattr(duel.time, "process_time", lambda: next(readings, 10.0))
+    monkeypatch.setattr(time, "process_time", lambda: next(readings, 10.0))
     pick = duel.DuelAgent(seed=1, time=0.2, exact=1).act(state, p)
     assert pick == evaluation.completion_moves(state, p)[0]
 
