@@ -145,6 +145,15 @@ OVERRIDES: Final[tuple[Override, ...]] = (
         players=2,
     ),
     Override(
+        "expert",
+        "farmerama",
+        "farmerama-duel:time=1.0,temp=0.5,deep=1,level=2,refine=10",
+        "2 players, against the Hard row above, deals 2000-2034 from both seats: 79.3% [68.4, 87.1] of 70 "
+        "games, margin +17.0 [+12.8, +21.2] stars (session 11; the 200 games were beyond the machine). "
+        "benchmarks/ai/farmerama.md, session 11",
+        players=2,
+    ),
+    Override(
         "normal",
         "tiny-towns",
         "tiny-towns-duel:time=0.2,k=4,worlds=4,rival=1",

@@ -45,7 +45,7 @@ from farmtable.agents.greedy import greedy_choice
 from farmtable.core import State, clock
 from farmtable.games.farmerama.components import CARDS
 from farmtable.games.farmerama.evaluation import actions_left, estimate
-from farmtable.games.farmerama.planner import board_value
+from farmtable.games.farmerama.planner import board_key, board_value
 from farmtable.games.farmerama.rules import ACT, AWARD, CARD_ACTIONS, CHOOSE, NO_CARD, FarmeramaState
 
 DEFAULT_TIME: Final = 0.2
@@ -138,11 +138,7 @@ def line_value(sim: FarmeramaState, player: int, memo: dict[tuple[object, ...], 
     key: tuple[object, ...] = (
         player,
         sim.round,
-        tuple(board.barn),
-        tuple(board.beds),
-        board.wheel,
-        tuple(board.pasture),
-        tuple(board.products),
+        *board_key(board),
         tuple(board.garden),
         tuple((c, sim.card_count[c]) for c in sorted(board.cards)),
         tuple(sim.supply),
@@ -237,6 +233,7 @@ def choose_pair(
     line: bool = False,
     refine: int = 0,
     refine_by: float | None = None,
+    level: int = 1,
 ) -> tuple[int, ...] | None:
     """The pair of action cards ``me`` should choose this round (two-player phase 1), or None when the
     budget allowed no complete rating. ``world``: a determinization. ``deadline`` (a ``process_time``
@@ -245,7 +242,9 @@ def choose_pair(
 
     ``deep`` (0 to 1): weight of a second-level model of the other player in its model: the pair
     the other would choose if it reasoned like this player with ``deep=0`` (its best answer, by the
-    same table, to a softmax of this player's pairs played alone).
+    same table, to a softmax of this player's pairs played alone). ``level`` (1 or more) is the
+    depth of that reasoning (:func:`_level_picks`): ``level=2`` models the other as a player with
+    ``deep=1`` (the Hard level), which answers this player's ``deep=0`` choice.
 
     ``eq`` and ``nash`` (0 to 1) use the whole table (every pair against every pair, from the
     round's start) as a zero-sum matrix game (:func:`equilibrium.equilibrium`): ``eq`` is the
@@ -285,15 +284,8 @@ def choose_pair(
 
     model = opponent_model(base, opp, temp, greedy)
     if deep > 0 and (deadline is None or time.process_time() < deadline):
-        seen = opponent_model(base, me, temp)  # this player as the other models it (level 0)
-        answers: dict[tuple[int, ...], float] = {}
-        for theirs in everything:
-            if deadline is not None and time.process_time() > deadline:
-                break
-            answers[theirs] = -sum(w * margin(pair, theirs) for pair, w in seen)
-        else:
-            top = max(answers.values())
-            picks = [q for q in everything if answers[q] >= top - 1e-9]
+        picks = _level_picks(base, me, everything, margin, temp, level, deadline)
+        if picks is not None:
             model = [(q, (1.0 - deep) * w + (deep / len(picks) if q in picks else 0.0)) for q, w in model]
     if deadline is not None and time.process_time() > deadline:
         return None
@@ -334,6 +326,55 @@ def choose_pair(
         except clock.OutOfTime:
             return best
     return best
+
+
+def _best_answers(
+    rows: list[tuple[int, ...]],
+    dist: list[tuple[tuple[int, ...], float]],
+    rate: Callable[[tuple[int, ...], tuple[int, ...]], float],
+    deadline: float | None,
+) -> list[tuple[int, ...]] | None:
+    """The ``rows`` with the best expected ``rate(row, other)`` against the other's distribution
+    ``dist`` (every tie kept, in ``rows``' order), or None when ``deadline`` passes first."""
+    answers: dict[tuple[int, ...], float] = {}
+    for row in rows:
+        if deadline is not None and time.process_time() > deadline:
+            return None
+        answers[row] = sum(w * rate(row, other) for other, w in dist)
+    top = max(answers.values())
+    return [row for row in rows if answers[row] >= top - 1e-9]
+
+
+def _level_picks(
+    base: FarmeramaState,
+    me: int,
+    everything: list[tuple[int, ...]],
+    margin: Callable[[tuple[int, ...], tuple[int, ...]], float],
+    temp: float,
+    level: int,
+    deadline: float | None,
+) -> list[tuple[int, ...]] | None:
+    """The pairs the other player would choose if it reasoned ``level`` steps deep (level-k
+    reasoning on the table ``margin``, ``me``'s margin, zero-sum): at level 0 a player is the
+    softmax of its pairs played alone (:func:`opponent_model`); at level k it plays its best answer
+    (ties spread evenly) to the other at level k - 1. So level 1 is the other as the Normal player
+    (``deep=0``) and level 2 the other as the Hard player (``deep=1``). None when ``deadline``
+    passes before the needed rows are rated."""
+    opp = 1 - me
+    mine_at = opponent_model(base, me, temp)  # this player at level 0
+    theirs_at = opponent_model(base, opp, temp)  # the other at level 0
+    for k in range(1, level + 1):
+        their_picks = _best_answers(everything, mine_at, lambda q, p: -margin(p, q), deadline)
+        if their_picks is None:
+            return None
+        if k == level:
+            return their_picks
+        my_picks = _best_answers(everything, theirs_at, margin, deadline)
+        if my_picks is None:
+            return None
+        mine_at = [(p, 1.0 / len(my_picks)) for p in my_picks]
+        theirs_at = [(q, 1.0 / len(their_picks)) for q in their_picks]
+    raise AssertionError("unreachable: level >= 1")
 
 
 REFINE_MASS: Final = 0.9
@@ -405,11 +446,7 @@ def _line_key(state: FarmeramaState, player: int) -> tuple[object, ...]:
     return (
         state.round,
         state.phase,
-        tuple(board.barn),
-        tuple(board.beds),
-        board.wheel,
-        tuple(board.pasture),
-        tuple(board.products),
+        *board_key(board),
         tuple(board.cards),
         tuple(board.pending),
         board.current,
@@ -438,11 +475,7 @@ def best_line(state: FarmeramaState, player: int) -> tuple[float, list[str]]:
         board = sim.boards[player]
         return (
             turns,
-            tuple(board.barn),
-            tuple(board.beds),
-            board.wheel,
-            tuple(board.pasture),
-            tuple(board.products),
+            *board_key(board),
             board.current,
             board.remaining,
             tuple(board.pending),
@@ -481,7 +514,8 @@ class DuelAgent(Agent):
     Parameters: ``time`` (CPU seconds per decision, default 0.2), ``temp`` (the
     softmax temperature of the other player's model, in stars, default 2.0); options of
     :func:`choose_pair`, off by default: ``width``, ``greedy``, ``deep``, ``eq`` and ``nash``
-    (equilibrium play, shares 0 to 1), ``refine`` (pairs re-rated by best lines, 0 to 10);
+    (equilibrium play, shares 0 to 1), ``refine`` (pairs re-rated by best lines, 0 to 10),
+    ``level`` (the depth of the ``deep`` model, 1 to 4);
     ``plan=0`` plays phase 3 by greedy steps.
     """
 
@@ -499,6 +533,7 @@ class DuelAgent(Agent):
         eq: float = 0.0,
         nash: float = 0.0,
         refine: int = 0,
+        level: int = 1,
     ) -> None:
         _check_params(time, temp)
         if plan not in (0, 1) or isinstance(plan, bool):
@@ -514,7 +549,11 @@ class DuelAgent(Agent):
                 raise ValueError(f"farmerama-duel: {word} must be a share from 0 to 1, got {share!r}")
         if isinstance(refine, bool) or not isinstance(refine, int) or not 0 <= refine <= 10:
             raise ValueError(f"farmerama-duel: refine must be a whole number of pairs from 0 to 10, got {refine!r}")
+        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 4:
+            raise ValueError(f"farmerama-duel: level must be a whole number from 1 to 4, got {level!r}")
         params: dict[str, Any] = {"temp": temp}
+        if level != 1:
+            params["level"] = level
         if refine:
             params["refine"] = refine
         if eq:
@@ -541,6 +580,7 @@ class DuelAgent(Agent):
         self.eq = float(eq)
         self.nash = float(nash)
         self.refine = refine
+        self.level = level
         self._start = 0.0
         self._line: list[str] = []
         self._expect: tuple[object, ...] | None = None
@@ -609,6 +649,7 @@ class DuelAgent(Agent):
                 rng=self.rng,
                 refine=self.refine,
                 refine_by=None if self.budget is None else self._start + REFINE_SHARE * self.budget,
+                level=self.level,
             )
         except clock.OutOfTime:
             pair = None

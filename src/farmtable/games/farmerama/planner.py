@@ -73,17 +73,16 @@ MISSING_COST: Final = 0.0
 turn now (each missing turn is water still to fetch: a later product, a slower pipeline)."""
 
 
+def board_key(board: Board) -> tuple[object, ...]:
+    """What carrying out cards reads and changes on ``board``: the barn, the beds, the farm wheel's
+    position, the pastures and the product tracks. Every memo key of the Farmerama AI that depends
+    on a board is built from it (the planner's, :mod:`evaluation`'s and the duel player's)."""
+    return (tuple(board.barn), tuple(board.beds), board.wheel, tuple(board.pasture), tuple(board.products))
+
+
 def _board_key(board: Board) -> tuple[object, ...]:
     """The parts of a player's board a plan depends on (shared by the cache keys below)."""
-    return (
-        tuple(board.barn),
-        tuple(board.beds),
-        board.wheel,
-        tuple(board.pasture),
-        tuple(board.products),
-        board.current,
-        board.remaining,
-    )
+    return (*board_key(board), board.current, board.remaining)
 
 
 def _key(state: FarmeramaState) -> tuple[object, ...]:

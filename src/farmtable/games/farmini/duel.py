@@ -24,8 +24,11 @@ The card of best mean margin is taken; it replaces greedy's card only when bette
 ``edge`` points (ties and near-ties keep greedy's move). The taken card is then played the way
 the rollouts assume, as the evaluation's lookahead values it (:func:`evaluation.completion_moves`:
 its best placement, its best free cell per token; a few milliseconds, where the greedy agent tries
-every placement on a copy, up to 0.4 CPU s); ``place=0`` plays it the greedy agent's way. A
-discard is the greedy agent's. With any other player count the agent plays exactly like the
+every placement on a copy, up to 0.4 CPU s); ``place=0`` plays it the greedy agent's way;
+``exact=1`` rates a fence card's placements the greedy agent's way (each laid on a copy) in the
+lookahead's order, the lookahead's own choice first, while 70% of the budget lasts. ``width=w``
+rates a card by its mean chance to win, ``σ(margin / w)`` per world, instead of its mean margin.
+A discard is the greedy agent's. With any other player count the agent plays exactly like the
 greedy agent, with the same random numbers, so solo play does not change.
 
 ``time`` caps the CPU seconds of a decision (``time.process_time``): worlds are rated one after
@@ -44,10 +47,10 @@ import time
 from typing import Any, Final
 
 from farmtable.agents.base import Agent, legal_actions_or_refuse
-from farmtable.agents.greedy import greedy_choice
+from farmtable.agents.greedy import greedy_choice, terminal_value
 from farmtable.core import State
-from farmtable.games.farmini.evaluation import completion_moves, evaluate, heuristic
-from farmtable.games.farmini.rules import FarminiState, Take
+from farmtable.games.farmini.evaluation import completion_moves, evaluate, heuristic, placement_order
+from farmtable.games.farmini.rules import FarminiState, Place, Take
 
 DEFAULT_TIME: Final = 0.2
 """CPU seconds per decision (the Normal level's cap)."""
@@ -59,6 +62,8 @@ STOP_SHARE: Final = 0.95
 """Share of the budget after which a world in progress is abandoned (the worlds rated before it
 decide, so every card is still rated on the same worlds)."""
 MAX_PLIES: Final = 2
+EXACT_SHARE: Final = 0.7
+"""``exact=1``: share of the budget within which fence-card placements are rated exactly."""
 
 
 def _check_params(time_budget: object, worlds: object, edge: object, plies: object, place: object) -> None:
@@ -127,6 +132,12 @@ def reply_margin(world: FarminiState, me: int, take: Any, plies: int = 1) -> flo
     return margin(sim, me)
 
 
+def win_chance(margin: float, width: float) -> float:
+    """``σ(margin / width)``: a rated margin read as a chance to win (``width`` points: how uncertain
+    the rest of the game leaves the final margin)."""
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, margin / width))))
+
+
 class DuelAgent(Agent):
     """The two-player Farmini player (spec ``farmini-duel:time=0.2``); see the module.
 
@@ -134,7 +145,11 @@ class DuelAgent(Agent):
         ``worlds`` (most sampled worlds per decision, default 64), ``edge`` (points by which a card must
         beat greedy's card on the sampled worlds to replace it, default 0), ``plies`` (1: the other's
         reply; 2: the other's reply and this player's next take), ``place`` (1: play the taken card as
-    the evaluation's lookahead would, default; 0: as the greedy agent would).
+    the evaluation's lookahead would, default; 0: as the greedy agent would), ``exact`` (1: with
+    ``place=1``, a fence card's placements rated the greedy agent's way, best first by the
+    lookahead, while :data:`EXACT_SHARE` of the budget lasts; default 0), ``width`` (points > 0:
+    each world's margin is read as a win chance :func:`win_chance` before the mean; default 0,
+    the margin itself).
     """
 
     name = "farmini-duel"
@@ -147,15 +162,25 @@ class DuelAgent(Agent):
         edge: float = 0.0,
         plies: int = 1,
         place: int = 1,
+        exact: int = 0,
+        width: float = 0.0,
     ) -> None:
         _check_params(time, worlds, edge, plies, place)
+        if isinstance(width, bool) or not isinstance(width, (int, float)) or not 0 <= width < math.inf:
+            raise ValueError(f"farmini-duel: width must be a number of points of at least 0, got {width!r}")
+        if isinstance(exact, bool) or exact not in (0, 1):
+            raise ValueError(f"farmini-duel: exact must be 0 or 1 (placements rated exactly), got {exact!r}")
         params: dict[str, Any] = {}
         if not place:
             params["place"] = place
+        if exact:
+            params["exact"] = exact
         if worlds != DEFAULT_WORLDS:
             params["worlds"] = worlds
         if edge:
             params["edge"] = edge
+        if width:
+            params["width"] = width
         if plies != 1:
             params["plies"] = plies
         if time is not None:
@@ -165,7 +190,9 @@ class DuelAgent(Agent):
         self.worlds = int(worlds)
         self.edge = float(edge)
         self.plies = int(plies)
+        self.width = float(width)
         self.place = bool(place)
+        self.exact = bool(exact)
         self.rng = random.Random(seed)
         self.last_rated: dict[Any, float] = {}
         """Mean margin per card at the last take decision it rated (empty: greedy's move)."""
@@ -186,8 +213,31 @@ class DuelAgent(Agent):
         if self.place and world.pending is not None:
             moves = completion_moves(world, player)
             if moves and moves[0] in legal:
+                if self.exact and isinstance(moves[0], Place):
+                    return self._place_exactly(world, player, legal, moves[0], start)
                 return moves[0]
         return legal[greedy_choice(world, player, self.rng)]
+
+    def _place_exactly(self, world: FarminiState, player: int, legal: list[Any], first: Place, start: float) -> Any:
+        """``exact=1``: the fence card's placements rated the greedy agent's way (each laid on a copy
+        of the position, then ``heuristic``), the lookahead's choice ``first`` and then the others in
+        the lookahead's order (:func:`evaluation.placement_order`), until :data:`EXACT_SHARE` of the
+        budget has passed; the best rated (ties: the earlier)."""
+        allowed = set(legal)
+        order = [first, *(move for move in placement_order(world, player) if move != first)]
+        stop = math.inf if self.budget is None else start + EXACT_SHARE * self.budget
+        best, best_value = first, -math.inf
+        for move in order:
+            if move is not first and time.process_time() > stop:
+                break
+            if move not in allowed:
+                continue
+            child = world.clone()
+            child.apply(player, move)
+            value = terminal_value(child, player) if child.is_over() else heuristic(child, player)
+            if value > best_value:
+                best, best_value = move, value
+        return best
 
     def _take(self, world: FarminiState, player: int, legal: list[Any], start: float) -> Any:
         values: dict[Any, float] = {}
@@ -213,7 +263,8 @@ class DuelAgent(Agent):
             for action in order:
                 if time.process_time() > stop:
                     break
-                row.append(reply_margin(sample, player, action, self.plies))
+                value = reply_margin(sample, player, action, self.plies)
+                row.append(value if self.width <= 0 else win_chance(value, self.width))
             if len(row) < len(order):
                 break  # abandoned: a world counts only when every card was rated on it
             for action, value in zip(order, row, strict=True):

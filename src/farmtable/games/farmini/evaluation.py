@@ -637,6 +637,20 @@ def completion_moves(state: FarminiState, player: int) -> list[Place | PutAnimal
     return []
 
 
+def placement_order(state: FarminiState, player: int) -> list[Place]:
+    """Every placement of the fence card ``player`` holds, best first by the lookahead's quick value
+    (:func:`_rank_placements`, no card laid); empty when ``player`` holds no fence card. A duel
+    player rates them exactly in this order while its budget lasts."""
+    cid = state.pending
+    if cid is None or player != state.current:
+        return []
+    card = state.faces.cards.get(cid) or ALL_CARDS[cid]
+    if not isinstance(card, FenceCard):
+        return []
+    model = weights()[SOLO_MODEL if state.players == SOLO_PLAYERS else MULTI_MODEL]
+    return [Place(cid, pos[0], pos[1], rot) for _, pos, rot, _ in _rank_placements(state, player, cid, model)]
+
+
 def estimate(state: FarminiState, player: int) -> float:
     """``player``'s expected final score: the score now plus the fitted value of the features.
 
