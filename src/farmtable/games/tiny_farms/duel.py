@@ -81,7 +81,7 @@ evaluation (:func:`best_turn`); ``search`` = their own duel search (the choice H
 :meth:`Search.searched_turn`), for the :data:`RESEARCHED` best candidates of a first pass."""
 RESEARCHED: Final = 3
 """Candidates valued again with the rival's searched reply (``reply=search``)."""
-FIRST_PASS_SHARE: Final = 0.4
+FIRST_PASS_SHARE: Final = 0.5
 """Share of a ``time`` budget the first pass (greedy replies) may use under ``reply=search``."""
 
 OBJECTIVES: Final = ("margin", "win")
@@ -353,12 +353,13 @@ class Search:
 
     def searched_turn(self, state: TinyFarmsState, epoch: int) -> TinyFarmsState:
         """The position after the current player's (a rival's) whole turn chosen by their own duel
-        search, as :func:`choose` with the margin objective and greedy replies chooses it (every
+        search, as :func:`choose` with Hard's settings (depth 1, margin objective, greedy replies;
+        this search's ``milk``) chooses it (every
         die start with up to :data:`TURN_MILK` milk, animals written best, then the rest of the
         round and the chance node, all from their side); ties go to the first in
         :func:`turn_starts` order ranked by the one-step evaluation, as in :func:`choose`."""
         who = state.current
-        rival = Search(who, self.milk, self.deadline, self.depth)
+        rival = Search(who, self.milk, self.deadline)  # depth 1, margin, greedy replies: Hard's model
         options = turn_starts(state, TURN_MILK)
         children = [play(state, option) for option in options]
         ranked = sorted(range(len(options)), key=lambda i: (-value_of(children[i], who), i))
