@@ -35,8 +35,10 @@ def parse_setting(text: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for item in text.split(","):
         key, sep, value = item.partition("=")
-        if not sep or key not in {"keep", "milk", "depth", "objective", "budget"}:
-            raise SystemExit(f"bad setting {item!r}: use keep=, milk=, depth=, objective= or budget= (CPU s)")
+        if not sep or key not in {"keep", "milk", "depth", "objective", "budget", "reply", "spread"}:
+            raise SystemExit(
+                f"bad setting {item!r}: use keep=, milk=, depth=, objective=, reply=, spread= or budget= (CPU s)"
+            )
         try:
             out[key] = json.loads(value)
         except json.JSONDecodeError:

@@ -108,6 +108,15 @@ OVERRIDES: Final[tuple[Override, ...]] = (
         players=1,
     ),
     Override(
+        "expert",
+        "tiny-farms",
+        "tiny-farms-duel:depth=2,reply=search,time=1.0",
+        "2 players, against Hard (tiny-farms-duel:time=0.5), deals 2000-2029 from both seats: 67.5% [54.9, 78.0] "
+        "of 60 games, margin +2.20 [-0.51, +4.91] (>= 60% on 200 games not established); CPU s/decision "
+        "p50 0.435, max 0.869. benchmarks/ai/tiny-farms.md, session 11",
+        players=2,
+    ),
+    Override(
         "hard",
         "tiny-farms",
         "tiny-farms-duel:time=0.5",

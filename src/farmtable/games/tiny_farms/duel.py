@@ -75,6 +75,15 @@ BUDGET_SHARE: Final = 0.85
 progress, checked between rolls, and playing the move)."""
 
 
+REPLIES: Final = ("greedy", "search")
+"""How the rival's reply in the current round is modelled: ``greedy`` = their best whole turn by the
+evaluation (:func:`best_turn`); ``search`` = their own duel search (the choice Hard makes:
+:meth:`Search.searched_turn`), for the :data:`RESEARCHED` best candidates of a first pass."""
+RESEARCHED: Final = 3
+"""Candidates valued again with the rival's searched reply (``reply=search``)."""
+FIRST_PASS_SHARE: Final = 0.5
+"""Share of a ``time`` budget the first pass (greedy replies) may use under ``reply=search``."""
+
 OBJECTIVES: Final = ("margin", "win")
 """What a position is worth to the player: ``margin`` = the expected final margin over the best
 rival (a finished game's sole win worth :data:`WIN_BONUS` more); ``win`` = the chance of winning
@@ -189,18 +198,18 @@ def expected_horse_difference(state: TinyFarmsState, player: int) -> float:
     return first * (_phi((d + 0.5) / spread) - _phi((-d + 0.5) / spread))
 
 
-def win_chance(state: TinyFarmsState, values: list[float], player: int) -> float:
+def win_chance(state: TinyFarmsState, values: list[float], player: int, scale: float = 1.0) -> float:
     """``player``'s chance of winning from the unfinished ``state`` whose evaluation is ``values``
     (a tie counting half), plus :data:`WIN_TIE_BREAK` per point of expected margin.
 
     Two players: the horse race is a 10-point swing (:func:`horse_outcomes`); the rest of the
     margin (the estimate minus :func:`expected_horse_difference`) is normal with the fitted spread
-    for the whole rounds left after this one (:func:`win_spread`). More players: the margin over
-    the best rival, normal with that spread.
+    for the whole rounds left after this one (:func:`win_spread`, times ``scale``, at least
+    :data:`MIN_SD`). More players: the margin over the best rival, normal with that spread.
     """
     m = margin(values, player)
     sd = win_spread()
-    spread = sd[min(max(state.rounds - state.round, 0), len(sd) - 1)]
+    spread = max(MIN_SD, scale * sd[min(max(state.rounds - state.round, 0), len(sd) - 1)])
     if len(values) != 2:
         return _phi(m / spread) + WIN_TIE_BREAK * m
     rest = m - expected_horse_difference(state, player)
@@ -308,12 +317,16 @@ class Search:
     depth: int = 1
     nodes: int = 0
     objective: str = "margin"
+    reply: str = "greedy"
+    spread: float = 1.0
 
     def leaf(self, state: TinyFarmsState, values: list[float]) -> float:
         """The player's value of a leaf whose evaluation (or final totals) is ``values``: the margin,
         or (objective ``win``) the win chance (a finished game by its result)."""
         if self.objective == "win":
-            return final_win(state, self.player) if state.phase == OVER else win_chance(state, values, self.player)
+            if state.phase == OVER:
+                return final_win(state, self.player)
+            return win_chance(state, values, self.player, self.spread)
         return margin(values, self.player)
 
     def final(self, state: TinyFarmsState) -> float:
@@ -330,10 +343,39 @@ class Search:
         turns left in it played by their best choice, then the chance node (or the final result)."""
         while state.phase != OVER and state.epoch == epoch:
             self.check_time()
-            state = best_turn(state, self.milk)
+            if self.reply == "search" and state.current != self.player:
+                state = self.searched_turn(state, epoch)
+            else:
+                state = best_turn(state, self.milk)
         if state.phase == OVER:
             return self.final(state)
         return self.chance_value(state)
+
+    def searched_turn(self, state: TinyFarmsState, epoch: int) -> TinyFarmsState:
+        """The position after the current player's (a rival's) whole turn chosen by their own duel
+        search, as :func:`choose` with Hard's settings (depth 1, margin objective, greedy replies;
+        this search's ``milk``) chooses it (every
+        die start with up to :data:`TURN_MILK` milk, animals written best, then the rest of the
+        round and the chance node, all from their side); ties go to the first in
+        :func:`turn_starts` order ranked by the one-step evaluation, as in :func:`choose`."""
+        who = state.current
+        rival = Search(who, self.milk, self.deadline)  # depth 1, margin, greedy replies: Hard's model
+        options = turn_starts(state, TURN_MILK)
+        children = [play(state, option) for option in options]
+        ranked = sorted(range(len(options)), key=lambda i: (-value_of(children[i], who), i))
+        best_value, best = -math.inf, children[ranked[0]]
+        for index in ranked:
+            child = children[index].clone()
+            if child.epoch == epoch and child.phase == PLACE:
+                finish_placement(child)
+            after = child.clone()
+            value = rival.round_end_value(child, epoch)
+            if value > best_value:
+                best_value, best = value, after
+        self.nodes += rival.nodes
+        if best.epoch == epoch and best.phase == PLACE:
+            finish_placement(best)
+        return best
 
     def chance_value(self, state: TinyFarmsState) -> float:
         """The expected value of a round start over its roll (``state``'s own dice are ignored): for
@@ -517,6 +559,8 @@ def choose(
     start: float | None = None,
     depth: int = 1,
     objective: str = "margin",
+    reply: str = "greedy",
+    spread: float = 1.0,
 ) -> Choice:
     """The choice of the player to act in ``state`` (a Tiny Farms position with two or more players,
     already a determinization: only the dice to come are unknown, and they are averaged).
@@ -529,18 +573,30 @@ def choose(
     :data:`BUDGET_SHARE` of it has passed and one in progress is abandoned at the deadline: the
     best valued so far is played, or the one-step ranking's best if none was. ``objective``
     (:data:`OBJECTIVES`): what the player's leaves are worth to it (the others' replies and every
-    player's placements are chosen by the evaluation's margin either way).
+    player's placements are chosen by the evaluation's margin either way); ``spread`` scales the
+    win objective's fitted spreads.
+
+    ``reply`` (:data:`REPLIES`): with ``search``, when another player still moves this round, the
+    first pass above (greedy replies; with a budget, until :data:`FIRST_PASS_SHARE` of it) is
+    followed by a second: its :data:`RESEARCHED` best candidates are valued again with the others'
+    turns of this round chosen by their own duel search (:meth:`Search.searched_turn`), and the
+    best of those is played (the first pass's best if the second valued none).
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    if reply not in REPLIES:
+        raise ValueError(f"reply must be one of {', '.join(REPLIES)}, got {reply!r}")
+    if isinstance(spread, bool) or not isinstance(spread, (int, float)) or not spread > 0:
+        raise ValueError(f"spread must be a positive number, got {spread!r}")
     if state.solo or state.phase not in (MOVE, PLACE):
         raise ValueError("choose needs a Tiny Farms position of two or more players where someone decides")
     if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
         raise ValueError(f"keep must be a whole number (0: every candidate), got {keep!r}")
+    if depth not in DEPTHS:
+        raise ValueError(f"depth must be one of {', '.join(map(str, DEPTHS))}, got {depth!r}")
     start = time.process_time() if start is None else start
     deadline = None if budget is None else start + BUDGET_SHARE * budget
     me = state.current
-    epoch = state.epoch
     options = candidates(state, TURN_MILK)
     children = [play(state, option) for option in options]
     ranked = sorted(range(len(options)), key=lambda i: (-value_of(children[i], me), i))
@@ -548,33 +604,54 @@ def choose(
         return Choice(options[0][0], value_of(children[0], me), 0)
     if keep:
         ranked = ranked[:keep]
-    if depth not in DEPTHS:
-        raise ValueError(f"depth must be one of {', '.join(map(str, DEPTHS))}, got {depth!r}")
-    search = Search(me, milk, deadline, depth, objective=objective)
-    best = Choice(options[ranked[0]][0], -math.inf, 0)
-    valued = 0
+    second = reply == "search" and state.turn_index < len(state.order) - 1
+    first_deadline = deadline
+    if second and budget is not None:
+        first_deadline = start + FIRST_PASS_SHARE * budget
+    search = Search(me, milk, first_deadline, depth, objective=objective, spread=float(spread))
+    valued = _value_candidates(search, ranked, children, state)
+    if not valued:
+        first = ranked[0]
+        return Choice(options[first][0], value_of(children[first], me), 0)
+    if second:
+        top = sorted(valued, key=lambda index: (-valued[index], ranked.index(index)))[:RESEARCHED]
+        deep = Search(me, milk, deadline, depth, objective=objective, reply="search", spread=float(spread))
+        again = _value_candidates(deep, top, children, state)
+        if again:
+            valued = again
     values: dict[str, float] = {}
-    for index in ranked:
-        if deadline is not None and time.process_time() > deadline:
+    best = Choice(options[ranked[0]][0], -math.inf, 0)
+    order = [index for index in ranked if index in valued]
+    for count, index in enumerate(order, start=1):
+        first_action = options[index][0]
+        values[first_action] = max(valued[index], values.get(first_action, -math.inf))
+        if valued[index] > best.value:
+            best = Choice(first_action, valued[index], count)
+    best.valued = len(order)
+    best.values = values
+    return best
+
+
+def _value_candidates(
+    search: Search, indices: list[int], children: list[TinyFarmsState], state: TinyFarmsState
+) -> dict[int, float]:
+    """The values of the candidates ``indices`` (positions in ``children``, the candidates played
+    from ``state``), in that order, by ``search`` through the round end and the next roll; stops
+    at the search's deadline (no new candidate after it, one in progress abandoned)."""
+    me = state.current
+    epoch = state.epoch
+    out: dict[int, float] = {}
+    for index in indices:
+        if search.deadline is not None and time.process_time() > search.deadline:
             break
         child = children[index].clone()
         try:
             if child.epoch == epoch and child.phase == PLACE and child.current == me:
                 finish_placement(child)
-            value = search.round_end_value(child, epoch)
+            out[index] = search.round_end_value(child, epoch)
         except OutOfTime:
             break
-        valued += 1
-        first_action = options[index][0]
-        values[first_action] = max(value, values.get(first_action, -math.inf))
-        if value > best.value:
-            best = Choice(first_action, value, valued)
-    if valued == 0:
-        first = ranked[0]
-        return Choice(options[first][0], value_of(children[first], me), 0)
-    best.valued = valued
-    best.values = values
-    return best
+    return out
 
 
 class DuelAgent(Agent):
@@ -586,7 +663,9 @@ class DuelAgent(Agent):
     ``milk``: milk tokens the modelled turns (the others' replies, the next round's start) may
     spend (0-2); ``time``: CPU seconds a decision may take (counted from the call; without it a
     seeded game replays exactly — the player samples nothing, so it does with it too unless the
-    budget cuts a decision short); ``objective``: ``margin`` (default) or ``win`` (:data:`OBJECTIVES`).
+    budget cuts a decision short); ``objective``: ``margin`` (default) or ``win`` (:data:`OBJECTIVES`);
+    ``spread``: the win objective's spreads scaled; ``reply``: ``greedy`` (default) or ``search``
+    (:data:`REPLIES`: the rival's reply this round by their own duel search, for the best few).
     Solo Tiny Farms and any other game are played like ``greedy``.
     """
 
@@ -600,6 +679,8 @@ class DuelAgent(Agent):
         time: float | None = None,
         depth: int = 1,
         objective: str = "margin",
+        reply: str = "greedy",
+        spread: float = 1.0,
     ) -> None:
         if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
             raise ValueError(f"keep must be a whole number (0: every candidate), got {keep!r}")
@@ -611,11 +692,19 @@ class DuelAgent(Agent):
             raise ValueError(f"depth must be one of {', '.join(map(str, DEPTHS))}, got {depth!r}")
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+        if reply not in REPLIES:
+            raise ValueError(f"reply must be one of {', '.join(REPLIES)}, got {reply!r}")
+        if isinstance(spread, bool) or not isinstance(spread, (int, float)) or not spread > 0:
+            raise ValueError(f"spread must be a positive number, got {spread!r}")
         params: dict[str, Any] = {}
         if depth != 1:
             params["depth"] = depth
         if objective != "margin":
             params["objective"] = objective
+        if reply != "greedy":
+            params["reply"] = reply
+        if spread != 1.0:
+            params["spread"] = spread
         if keep:
             params["keep"] = keep
         if milk != MILK_STEPS:
@@ -627,6 +716,8 @@ class DuelAgent(Agent):
         self.milk = milk
         self.depth = depth
         self.objective = objective
+        self.reply = reply
+        self.spread = float(spread)
         self.budget = None if time is None else float(time)
         self.rng = random.Random(seed)
 
@@ -640,5 +731,7 @@ class DuelAgent(Agent):
         if not isinstance(world, TinyFarmsState) or world.solo:
             return legal[greedy_choice(world, player, self.rng)]
         with old_objects_set_aside():  # no full garbage collection inside the clock
-            choice = choose(world, self.keep, self.milk, self.budget, start, self.depth, self.objective)
+            choice = choose(
+                world, self.keep, self.milk, self.budget, start, self.depth, self.objective, self.reply, self.spread
+            )
         return choice.action
