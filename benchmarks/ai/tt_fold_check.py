@@ -2,9 +2,10 @@
 
 With a budget no decision reaches (``time=1000``) the rollout players are pure functions of their seed
 and the position, so two code versions that print the same lines decide alike. Session 11 folded the
-parameter checks of ``duel.py`` into ``rollout.py``; the check was (the old code from ``git archive``)::
+parameter checks of ``duel.py`` into ``rollout.py``; the check was (the code before it, commit
+``e37e50a``, from ``git archive``; outputs in ``benchmarks/ai/out/s11/tt11/fold-*.txt``)::
 
-    git archive HEAD~1 src | tar -x -C /tmp/old
+    git archive e37e50a src | tar -x -C /tmp/old
     PYTHONPATH=/tmp/old/src python benchmarks/ai/tt_fold_check.py > /tmp/before.txt
     PYTHONPATH=src python benchmarks/ai/tt_fold_check.py > /tmp/after.txt
     diff /tmp/before.txt /tmp/after.txt && echo same

@@ -18,13 +18,19 @@ needs only the order of the moves of one position, so this script fits that orde
    cannot be seen that way; the bias is set so the estimate's mean over the positions' own boards
    equals their mean rolled-out score (``evaluate`` stays on the final-score scale).
 
-Commands (session 11; ``PYTHONPATH=src``, run under ``nice``)::
+Commands (session 11; ``PYTHONPATH=src``, run under ``nice``; data and fits in
+``benchmarks/ai/out/s11/tt11/``, results in ``benchmarks/ai/tiny-towns.md``, "Session 11")::
 
-    python benchmarks/fit/tiny_towns_rank.py collect --games 40 --seed 12000 --out /tmp/rank_12000.npz
-    python benchmarks/fit/tiny_towns_rank.py collect --games 40 --seed 12500 --out /tmp/rank_12500.npz
-    python benchmarks/fit/tiny_towns_rank.py fit /tmp/rank_12000.npz /tmp/rank_12500.npz --out /tmp/fit_rank.json
-    python benchmarks/ai/tt_weights_paired.py src/farmtable/games/tiny_towns/weights.json /tmp/fit_rank.json \
-        --deals 100 --seed 3000
+    python benchmarks/fit/tiny_towns_rank.py collect --games 40 --seed 12000 --out rank_12000.npz
+    python benchmarks/fit/tiny_towns_rank.py collect --games 40 --seed 12500 --out rank_12500.npz
+    python benchmarks/fit/tiny_towns_rank.py fit rank_12000.npz rank_12500.npz --simple --out fit_rank_simple.json
+    python benchmarks/fit/tiny_towns_rank.py fit rank_12000.npz rank_12500.npz --simple --pull 0.1 \
+        --out fit_rank_simple_0.1.json
+    python benchmarks/fit/tiny_towns_rank.py fit rank_12000.npz rank_12500.npz --pull 1 --out fit_rank_full_1.json
+    (cd benchmarks/ai && PYTHONPATH=../../src:. python tt_weights_paired.py ../../src/farmtable/games/tiny_towns/weights.json \
+        fit_rank_simple.json fit_rank_full_1.json fit_rank_simple_0.1.json --deals 100 --seed 3000)
+
+None of the fits made greedy stronger (the shipped weights stay).
 """
 
 from __future__ import annotations
@@ -128,8 +134,11 @@ def load(paths: list[str]) -> tuple[Any, Any, Any, Any]:
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))  # type: ignore[return-value]
 
 
-def fit(paths: list[str], simple: bool, out: str | None, base: str) -> None:
-    """Within-position ridge least squares (above); held-out agreement with the rollout's best move."""
+def fit(paths: list[str], simple: bool, out: str | None, base: str, pull: float = 0.0) -> None:
+    """Within-position ridge least squares (above); held-out agreement with the rollout's best move.
+
+    ``pull`` > 0: the ridge pulls the weights towards ``base``'s solo weights (strength ``pull`` x rows)
+    instead of towards 0, so a few hundred positions refine the shipped evaluation rather than replace it."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from tiny_towns import WEIGHTS_PATH, simple_model
 
@@ -141,12 +150,15 @@ def fit(paths: list[str], simple: bool, out: str | None, base: str) -> None:
     xc, yc = _centred(xs, groups), _centred(y, groups)
     held = games >= int((int(games.max()) + 1) * (1 - HOLD_OUT))
 
+    base_w = np.array(json.loads(Path(base).read_text())["weights"]["solo"])
+    centre = np.linalg.lstsq(expand, base_w, rcond=None)[0] if pull else np.zeros(xs.shape[1])
+
     def solve(mask: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         a, b = xc[mask], yc[mask]
-        penalty = np.full(a.shape[1], RIDGE) * len(b)
-        return np.linalg.solve(a.T @ a + np.diag(penalty), a.T @ b)
+        penalty = np.full(a.shape[1], RIDGE + pull) * len(b)
+        penalty[0] = RIDGE * len(b)  # the bias cancels within a position
+        return np.linalg.solve(a.T @ a + np.diag(penalty), a.T @ b + penalty * centre)
 
-    base_w = np.array(json.loads(Path(base).read_text())["weights"]["solo"])
     w_train = expand @ solve(~held)
     stats: dict[str, Any] = {"data": [Path(p).name for p in paths], "rows": len(y), "positions": int(groups.max()) + 1}
     for name, w in (("fit", w_train), ("base", base_w)):
@@ -164,6 +176,7 @@ def fit(paths: list[str], simple: bool, out: str | None, base: str) -> None:
     w[0] = 0.0
     w[0] = float(np.mean(y - x @ w))  # the bias: the estimate's mean on the final-score scale
     stats["model"] = "simple" if simple else "full"
+    stats["pull_to_base"] = pull
     print(stats)
     for feature, value in zip(FEATURES, w, strict=True):
         print(f"  {feature:24s} {value:8.3f}")
@@ -201,11 +214,12 @@ def main() -> None:
     f.add_argument("--simple", action="store_true")
     f.add_argument("--out")
     f.add_argument("--base", default="src/farmtable/games/tiny_towns/weights.json", help="compared on held-out data")
+    f.add_argument("--pull", type=float, default=0.0, help="pull towards the base weights (times the rows)")
     args = parser.parse_args()
     if args.command == "collect":
         collect(args.games, args.seed, args.epsilon, args.sample, args.k, args.out)
     else:
-        fit(args.data, args.simple, args.out, args.base)
+        fit(args.data, args.simple, args.out, args.base, args.pull)
 
 
 if __name__ == "__main__":

@@ -299,9 +299,10 @@ class RolloutAgent(Agent):
     a change picks among the ``k × wide`` best moves of its position); ``near`` (≥ 1, default 1: the
     step changed is drawn as ``1 + (steps - 1) * u ** near``, so more favours the next few moves).
 
-    ``model`` (default ``solo``, the shipped evaluation): the model of ``weights.json`` that orders the
-    candidates and drives the base policy (``rank``: fitted to the rollout's own choices, session 11,
-    ``benchmarks/fit/tiny_towns_rank.py``).
+    ``model`` (default ``solo``, the shipped evaluation): the model of the Tiny Towns weights that orders
+    the candidates and drives the base policy, so that two evaluations can be compared as two agents in
+    one paired run (``evaluation.solo_model``; ``weights.json`` ships only ``solo``: session 11's refits,
+    ``benchmarks/fit/tiny_towns_rank.py``, did not make greedy stronger).
     """
 
     name = "tiny-towns-rollout"
