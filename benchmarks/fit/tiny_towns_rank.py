@@ -27,8 +27,9 @@ Commands (session 11; ``PYTHONPATH=src``, run under ``nice``; data and fits in
     python benchmarks/fit/tiny_towns_rank.py fit rank_12000.npz rank_12500.npz --simple --pull 0.1 \
         --out fit_rank_simple_0.1.json
     python benchmarks/fit/tiny_towns_rank.py fit rank_12000.npz rank_12500.npz --pull 1 --out fit_rank_full_1.json
-    (cd benchmarks/ai && PYTHONPATH=../../src:. python tt_weights_paired.py ../../src/farmtable/games/tiny_towns/weights.json \
-        fit_rank_simple.json fit_rank_full_1.json fit_rank_simple_0.1.json --deals 100 --seed 3000)
+    cd benchmarks/ai && PYTHONPATH=../../src:. python tt_weights_paired.py \
+        ../../src/farmtable/games/tiny_towns/weights.json fit_rank_simple.json fit_rank_full_1.json \
+        fit_rank_simple_0.1.json --deals 100 --seed 3000
 
 None of the fits made greedy stronger (the shipped weights stay).
 """
