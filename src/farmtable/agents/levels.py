@@ -83,10 +83,12 @@ OVERRIDES: Final[tuple[Override, ...]] = (
     Override(
         "expert",
         "tiny-towns",
-        "tiny-towns-rollout:time=1.0,k=6,worlds=2",
-        "solo, deals 3000-3019: 25.05 against the general Expert's 15.80, +9.25 [+6.88, +11.62]; fresh "
-        "deals 4000-4199: 24.82 [24.27, 25.37], 25+ on 58.0% [51.1, 64.6], +13.73 [+12.77, +14.70] over "
-        "greedy; max 0.983 CPU s a decision. benchmarks/ai/tiny-towns.md, session 7",
+        "tiny-towns-rollout:time=1.0,k=6,worlds=2,polish=0.8,near=3",
+        "solo, fresh deals 4000-4033 and 4100-4119 (54, split at round 12: one shared opening, tt_split.py): "
+        "25.76 [24.66, 26.86], 25+ on 57.4% [44.2, 69.7], max 39; paired +1.33 [+0.34, +2.32] over the "
+        "session-7 Expert (tiny-towns-rollout:time=1.0,k=6,worlds=2: 24.43; +9.25 [+6.88, +11.62] over the "
+        "general Expert on 3000-3019); max 0.991 CPU s a decision, 46 CPU s a game. "
+        "benchmarks/ai/tiny-towns.md, sessions 8 and 11",
         players=1,
     ),
     Override(

@@ -54,7 +54,13 @@ from farmtable.agents.greedy import GreedyAgent
 from farmtable.core import State
 from farmtable.games.tiny_towns import components as C
 from farmtable.games.tiny_towns.evaluation import best_placement_estimate, estimate
-from farmtable.games.tiny_towns.rollout import RolloutAgent
+from farmtable.games.tiny_towns.rollout import (
+    OutOfTime,
+    RolloutAgent,
+    check_budget,
+    check_param,
+    decision_deadline,
+)
 from farmtable.games.tiny_towns.rules import (
     BUILD,
     DONE,
@@ -84,10 +90,6 @@ MAX_STEPS: Final = 5_000
 """Decisions a rollout may take before it is treated as broken (a town takes about 90)."""
 STREAM: Final = 64
 """Resources drawn for the others' names in one world (a game has fewer rounds)."""
-
-
-class OutOfTime(Exception):
-    """Raised by :func:`play_town` when its deadline (CPU clock) has passed."""
 
 
 @dataclass(frozen=True)
@@ -355,13 +357,6 @@ def master_turns(state: TinyTownsState, me: int) -> list[int]:
     return [still[(at + i) % len(still)] for i in range(1, len(still) + 1)]
 
 
-def _check(name: str, value: Any, low: float, whole: bool) -> None:
-    kind_ok = isinstance(value, int) if whole else isinstance(value, (int, float))
-    if isinstance(value, bool) or not kind_ok or not value >= low:
-        what = "a whole number" if whole else "a number"
-        raise ValueError(f"tiny-towns-duel: {name} must be {what} of at least {low:g}, not {value!r}")
-
-
 class DuelAgent(Agent):
     """Tiny Towns with 2+ players: rates the ``k`` best moves by rollouts of the own town (the others set
     aside, naming random resources) in up to ``worlds`` determinizations, within ``time`` CPU seconds.
@@ -390,25 +385,22 @@ class DuelAgent(Agent):
         win: float = 0.0,
         names: int = 2,
     ) -> None:
-        if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0:
-            raise ValueError(f"tiny-towns-duel: time must be a positive number of CPU seconds, not {time!r}")
-        _check("k", k, 1, True)
-        _check("worlds", worlds, 1, True)
-        _check("horizon", horizon, 0, True)
-        _check("gift", gift, 0, False)
-        _check("rival", rival, 0, True)
+        budget, k, worlds = check_budget(self.name, time, k, worlds)
+        check_param(self.name, "horizon", horizon, 0, True)
+        check_param(self.name, "gift", gift, 0, False)
+        check_param(self.name, "rival", rival, 0, True)
         if rival > 1:
             raise ValueError(
                 f"tiny-towns-duel: rival must be 0 (own town only) or 1 (every town played), not {rival!r}"
             )
-        _check("win", win, 0, False)
-        _check("names", names, 0, True)
+        check_param(self.name, "win", win, 0, False)
+        check_param(self.name, "names", names, 0, True)
         if names > 2:
             raise ValueError(f"tiny-towns-duel: names must be 0, 1 or 2 (who names by the estimate), not {names!r}")
         super().__init__(
             seed, time=time, k=k, worlds=worlds, horizon=horizon, gift=gift, rival=rival, win=win, names=names
         )
-        self.budget = float(time)
+        self.budget = budget
         self.k = k
         self.worlds = worlds
         self.horizon = horizon
@@ -431,7 +423,7 @@ class DuelAgent(Agent):
             return self.greedy.act(state, player)
         if state.players == 1:
             return self.solo.act(state, player)
-        deadline = start + self.budget - max((1.0 - SAFETY) * self.budget, RESERVE)
+        deadline = decision_deadline(start, self.budget, SAFETY, RESERVE)
         with old_objects_set_aside():  # first: no full garbage collection of the caches inside the budget
             legal = legal_actions_or_refuse(state, player)
             if len(legal) == 1:

@@ -29,7 +29,8 @@ town again pays a dictionary look-up.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 from typing import Any, NamedTuple
@@ -415,10 +416,35 @@ def load_weights() -> dict[str, npt.NDArray[np.float64]]:
     return {name: np.array(vec, dtype=np.float64) for name, vec in data["weights"].items()}
 
 
+_SOLO_MODEL: list[str] = ["solo"]
+"""The model a solo game is judged by (:func:`solo_model` switches it for one agent's decision)."""
+
+
 def weights_for(state: TinyTownsState) -> npt.NDArray[np.float64]:
-    """The weight vector used for this game (solo or multi-player)."""
+    """The weight vector used for this game (solo: the active solo model, :func:`solo_model`; or multi-player)."""
     models = _OVERRIDE or load_weights()
-    return models["solo"] if state.solo or "multi" not in models else models["multi"]
+    if state.solo:
+        return models[_SOLO_MODEL[0]] if _SOLO_MODEL[0] in models else models["solo"]
+    return models["multi"] if "multi" in models else models["solo"]
+
+
+def solo_models() -> tuple[str, ...]:
+    """The names of the models solo games may be judged by (``weights.json``, or the weights set)."""
+    return tuple(name for name in (_OVERRIDE or load_weights()) if name != "multi")
+
+
+@contextmanager
+def solo_model(name: str) -> Iterator[None]:
+    """Judge solo games by the model ``name`` of ``weights.json`` inside the block (``"solo"``: the shipped
+    one); games with more players are not affected. ``ValueError`` for a model the weights do not have."""
+    if name not in solo_models():
+        raise ValueError(f"no solo model '{name}' in the Tiny Towns weights (they have {', '.join(solo_models())})")
+    before = _SOLO_MODEL[0]
+    _SOLO_MODEL[0] = name
+    try:
+        yield
+    finally:
+        _SOLO_MODEL[0] = before
 
 
 # --- the contract hooks -------------------------------------------------------------------------

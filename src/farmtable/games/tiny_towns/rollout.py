@@ -41,7 +41,7 @@ from typing import Any, Final
 from farmtable.agents.base import Agent, legal_actions_or_refuse, old_objects_set_aside
 from farmtable.agents.greedy import GreedyAgent, greedy_choice
 from farmtable.core import State
-from farmtable.games.tiny_towns.evaluation import estimate
+from farmtable.games.tiny_towns.evaluation import estimate, solo_model, solo_models
 from farmtable.games.tiny_towns.rules import (
     BUILD_PHASE,
     DONE,
@@ -71,7 +71,8 @@ MAX_STEPS: Final = 5_000
 
 
 class OutOfTime(Exception):
-    """Raised by :func:`play_out` when its deadline (CPU clock) has passed."""
+    """Raised by a rollout (:func:`play_out`; the 2-player ``duel.play_town`` and ``duel.play_game``) when
+    its deadline (CPU clock) has passed."""
 
 
 @dataclass(frozen=True)
@@ -253,13 +254,30 @@ def slots(steps: list[Step]) -> dict[tuple[int, str, int], Step]:
     return out
 
 
-def _check_params(time_budget: Any, k: Any, worlds: Any) -> tuple[float, int, int]:
+def check_param(agent: str, name: str, value: Any, low: float, whole: bool) -> None:
+    """Refuse a parameter of ``agent`` (its spec name) that is not a number (``whole``: an int) of at least
+    ``low``, with a message that names the parameter (``bool`` is refused: ``True`` is not a count)."""
+    kind_ok = isinstance(value, int) if whole else isinstance(value, (int, float))
+    if isinstance(value, bool) or not kind_ok or not value >= low:
+        what = "a whole number" if whole else "a number"
+        raise ValueError(f"{agent}: {name} must be {what} of at least {low:g}, not {value!r}")
+
+
+def check_budget(agent: str, time_budget: Any, k: Any, worlds: Any) -> tuple[float, int, int]:
+    """The parameters every Tiny Towns rollout player shares, checked: ``time`` (CPU seconds per decision,
+    > 0), ``k`` (candidates, >= 1) and ``worlds`` (determinizations, >= 1); ``ValueError`` naming the
+    parameter otherwise. Returns them as (float, int, int)."""
     if isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) or not time_budget > 0:
-        raise ValueError(f"tiny-towns-rollout: time must be a positive number of CPU seconds, not {time_budget!r}")
-    for name, value in (("k", k), ("worlds", worlds)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"tiny-towns-rollout: {name} must be a whole number of at least 1, not {value!r}")
+        raise ValueError(f"{agent}: time must be a positive number of CPU seconds, not {time_budget!r}")
+    check_param(agent, "k", k, 1, True)
+    check_param(agent, "worlds", worlds, 1, True)
     return float(time_budget), int(k), int(worlds)
+
+
+def decision_deadline(start: float, budget: float, safety: float, reserve: float) -> float:
+    """The CPU-clock reading a decision that started at ``start`` must stop searching by: ``budget`` less
+    the larger of the unused share (``1 - safety``) and ``reserve`` seconds."""
+    return start + budget - max((1.0 - safety) * budget, reserve)
 
 
 class RolloutAgent(Agent):
@@ -280,6 +298,11 @@ class RolloutAgent(Agent):
     equal endings; 0: greedy's moves after a change, better endings only); ``wide`` (≥ 1, default 1:
     a change picks among the ``k × wide`` best moves of its position); ``near`` (≥ 1, default 1: the
     step changed is drawn as ``1 + (steps - 1) * u ** near``, so more favours the next few moves).
+
+    ``model`` (default ``solo``, the shipped evaluation): the model of the Tiny Towns weights that orders
+    the candidates and drives the base policy, so that two evaluations can be compared as two agents in
+    one paired run (``evaluation.solo_model``; ``weights.json`` ships only ``solo``: session 11's refits,
+    ``benchmarks/fit/tiny_towns_rank.py``, did not make greedy stronger).
     """
 
     name = "tiny-towns-rollout"
@@ -297,8 +320,11 @@ class RolloutAgent(Agent):
         guided: int = 1,
         wide: int = 1,
         near: float = NEAR,
+        model: str = "solo",
     ) -> None:
-        budget, k, worlds = _check_params(time, k, worlds)
+        budget, k, worlds = check_budget(self.name, time, k, worlds)
+        if model not in solo_models():
+            raise ValueError(f"tiny-towns-rollout: model must be one of {', '.join(solo_models())}, not {model!r}")
         for name, flag in (("widen", widen), ("spread", spread), ("guided", guided)):
             if flag not in (0, 1) or isinstance(flag, bool):
                 raise ValueError(f"tiny-towns-rollout: {name} must be 0 or 1, not {flag!r}")
@@ -308,8 +334,7 @@ class RolloutAgent(Agent):
             raise ValueError(f"tiny-towns-rollout: tries must be a whole number, 0 or more, not {tries!r}")
         if isinstance(near, bool) or not isinstance(near, (int, float)) or not near >= 1:
             raise ValueError(f"tiny-towns-rollout: near must be a number, 1 or more, not {near!r}")
-        if isinstance(wide, bool) or not isinstance(wide, int) or wide < 1:
-            raise ValueError(f"tiny-towns-rollout: wide must be a whole number of at least 1, not {wide!r}")
+        check_param(self.name, "wide", wide, 1, True)
         super().__init__(
             seed,
             time=time,
@@ -322,7 +347,9 @@ class RolloutAgent(Agent):
             guided=guided,
             wide=wide,
             near=near,
+            model=model,
         )
+        self.model = model
         self.near = float(near)
         self.guided = guided
         self.wide = wide
@@ -354,10 +381,15 @@ class RolloutAgent(Agent):
         start = time.process_time()
         if state.players != 1 or state.game.id != "tiny-towns":
             return self.greedy.act(state, player)
+        with solo_model(self.model):  # the evaluation the candidates and the base policy use
+            return self._act(state, player, start)
+
+    def _act(self, state: State[Any], player: int, start: float) -> Any:
+        """:meth:`act` in solo Tiny Towns, the solo model chosen."""
         legal = legal_actions_or_refuse(state, player)
         if len(legal) == 1:
             return legal[0]
-        deadline = start + self.budget - max((1.0 - SAFETY) * self.budget, RESERVE)
+        deadline = decision_deadline(start, self.budget, SAFETY, RESERVE)
         if self.polish > 0 or self.tries > 0:
             known = state.determinize(player, random.Random(0))
             if isinstance(known, TinyTownsState) and known.unknown == 0:  # no hidden card left
@@ -526,6 +558,9 @@ __all__ = [
     "OutOfTime",
     "RolloutAgent",
     "Step",
+    "check_budget",
+    "check_param",
+    "decision_deadline",
     "move_candidates",
     "name_candidates",
     "play_out",
