@@ -102,17 +102,13 @@ class FarmtableGame(pyspiel.Game):  # type: ignore[misc]
         self._seeds = np.random.default_rng(int(params.get("seed", 0)))
 
     def new_initial_state(self) -> FarmtableState:
-        """A new game; its seed comes from the game's seeded RNG, drawn when the state is first used.
+        """A new game; its seed comes from the game's seeded RNG (drawn now), the game is built on first use.
 
         pyspiel's ``clone()`` of a Python state starts from ``new_initial_state()`` and then replaces its
-        attributes with copies of the original's, so the game is made lazily (:meth:`FarmtableState.__getattr__`):
-        a clone neither builds a game it throws away nor draws a seed, and cloning does not change which
-        games come next."""
-        return FarmtableState(self)
-
-    def draw_game(self) -> Any:
-        """The next game of this game's seed sequence (a farmtable state)."""
-        return self.spec.new_game(int(self._seeds.integers(_SEED_BOUND)))
+        attributes with copies of the original's: building the game lazily (:meth:`FarmtableState.__getattr__`)
+        spares a clone the game it would throw away, and :meth:`FarmtableState.clone` puts back the seed
+        that call drew, so cloning does not change which games come next."""
+        return FarmtableState(self, seed=int(self._seeds.integers(_SEED_BOUND)))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> FarmtableObserver:
         """The observer: the encoded view of a player (no perfect-recall information state)."""
@@ -131,24 +127,27 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
     ``PyState::LegalActions`` (none when terminal or for a seat not to act), without the bridge.
     """
 
-    def __init__(self, game: FarmtableGame, state: Any = None) -> None:
+    def __init__(self, game: FarmtableGame, state: Any = None, seed: int = 0) -> None:
         super().__init__(game)
         if state is not None:
             self._held = _Held(state, game.spec)
-        # else: the game's next game is drawn on first use (``__getattr__``; see ``new_initial_state``)
+        else:
+            self._seed = seed  # the game of this seed is built on first use (``__getattr__``)
 
     def __getattr__(self, name: str) -> Any:
-        """Makes a state from ``new_initial_state`` on its first use: ``_held`` is the game's next game."""
+        """Builds the game of a state from ``new_initial_state`` on its first use (``_held``)."""
         if name != "_held":
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        game = self.get_game()
-        held = self._held = _Held(game.draw_game(), game.spec)
+        sp = self.get_game().spec
+        held = self._held = _Held(sp.new_game(self._seed), sp)
         return held
 
     def clone(self) -> FarmtableState:
-        """A copy of this state (pyspiel's clone, after making a fresh state's game so the copy is of it)."""
-        self._held  # noqa: B018 (makes the game of a state not used yet, so the copy is of the same game)
+        """A copy of this state: pyspiel's clone, with the seed its ``new_initial_state`` call drew put back."""
+        seeds = self.get_game()._seeds
+        drawn_so_far = seeds.bit_generator.state
         twin: FarmtableState = super().clone()
+        seeds.bit_generator.state = drawn_so_far
         return twin
 
     @property
