@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import farmtable
+from farmtable.agents.greedy import GreedyAgent
 from farmtable.games.farmerama.components import BUILDING_INDEX, GOODS
-from farmtable.games.farmerama.rules import FarmeramaState
+from farmtable.games.farmerama.rules import CHOOSE, FarmeramaState
 
 
 def new(players: int = 2, seed: int = 1, profi: bool = False, variants: tuple[str, ...] = ()) -> FarmeramaState:
@@ -73,3 +74,23 @@ def tile_totals(state: FarmeramaState) -> list[int]:
         total += 2 * sum(1 for b in state.boards for crop in b.beds if crop == g)
         totals.append(total)
     return totals
+
+
+def duel_position() -> FarmeramaState:
+    """A two-player round start where the pairs differ: player 1 holds a horse's feed and player 0
+    already has two ornamental buildings (a shared card's building goes to player 1)."""
+    state = new(players=2, seed=4)
+    for good in ("carrots", "oats"):
+        move_good(state, 1, good, 4)
+    give_buildings(state, 0, 2)
+    return state
+
+
+def greedy_round_start(seed: int, round_no: int) -> FarmeramaState:
+    """The start of round ``round_no`` of a two-player game played by two greedy agents."""
+    state = new(players=2, seed=seed)
+    agents = [GreedyAgent(seed=1), GreedyAgent(seed=2)]
+    while state.round < round_no or state.phase != CHOOSE or any(b.cards for b in state.boards):
+        p = state.actors()[0]
+        state.apply(p, agents[p].act(state, p))
+    return state

@@ -14,30 +14,10 @@ from farmtable.core import clock
 from farmtable.games.farmerama import duel
 from farmtable.games.farmerama.components import CARDS
 from farmtable.games.farmerama.equilibrium import equilibrium
-from farmtable.games.farmerama.rules import CARD_ACTIONS, CHOOSE, FarmeramaState
-from tests.games.farmerama.positions import give_buildings, move_good, new
+from farmtable.games.farmerama.rules import CARD_ACTIONS, FarmeramaState
+from tests.games.farmerama.positions import duel_position, greedy_round_start, new
 
 PAIRS = list(combinations(range(len(CARDS)), 2))
-
-
-def _position() -> FarmeramaState:
-    """A two-player round start where the pairs differ: player 1 holds a horse's feed and player 0
-    already has two ornamental buildings (a shared card's building goes to player 1)."""
-    state = new(players=2, seed=4)
-    for good in ("carrots", "oats"):
-        move_good(state, 1, good, 4)
-    give_buildings(state, 0, 2)
-    return state
-
-
-def _greedy_round(seed: int, round_no: int) -> FarmeramaState:
-    """The start of round ``round_no`` of a two-player game played by two greedy agents."""
-    state = new(players=2, seed=seed)
-    agents = [GreedyAgent(seed=1), GreedyAgent(seed=2)]
-    while state.round < round_no or state.phase != CHOOSE or any(b.cards for b in state.boards):
-        p = state.actors()[0]
-        state.apply(p, agents[p].act(state, p))
-    return state
 
 
 def _table(state: FarmeramaState) -> list[list[float]]:
@@ -46,7 +26,7 @@ def _table(state: FarmeramaState) -> list[list[float]]:
 
 
 def test_nash_play_draws_its_pair_from_the_tables_maximin_strategy() -> None:
-    state = _position()
+    state = duel_position()
     x, _, _ = equilibrium(_table(state))
     support = {PAIRS[i] for i, w in enumerate(x) if w > 1e-9}
     drawn = {duel.choose_pair(state.clone(), 0, temp=0.5, nash=1.0, rng=random.Random(s)) for s in range(12)}
@@ -56,7 +36,7 @@ def test_nash_play_draws_its_pair_from_the_tables_maximin_strategy() -> None:
 
 def test_a_full_equilibrium_model_is_answered_best() -> None:
     # eq=1: the other is modelled by its minimax strategy alone; the pair is a best answer to it.
-    state = _position()
+    state = duel_position()
     table = _table(state)
     _, y, value = equilibrium(table)
     pair = duel.choose_pair(state.clone(), 0, temp=0.5, eq=1.0)
@@ -69,7 +49,7 @@ def test_a_full_equilibrium_model_is_answered_best() -> None:
 def test_the_model_mixed_with_the_equilibrium_moves_the_answer_towards_it() -> None:
     # temp 0.01: the model is sure of the other's favourite pair; the best answer to it may lose to
     # the other's minimax strategy. With eq=1 the answer is never worse against that strategy.
-    state = _position()
+    state = duel_position()
     table = _table(state)
     _, y, _ = equilibrium(table)
 
@@ -84,19 +64,19 @@ def test_the_model_mixed_with_the_equilibrium_moves_the_answer_towards_it() -> N
 
 def test_nash_needs_an_rng() -> None:
     with pytest.raises(ValueError, match="rng"):
-        duel.choose_pair(_position(), 0, nash=0.5)
+        duel.choose_pair(duel_position(), 0, nash=0.5)
 
 
 def test_a_passed_deadline_leaves_no_rating_so_the_agent_falls_back() -> None:
     # Iteration-free: with the deadline already past nothing is rated (the agent then plays greedy's card).
-    state = _position()
+    state = duel_position()
     assert duel.choose_pair(state, 0, eq=1.0, deadline=time.process_time() - 1.0) is None
 
 
 def test_seeded_mixed_play_repeats() -> None:
     def cards(seed: int) -> list[str]:
         agent = duel.DuelAgent(seed=seed, time=None, temp=0.5, nash=0.5, eq=0.5)
-        state = _position()
+        state = duel_position()
         first = agent.act(state, 0)
         state.apply(0, first)
         return [first, agent.act(state, 0)]
@@ -150,7 +130,7 @@ def _phase_three_start(state: FarmeramaState, mine: tuple[int, ...], theirs: tup
 def test_a_best_line_is_worth_at_least_the_step_by_step_carry_out(
     mine: tuple[int, ...], theirs: tuple[int, ...]
 ) -> None:
-    sim = _phase_three_start(_position(), mine, theirs)
+    sim = _phase_three_start(duel_position(), mine, theirs)
     for player in (0, 1):  # the second player too (rated as if it carried out its cards first)
         assert duel.line_value(sim, player) >= duel.own_value(sim, player) - 1e-9
     memo: dict[tuple[object, ...], float] = {}
@@ -160,11 +140,11 @@ def test_a_best_line_is_worth_at_least_the_step_by_step_carry_out(
 
 def test_line_value_refuses_a_position_outside_phase_three() -> None:
     with pytest.raises(ValueError, match="no cards to carry out"):
-        duel.line_value(_position(), 0)
+        duel.line_value(duel_position(), 0)
 
 
 def test_refine_picks_among_the_best_pairs_by_their_best_lines() -> None:
-    state = _greedy_round(seed=2, round_no=4)  # here the refinement changes the table's choice
+    state = greedy_round_start(seed=2, round_no=4)  # here the refinement changes the table's choice
     base = duel._base(state.clone(), 1)
     model = duel.opponent_model(base, 1, 0.5)
     rated = {mine: sum(w * duel.payoff(base, 0, mine, theirs) for theirs, w in model) for mine in PAIRS}
@@ -185,7 +165,7 @@ def test_refine_picks_among_the_best_pairs_by_their_best_lines() -> None:
 def test_refine_out_of_time_plays_the_tables_best_pair() -> None:
     # Iteration-free: the decision's clock has already run out, so the refinement (which checks
     # it) stops at once and the plain table's choice stands.
-    state = _greedy_round(seed=2, round_no=4)
+    state = greedy_round_start(seed=2, round_no=4)
     assert duel.choose_pair(state.clone(), 0, temp=0.5, refine=3) != duel.choose_pair(state.clone(), 0, temp=0.5)
     with clock.deadline_at(time.process_time() - 1.0):
         plain = duel.choose_pair(state.clone(), 0, temp=0.5)

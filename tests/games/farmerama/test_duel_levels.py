@@ -8,33 +8,12 @@ from itertools import combinations
 import pytest
 
 import farmtable.agents
-from farmtable.agents.greedy import GreedyAgent
 from farmtable.games.farmerama import duel
 from farmtable.games.farmerama.components import CARDS
-from farmtable.games.farmerama.rules import CHOOSE, FarmeramaState
-from tests.games.farmerama.positions import give_buildings, move_good, new
+from farmtable.games.farmerama.rules import FarmeramaState
+from tests.games.farmerama.positions import duel_position, greedy_round_start
 
 PAIRS: list[tuple[int, ...]] = list(combinations(range(len(CARDS)), 2))
-
-
-def _position() -> FarmeramaState:
-    """A two-player round start where the pairs differ: player 1 holds a horse's feed and player 0
-    already has two ornamental buildings (a shared card's building goes to player 1)."""
-    state = new(players=2, seed=4)
-    for good in ("carrots", "oats"):
-        move_good(state, 1, good, 4)
-    give_buildings(state, 0, 2)
-    return state
-
-
-def _greedy_round(seed: int, round_no: int) -> FarmeramaState:
-    """The start of round ``round_no`` of a two-player game played by two greedy agents."""
-    state = new(players=2, seed=seed)
-    agents = [GreedyAgent(seed=1), GreedyAgent(seed=2)]
-    while state.round < round_no or state.phase != CHOOSE or any(b.cards for b in state.boards):
-        p = state.actors()[0]
-        state.apply(p, agents[p].act(state, p))
-    return state
 
 
 def _table(base: FarmeramaState) -> dict[tuple[tuple[int, ...], tuple[int, ...]], float]:
@@ -47,7 +26,7 @@ def _argmax(values: dict[tuple[int, ...], float]) -> list[tuple[int, ...]]:
 
 
 def test_level_one_is_the_others_best_answer_to_this_players_pairs_played_alone() -> None:
-    state = _position()
+    state = duel_position()
     base = duel._base(state.clone(), 1)
     table = _table(base)
     seen = duel.opponent_model(base, 0, 0.5)
@@ -57,7 +36,7 @@ def test_level_one_is_the_others_best_answer_to_this_players_pairs_played_alone(
 
 
 def test_level_two_answers_this_players_answer_to_the_others_pairs_played_alone() -> None:
-    state = _greedy_round(7, 3)
+    state = greedy_round_start(7, 3)
     base = duel._base(state.clone(), 1)
     table = _table(base)
     theirs_alone = duel.opponent_model(base, 1, 0.5)
@@ -70,7 +49,7 @@ def test_level_two_answers_this_players_answer_to_the_others_pairs_played_alone(
 @pytest.mark.parametrize("seed", [4, 7])
 def test_level_two_foresees_the_hard_players_pair(seed: int) -> None:
     # The Hard level is deep=1; the level-2 model of the other is its choice, up to ties.
-    state = _position() if seed == 4 else _greedy_round(seed, 3)
+    state = duel_position() if seed == 4 else greedy_round_start(seed, 3)
     hard = duel.choose_pair(state.clone(), 1, temp=0.5, deep=1.0)
     base = duel._base(state.clone(), 1)
     table = _table(base)
@@ -79,7 +58,7 @@ def test_level_two_foresees_the_hard_players_pair(seed: int) -> None:
 
 
 def test_the_level_two_model_is_answered_best() -> None:
-    state = _greedy_round(7, 3)
+    state = greedy_round_start(7, 3)
     base = duel._base(state.clone(), 1)
     table = _table(base)
     picks = duel._level_picks(base, 0, PAIRS, lambda p, q: table[(p, q)], 0.5, 2, None)
@@ -91,7 +70,7 @@ def test_the_level_two_model_is_answered_best() -> None:
 
 
 def test_a_passed_deadline_gives_no_level_model() -> None:
-    state = _position()
+    state = duel_position()
     base = duel._base(state.clone(), 1)
     passed = time.process_time() - 1.0
     assert duel._level_picks(base, 0, PAIRS, lambda p, q: 0.0, 0.5, 2, passed) is None
