@@ -193,9 +193,13 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         known = held.legal_now
         if known is None:
             known = held.legal()
-        legal, slots = known
+        legal, indices = known
+        try:
+            chosen = legal[indices.index(action)]
+        except ValueError:
+            raise ValueError(f"apply_action: action {action} is not legal now") from None
         player, state = held.player, held.state
-        state.apply(player, legal[slots[action]])
+        state.apply(player, chosen)
         held.legal_now = held.sorted_now = None
         held.player = _TERMINAL if state.is_over() else int(state.actors()[0])
 
@@ -215,12 +219,10 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         seat = held.player if player is None else int(player)
         if not 0 <= seat < sp.players:
             raise ValueError(f"observation_tensor: no player {seat} (players 0..{sp.players - 1})")
-        fast = sp.fast
-        if fast is None:
+        fresh = sp.fresh
+        if fresh is None:
             return sp.observe(held.state, seat)
-        out = np.empty(held.obs_size, dtype=np.float32)  # ``Spec.observe`` inlined
-        fast(held.state, seat, out)
-        return out
+        return fresh(held.state, seat)  # ``Spec.observe`` inlined
 
     def observation_string(self, player: int | None = None) -> str:
         """``player``'s view as canonical JSON (default: the player to act)."""
@@ -268,8 +270,9 @@ class _Held:
         self.player = _TERMINAL if state.is_over() else int(state.actors()[0])
         """The lowest seat among the actors, or TERMINAL (negative) once the game is over."""
         self.obs_size = sp.obs_size
-        self.legal_now: tuple[list[Any], dict[int, int]] | None = None
-        """The legal list of the player to act and ``{catalogue index: position in it}`` (until the next move)."""
+        self.legal_now: tuple[list[Any], list[int]] | None = None
+        """The legal list of the player to act and the catalogue index of each of its entries (until the next
+        move)."""
         self.sorted_now: list[int] | None = None
         """The legal catalogue indices of the player to act, ascending (until the next move)."""
 
@@ -279,16 +282,20 @@ class _Held:
         known = self.sorted_now
         if known is None:
             known = self.sorted_now = sorted(self.legal()[1])
-        return list(known)
+        return known[:]
 
-    def legal(self) -> tuple[list[Any], dict[int, int]]:
-        """The legal list of the player to act and ``{catalogue index: position in it}`` (cached until the
-        next move: OpenSpiel asks for the legal actions, then applies one of them; the object from the
-        engine's own list lets ``apply`` skip its second check)."""
+    def legal(self) -> tuple[list[Any], list[int]]:
+        """The legal list of the player to act and the catalogue index of each entry, in the list's order
+        (cached until the next move: OpenSpiel asks for the legal actions, then applies one of them; the
+        object from the engine's own list lets ``apply`` skip its second check).
+
+        No mask is built (OpenSpiel has none) and nothing is cached per list (:meth:`Spec.indices_of`): a
+        list met for the first time, most lists in Farmini and Tiny Farms, costs no more than one met
+        before."""
         known = self.legal_now
         if known is None:
             legal = self.state.legal_actions(self.player)
-            known = self.legal_now = (legal, self.spec.legal_entry(legal)[0])
+            known = self.legal_now = (legal, self.spec.indices_of(legal))
         return known
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:

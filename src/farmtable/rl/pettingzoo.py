@@ -127,12 +127,8 @@ class _Common:
             known = self._legal_cache.get(seat)
             if known is None:
                 known = self._legal_cache[seat] = sp.legal_and_mask(state, seat)
-            fast = sp.fast
-            if fast is None:
-                vector = sp.observe(state, seat)
-            else:  # ``Spec.observe`` inlined: this runs once per decision
-                vector = np.empty(sp.encoder.size, dtype=np.float32)
-                fast(state, seat, vector)
+            fresh = sp.fresh  # ``Spec.observe`` inlined: this runs once per decision
+            vector = sp.observe(state, seat) if fresh is None else fresh(state, seat)
             obs = self._obs_cache[seat] = {"observation": vector, "action_mask": known[1]}
         return obs
 
@@ -216,12 +212,8 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
                     sp, state = self.spec, self.state
                     legal = state.legal_actions(seat)
                     slots, mask = sp.legal_entry(legal)
-                    fast = sp.fast
-                    if fast is None:
-                        vector = sp.observe(state, seat)
-                    else:
-                        vector = np.empty(self._obs_size, dtype=np.float32)
-                        fast(state, seat, vector)
+                    fresh = sp.fresh
+                    vector = sp.observe(state, seat) if fresh is None else fresh(state, seat)
                     obs = {"observation": vector, "action_mask": mask}
                     self._now = (seat, legal, slots, obs)
         return (
