@@ -18,6 +18,7 @@ Two choices make the catalogue fixed and finite:
 from __future__ import annotations
 
 import re
+import struct
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -314,7 +315,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
     players = sp.players
     seats = f.rotations(players)
     actors_of = f.seat_set_memo(players)
-    num, small, floats, counts = f.num, f.NUM, f.floats, f.counts
+    num, counts = f.num, f.counts
     variants = sp.variants
     rules = ScoringRules.from_variants(variants)
     gaps_enclose, second, per_cell = rules.gaps_enclose, rules.second_variant, rules.penalty_per_empty_cell
@@ -327,7 +328,17 @@ def fast_encoder(sp: Spec) -> FastEncode:
     scores_bytes = at["scores[self]"] * f.WIDTH
     card_of = f.one_hots(CARD_IDS)
     no_card = card_of[None]
-    no_pending = no_card + f.ZERO
+    card_bytes = len(no_card)
+    # turn, actors, over, the face-up cards, deck size, discard, farmyard, the pending card and tokens left:
+    # the head of the vector in one ``pack`` (numbers as floats, blocks as bytes)
+    head_format = struct.Struct(
+        f"=f{players * f.WIDTH}sf{c.FACE_UP_CARDS * card_bytes}sf{card_bytes}s{len(c.KINDS)}f{card_bytes}sf"
+    )
+    if head_format.size != head_bytes:
+        raise RuntimeError("farmini: the observation layout changed; update fast_encoder")
+    head_pack = head_format.pack
+    pig, goat, chicken = c.KINDS
+    table_memo = f.Memo()
     discard_memo = f.Memo()
     farm_memo: dict[Any, tuple[np.ndarray, bytes]] = {}
     layout_memo: dict[Any, _Layout] = {}
@@ -356,8 +367,9 @@ def fast_encoder(sp: Spec) -> FastEncode:
         """The indices of a farm's ones in its block, and its score as it stands."""
         cards = farm.cards
         animals = farm.animals
-        values = tuple(cards.values())  # the oriented cards are shared, immutable objects: their ids say
-        layout_key = (tuple(cards), tuple(map(id, values)))  # which face and rotation, cheaper than a hash
+        # the oriented cards are shared, immutable objects: their ids say which face and rotation, cheaper
+        # than a hash (the layout kept for a key holds the cards, so their ids are not reused meanwhile)
+        layout_key = (tuple(cards), tuple(map(id, cards.values())))
         key = (layout_key, tuple(animals.items()))
         known = farm_memo.get(key)
         if known is None:
@@ -366,7 +378,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
                 layout_memo.clear()
             layout = layout_memo.get(layout_key)
             if layout is None:
-                layout = layout_memo[layout_key] = layout_of(layout_key, values, cards)
+                layout = layout_memo[layout_key] = layout_of(layout_key, tuple(cards.values()), cards)
             ones = list(layout.card_ones)
             for cell, kind in animals.items():
                 one = animal_at.get((cell, kind))
@@ -395,30 +407,36 @@ def fast_encoder(sp: Spec) -> FastEncode:
 
     def write(state: State[Any], player: int, out: np.ndarray, zeroed: bool) -> None:
         s: Any = state
-        actors = s.actors()
         discard_key = tuple(s.discard)
         discard = discard_memo.get(discard_key)
         if discard is None:
             discard = discard_memo.add(discard_key, counts(CARD_IDS, discard_key))
-        table = [card_of[card] for card in s.table]
-        table += [no_card] * (c.FACE_UP_CARDS - len(table))
+        table_key = tuple(s.table)
+        table = table_memo.get(table_key)
+        if table is None:
+            blocks = [card_of[card] for card in table_key] + [no_card] * (c.FACE_UP_CARDS - len(table_key))
+            table = table_memo.add(table_key, b"".join(blocks))
         farmyard = s.farmyard
-        head = [
-            num(s.turn),
-            actors_of(player, actors),
-            small[s.is_over()],
-            *table,
-            num(len(s.deck)),
+        pending = s.pending
+        head = head_pack(
+            s.turn,
+            actors_of(player, s.actors()),
+            s.is_over(),
+            table,
+            len(s.deck),
             discard,
-            floats([farmyard.get(k, 0) for k in c.KINDS]),
-            no_pending if s.pending is None else card_of[s.pending] + num(s.pending_left),
-        ]
+            farmyard.get(pig, 0),
+            farmyard.get(goat, 0),
+            farmyard.get(chicken, 0),
+            no_card if pending is None else card_of[pending],
+            0 if pending is None else s.pending_left,
+        )
         farms = s.farms
         entries = [farm_entry(farms[q]) for q in seats[player]]
         if not zeroed:
             out[farms_at:].fill(0.0)
         bytes_view = memoryview(out).cast("B")  # type: ignore[arg-type]  # an ndarray is a buffer
-        bytes_view[:head_bytes] = b"".join(head)
+        bytes_view[:head_bytes] = head
         start = farms_at
         for ones, _ in entries:
             out[start : start + farm_size][ones] = 1.0

@@ -174,12 +174,14 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         """``player``'s legal catalogue indices, ascending (default: the player to act); none when the game
         is over or ``player`` is not to act (pyspiel's ``PyState::LegalActions``)."""
         held = self._held
-        if player is None:
-            player = held.player
-        if held.player < 0:
+        current = held.player
+        if current < 0:
             return []
-        if player == held.player:
-            return held.indices()
+        if player is None or player == current:  # ``_Held.indices`` inlined: asked once a move or more
+            known = held.sorted_now
+            if known is None:
+                known = held.sorted_now = sorted(held.legal()[1])
+            return known[:]
         if player < 0:
             raise ValueError(f"legal_actions: no player {player}")
         return []
@@ -215,14 +217,10 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         drew a seed from the game's seed sequence, so observing changed which games came next.
         """
         held = self._held
-        sp = held.spec
         seat = held.player if player is None else int(player)
-        if not 0 <= seat < sp.players:
-            raise ValueError(f"observation_tensor: no player {seat} (players 0..{sp.players - 1})")
-        fresh = sp.fresh
-        if fresh is None:
-            return sp.observe(held.state, seat)
-        return fresh(held.state, seat)  # ``Spec.observe`` inlined
+        if not 0 <= seat < held.players:
+            raise ValueError(f"observation_tensor: no player {seat} (players 0..{held.players - 1})")
+        return held.observe(held.state, seat)
 
     def observation_string(self, player: int | None = None) -> str:
         """``player``'s view as canonical JSON (default: the player to act)."""
@@ -269,7 +267,9 @@ class _Held:
         self.spec = sp
         self.player = _TERMINAL if state.is_over() else int(state.actors()[0])
         """The lowest seat among the actors, or TERMINAL (negative) once the game is over."""
-        self.obs_size = sp.obs_size
+        self.players = sp.players
+        self.observe = sp.observe if sp.fresh is None else sp.fresh
+        """The spec's observation of a seat in a new array (``Spec.fresh``, the fast encoder's, if it has one)."""
         self.legal_now: tuple[list[Any], list[int]] | None = None
         """The legal list of the player to act and the catalogue index of each of its entries (until the next
         move)."""
