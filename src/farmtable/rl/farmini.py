@@ -163,11 +163,13 @@ Pen = tuple[frozenset[int], list[Cell], int]
 class Pens:
     """The enclosed pens of one layout of cards, and the bounding box of the cards (``None``: no card)."""
 
-    __slots__ = ("box", "pens")
+    __slots__ = ("arms", "box", "pens")
 
-    def __init__(self, pens: list[Pen], box: tuple[int, int, int, int] | None) -> None:
+    def __init__(self, pens: list[Pen], box: tuple[int, int, int, int] | None, arms: dict[int, Arms]) -> None:
         self.pens = pens
         self.box = box
+        self.arms = arms
+        """The arms of every card by its number (a layout one card larger copies it)."""
 
 
 def closed_regions(cards: Mapping[Pos, Oriented], gaps_enclose: bool) -> list[tuple[list[Cell], int]]:
@@ -200,21 +202,23 @@ def find_pens(cards: Mapping[Pos, Oriented], gaps_enclose: bool, parent: Pens | 
     checks both against ``Farm.pens()``.
     """
     if not cards:
-        return Pens([], None)
+        return Pens([], None, {})
     east = _EAST
-    arms_at: dict[int, Arms] = {(x + _BIAS) * east + y + _BIAS: card.arms for (x, y), card in cards.items()}
     kept: list[Pen] = []
     starts: list[int] = []
     box = None
-    if parent is not None and parent.box is not None:
-        x, y = next(reversed(cards.keys()))  # type: ignore[call-overload]  # a dict's keys reverse
+    if parent is not None and parent.box is not None and len(parent.arms) == len(cards) - 1:
+        (x, y), card = next(reversed(cards.items()))  # type: ignore[call-overload]  # a dict's items reverse
         x0, x1, y0, y1 = parent.box
-        if not gaps_enclose or (x0 - 1 <= x <= x1 + 1 and y0 - 1 <= y <= y1 + 1):
+        k = (x + _BIAS) * east + y + _BIAS
+        if k not in parent.arms and (not gaps_enclose or (x0 - 1 <= x <= x1 + 1 and y0 - 1 <= y <= y1 + 1)):
             box = (min(x0, x), max(x1, x), min(y0, y), max(y1, y))
-            k = (x + _BIAS) * east + y + _BIAS
+            arms_at = parent.arms.copy()
+            arms_at[k] = card.arms
             starts = [k, k - 1, k - east - 1, k - east]
             kept = [pen for pen in parent.pens if pen[0].isdisjoint(starts)]
     if box is None:
+        arms_at = {(x + _BIAS) * east + y + _BIAS: card.arms for (x, y), card in cards.items()}
         xs = [x for x, _ in cards]
         ys = [y for _, y in cards]
         box = (min(xs), max(xs), min(ys), max(ys))
@@ -274,14 +278,14 @@ def find_pens(cards: Mapping[Pos, Oriented], gaps_enclose: bool, parent: Pens | 
                 else:
                     gaps.add(k)
         found_pens.append((frozenset(seen), cells, len(gaps)))
-    return Pens(found_pens, box)
+    return Pens(found_pens, box, arms_at)
 
 
 class _Layout:
     """What an encoder needs of a farm's cards, whatever its animals: the ones of the cards and of the pen
     quarters in the farm block, and per pen its corn count, its animal cells and its gaps."""
 
-    __slots__ = ("card_ones", "cards", "found", "gaps", "pen_ones", "pens")
+    __slots__ = ("card_ones", "cards", "found", "gaps", "ones", "pens")
 
     def __init__(self, cards: tuple[Oriented, ...], card_ones: list[int], found: Pens, contents: Any) -> None:
         self.cards = cards
@@ -289,7 +293,9 @@ class _Layout:
         self.card_ones = card_ones
         self.found = found
         """The pens (:func:`find_pens`), for the layouts with one card more."""
-        self.pen_ones = [_cell(x, y) + _PENS_AT + q for _, cells, _ in found.pens for x, y, q in cells]
+        pen_ones = [_cell(x, y) + _PENS_AT + q for _, cells, _ in found.pens for x, y, q in cells]
+        self.ones = np.array(card_ones + pen_ones, dtype=np.intp)
+        """The indices of the ones of the cards and of the pen quarters in the farm block."""
         self.pens: list[tuple[int, tuple[Cell, ...]]] = []
         """Per enclosed pen: its cornfields and its animal cells."""
         for _, cells, _ in found.pens:
@@ -315,7 +321,8 @@ def fast_encoder(sp: Spec) -> FastEncode:
     players = sp.players
     seats = f.rotations(players)
     actors_of = f.seat_set_memo(players)
-    num, counts = f.num, f.counts
+    num, floats = f.num, f.floats
+    card_index = {card: i for i, card in enumerate(CARD_IDS)}
     variants = sp.variants
     rules = ScoringRules.from_variants(variants)
     gaps_enclose, second, per_cell = rules.gaps_enclose, rules.second_variant, rules.penalty_per_empty_cell
@@ -379,14 +386,16 @@ def fast_encoder(sp: Spec) -> FastEncode:
             layout = layout_memo.get(layout_key)
             if layout is None:
                 layout = layout_memo[layout_key] = layout_of(layout_key, tuple(cards.values()), cards)
-            ones = list(layout.card_ones)
-            for cell, kind in animals.items():
-                one = animal_at.get((cell, kind))
-                if one is None:
-                    x, y, q = cell
-                    one = animal_at[cell, kind] = _cell(x, y) + _ANIMALS_AT + q * len(c.KINDS) + kind_index[kind]
-                ones.append(one)
-            ones += layout.pen_ones
+            ones = layout.ones
+            if animals:
+                tokens = []
+                for cell, kind in animals.items():
+                    one = animal_at.get((cell, kind))
+                    if one is None:
+                        x, y, q = cell
+                        one = animal_at[cell, kind] = _cell(x, y) + _ANIMALS_AT + q * len(c.KINDS) + kind_index[kind]
+                    tokens.append(one)
+                ones = np.concatenate((ones, np.array(tokens, dtype=np.intp)))
             # score_sheet (scoring.py) read off the kept pens
             total = len(animals) - layout.gaps
             empty_pens = 0
@@ -402,7 +411,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
                     total += len(present) - present.count(None)
                 empty_pens += empty
             total -= farm.free_count() if per_cell else empty_pens
-            known = farm_memo[key] = (np.array(ones, dtype=np.intp), num(total))
+            known = farm_memo[key] = (ones, num(total))
         return known
 
     def write(state: State[Any], player: int, out: np.ndarray, zeroed: bool) -> None:
@@ -410,7 +419,10 @@ def fast_encoder(sp: Spec) -> FastEncode:
         discard_key = tuple(s.discard)
         discard = discard_memo.get(discard_key)
         if discard is None:
-            discard = discard_memo.add(discard_key, counts(CARD_IDS, discard_key))
+            block = [0.0] * len(CARD_IDS)
+            for card in discard_key:
+                block[card_index[card]] += 1.0
+            discard = discard_memo.add(discard_key, floats(block))
         table_key = tuple(s.table)
         table = table_memo.get(table_key)
         if table is None:

@@ -30,6 +30,7 @@ How the contract maps onto OpenSpiel (``docs/rl.md`` says the same):
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -48,7 +49,10 @@ def short_name(game_id: str) -> str:
     return "python_farmtable_" + game_id.replace("-", "_")
 
 
+@cache
 def _game_type(game_id: str, players: int | None = None) -> pyspiel.GameType:
+    """The pyspiel game type of ``game_id`` with ``players`` seats (made once: ``load_game`` asks for it each
+    time)."""
     game = farmtable.get_game(game_id)
     solo = players == 1 or (players is None and game.max_players == 1)
     return pyspiel.GameType(
