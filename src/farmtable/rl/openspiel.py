@@ -224,7 +224,12 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         seat = held.player if player is None else int(player)
         if not 0 <= seat < held.players:
             raise ValueError(f"observation_tensor: no player {seat} (players 0..{held.players - 1})")
-        return held.observe(held.state, seat)
+        fast = held.fast
+        if fast is None:
+            return held.observe(held.state, seat)
+        out = np.empty(held.obs_size, dtype=np.float32)  # ``Spec.fresh`` inlined
+        fast(held.state, seat, out)
+        return out
 
     def observation_string(self, player: int | None = None) -> str:
         """``player``'s view as canonical JSON (default: the player to act)."""
@@ -272,8 +277,12 @@ class _Held:
         self.player = _TERMINAL if state.is_over() else int(state.actors()[0])
         """The lowest seat among the actors, or TERMINAL (negative) once the game is over."""
         self.players = sp.players
-        self.observe = sp.observe if sp.fresh is None else sp.fresh
-        """The spec's observation of a seat in a new array (``Spec.fresh``, the fast encoder's, if it has one)."""
+        self.observe = sp.observe
+        """The spec's observation of a seat in a new array (``Spec.fresh``, the fast encoder's own if it has one)."""
+        fast = sp.fast
+        self.fast = fast if fast is not None and getattr(fast, "fresh", None) is None else None
+        """The fast encoder when ``Spec.fresh`` is just ``np.empty`` and it (inlined, one call less)."""
+        self.obs_size = sp.obs_size
         self.legal_now: tuple[list[Any], list[int]] | None = None
         """The legal list of the player to act and the catalogue index of each of its entries (until the next
         move)."""

@@ -165,6 +165,10 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self._names = list(self.possible_agents)
         self._obs_size = self.spec.obs_size
+        fast = self.spec.fast
+        self._fast = fast if fast is not None and getattr(fast, "fresh", None) is None else None
+        """The fast encoder, when ``Spec.fresh`` is only ``np.empty`` and it (called here without that
+        extra call); ``None``: ``Spec.observe`` (Farmini's own ``fresh``, or the view-based encoder)."""
         self._seat_of = self.agent_seat
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
@@ -214,8 +218,12 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
                 slots, mask = sp.legal_entry(legal)
                 obs = self._obs_cache.get(seat)
                 if obs is None:
-                    fresh = sp.fresh
-                    vector = sp.observe(state, seat) if fresh is None else fresh(state, seat)
+                    fast = self._fast  # ``Spec.fresh`` inlined for an encoder without its own
+                    if fast is not None:
+                        vector = np.empty(self._obs_size, dtype=np.float32)
+                        fast(state, seat, vector)
+                    else:
+                        vector = sp.observe(state, seat)
                     obs = {"observation": vector, "action_mask": mask}
                 now = self._now = (seat, legal, slots, obs)
             return (
