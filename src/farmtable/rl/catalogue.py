@@ -31,7 +31,7 @@ preallocated array (``Spec.mask_into``).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -85,7 +85,13 @@ class RLGame:
     being placed is the one just taken); ``None``: the notation itself."""
     fast: Callable[[Spec], FastEncode] | None = None
     """Builds the fast encoder of a spec (writes ``observe``'s vector straight from the state); ``None``:
-    the view-based encoder only."""
+    the view-based encoder only. The encoder may carry a ``fresh(state, player)`` attribute that returns the
+    observation in a new array (Farmini's writes its ones into ``np.zeros``, cheaper than clearing an
+    array); :attr:`Spec.fresh` is that, or ``np.empty`` and the encoder."""
+    fold: Callable[[Any], Hashable] | None = None
+    """Maps an action object to a hashable that equal catalogue entries share (Farmini: a placement without
+    its card id), so an action object met for the first time finds its index without formatting and
+    parsing its notation (:meth:`Spec.legal_of`); ``None``: no such shortcut."""
 
 
 FastEncode = Callable[[State[Any], int, np.ndarray], None]
@@ -137,6 +143,10 @@ class Spec:
     high: np.ndarray = field(repr=False)
     fast: FastEncode | None = field(default=None, repr=False)
     """The game's fast encoder for this spec, if it has one (see :attr:`RLGame.fast`)."""
+    fresh: Callable[[State[Any], int], np.ndarray] | None = field(default=None, repr=False)
+    """``fresh(state, player)``: the fast encoder's observation in a new float32 array (see :meth:`observe`)."""
+    _folded: dict[Hashable, int] = field(default_factory=dict, repr=False)
+    """Cache of :attr:`RLGame.fold`: folded action -> catalogue index."""
     _entries: dict[Any, int] = field(default_factory=dict, repr=False)
     """Cache: action object -> catalogue index (actions are hashable and their notation is fixed)."""
     _masks: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict, repr=False)
@@ -163,11 +173,9 @@ class Spec:
 
     def observe(self, state: State[Any], player: int) -> np.ndarray:
         """The observation vector of ``player``: what ``state.view(player)`` shows, encoded."""
-        if self.fast is None:
+        if self.fresh is None:
             return self.encoder.encode(state.view(player), player)
-        out = np.empty(self.encoder.size, dtype=np.float32)
-        self.fast(state, player, out)
-        return out
+        return self.fresh(state, player)
 
     def observe_into(self, state: State[Any], player: int, out: np.ndarray) -> None:
         """Write ``player``'s observation into ``out`` (float32, ``obs_size`` long)."""
@@ -204,6 +212,18 @@ class Spec:
         if len(out) != len(legal):
             raise KeyError(f"{self.game_id}: two legal actions share a catalogue entry: {legal}")
         return out
+
+    def indices_of(self, legal: list[Any]) -> list[int]:
+        """The catalogue index of each action of a legal list, in the list's order (no mask, nothing cached
+        per list: what OpenSpiel needs, cheaper than :meth:`legal_entry` on a list met for the first time).
+
+        Each action's index is looked up in the per-action cache; an action met for the first time goes
+        through :meth:`legal_of`, which also checks that no two actions of the list share an entry.
+        """
+        try:
+            return list(map(self._entries.__getitem__, legal))
+        except KeyError:
+            return list(self.legal_of(legal))
 
     def legal_and_mask(self, state: State[Any], player: int) -> tuple[dict[int, Any], np.ndarray]:
         """:meth:`legal` and its read-only mask together (the indices and mask cached by the legal list).
@@ -246,6 +266,16 @@ class Spec:
         return np.frombuffer(bytes(buf), dtype=np.int8)
 
     def _lookup(self, action: Any) -> int:
+        fold = self.rl.fold
+        if fold is not None:
+            folded = fold(action)
+            known = self._folded.get(folded)
+            if known is None:
+                known = self._folded[folded] = self._lookup_notation(action)
+            return known
+        return self._lookup_notation(action)
+
+    def _lookup_notation(self, action: Any) -> int:
         notation = self.entry(action)
         try:
             return self.index[notation]
@@ -317,7 +347,17 @@ def _spec(game_id: str, players: int, variants: tuple[str, ...]) -> Spec:
     high = np.array([b[1] for b in encoder.bounds], dtype=np.float32)
     sp = Spec(game_id, players, variants, rl, actions, index, encoder, low, high)
     if rl.fast is not None:
-        sp.fast = rl.fast(sp)
+        fast = sp.fast = rl.fast(sp)
+        fresh = getattr(fast, "fresh", None)
+        if fresh is None:
+            size = encoder.size
+
+            def fresh(state: State[Any], player: int) -> np.ndarray:
+                out = np.empty(size, dtype=np.float32)
+                fast(state, player, out)
+                return out
+
+        sp.fresh = fresh
     return sp
 
 

@@ -89,10 +89,12 @@ OpenSpiel (copy one to edit it; Gymnasium's `info["action_mask"]` is a fresh cop
 a *fast encoder* that writes the vector straight from the state (every game has one: precomputed
 float32 byte blocks joined and copied in one call, boards cached by their contents, `rl/fast.py`); a
 test proves it equal to the view-based encoding on random positions of every player count and
-variant, and the hidden-information tests run on it. The adapters play the action object from the
-engine's current legal list (a cached `{catalogue index: position}` per legal list), so the engine's
-`apply` takes its fast path for it instead of parsing and checking the move again; OpenSpiel states
-keep the player to act per move (pyspiel asks for it several times a move).
+variant, and the hidden-information tests run on it (Farmini's encoder finds the pens with its own
+corner-point flood, card by card from the layout one card smaller, tested against the engine's pens).
+The adapters play the action object from the engine's current legal list (PettingZoo: a cached
+`{catalogue index: position}` and mask per legal list; OpenSpiel: the catalogue index of each entry,
+no mask), so the engine's `apply` takes its fast path for it instead of parsing and checking the move
+again; OpenSpiel states keep the player to act per move (pyspiel asks for it several times a move).
 
 **Vector environments** (`farmtable.rl.vector`). `FarmersFinancesVectorEnv(num_envs, players=2..4,
 reward=)` and `TinyFarmsVectorEnv(num_envs, players=2..4, reward=, variants=)` step thousands of

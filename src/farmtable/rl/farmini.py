@@ -18,6 +18,8 @@ Two choices make the catalogue fixed and finite:
 from __future__ import annotations
 
 import re
+import struct
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -25,8 +27,9 @@ import numpy as np
 
 from farmtable.core import Result, State
 from farmtable.games.farmini import components as c
-from farmtable.games.farmini.farm import QUARTER_INDEX, faces_for
-from farmtable.games.farmini.scoring import score_sheet
+from farmtable.games.farmini.farm import NO_ARMS, QUARTER_INDEX, Arms, Cell, Oriented, Pos, faces_for
+from farmtable.games.farmini.rules import Place, PutAnimal
+from farmtable.games.farmini.scoring import ScoringRules
 from farmtable.rl import fast as f
 from farmtable.rl.catalogue import FastEncode, RLGame, Spec
 from farmtable.rl.encoding import BySeat, Counts, Ctx, Custom, Fields, Flag, Items, Num, SeatSet
@@ -145,81 +148,334 @@ def schema(players: int, variants: tuple[str, ...]) -> Fields:
     )
 
 
+_EAST = 1 << 12
+"""The step east between point numbers (:func:`closed_regions`); north is 1."""
+_BIAS = 1 << 11
+"""Added to x and y before numbering, so every position of a farm numbers as a positive int."""
+_Y_BITS = 12
+_Y_MASK = _EAST - 1
+
+
+Pen = tuple[frozenset[int], list[Cell], int]
+"""An enclosed pen as :func:`find_pens` keeps it: its corner points, its quarters, how many gaps it encloses."""
+
+
+class Pens:
+    """The enclosed pens of one layout of cards, and the bounding box of the cards (``None``: no card)."""
+
+    __slots__ = ("arms", "box", "pens")
+
+    def __init__(self, pens: list[Pen], box: tuple[int, int, int, int] | None, arms: dict[int, Arms]) -> None:
+        self.pens = pens
+        self.box = box
+        self.arms = arms
+        """The arms of every card by its number (a layout one card larger copies it)."""
+
+
+def closed_regions(cards: Mapping[Pos, Oriented], gaps_enclose: bool) -> list[tuple[list[Cell], int]]:
+    """The enclosed pens of a farm with these ``cards``: each pen's quarters and how many gaps it encloses
+    (the same pens as ``Farm.pens()``, its cells as a set and ``len(pen.gaps)``); see :func:`find_pens`."""
+    return [(cells, gaps) for _, cells, gaps in find_pens(cards, gaps_enclose).pens]
+
+
+def find_pens(cards: Mapping[Pos, Oriented], gaps_enclose: bool, parent: Pens | None = None) -> Pens:
+    """The enclosed pens of a farm with these ``cards`` (:class:`Pens`); ``parent``: those of the same cards
+    without the last one (in ``cards``' order), from which only the new card's corners need a flood.
+
+    Found the way ``Farm.penned`` floods: on the *corner points* of the card grid, not on quarters. The
+    four quarters around a point always connect (no fence runs along a card side), so a region is a set
+    of points; point ``p`` (the number of the card whose NE corner it is) joins its north neighbour
+    through the card to its NW when that card's east arm is open, or through the card to its NE when its
+    west arm is open (likewise east, south and west). A point with a missing card around it is open
+    field, except that with ``gaps_enclose`` (the gap reading, DA-FM7) a missing card inside the farm's
+    bounding box is a gap: a card without fences, which the region passes and counts. Quarter ``q`` of
+    card ``c`` lies at point ``c``, ``c - 1``, ``c - E - 1``, ``c - E`` for NE, SE, SW, NW. A flood stops
+    at its first opening, and every point it reached is open (the rest of that region is met later and
+    stops when it reaches one of them).
+
+    A card added to a farm changes only the moves between its own corners, and the points around it (no
+    longer open field, or no longer a gap): a pen without one of its corners is unchanged (its points
+    keep their four cards), so with ``parent`` the pens found are the parent's pens that miss the new
+    card's corners, and the closed regions of a flood from those corners. With the gap reading that holds
+    while the new card lies at most one row or column outside the parent's box (the new gaps then lie on
+    the box's edge, open field); otherwise everything is flooded afresh. ``tests/rl/test_farmini_pens.py``
+    checks both against ``Farm.pens()``.
+    """
+    if not cards:
+        return Pens([], None, {})
+    east = _EAST
+    kept: list[Pen] = []
+    starts: list[int] = []
+    box = None
+    if parent is not None and parent.box is not None and len(parent.arms) == len(cards) - 1:
+        (x, y), card = next(reversed(cards.items()))  # type: ignore[call-overload]  # a dict's items reverse
+        x0, x1, y0, y1 = parent.box
+        k = (x + _BIAS) * east + y + _BIAS
+        if k not in parent.arms and (not gaps_enclose or (x0 - 1 <= x <= x1 + 1 and y0 - 1 <= y <= y1 + 1)):
+            box = (min(x0, x), max(x1, x), min(y0, y), max(y1, y))
+            arms_at = parent.arms.copy()
+            arms_at[k] = card.arms
+            starts = [k, k - 1, k - east - 1, k - east]
+            kept = [pen for pen in parent.pens if pen[0].isdisjoint(starts)]
+    if box is None:
+        arms_at = {(x + _BIAS) * east + y + _BIAS: card.arms for (x, y), card in cards.items()}
+        xs = [x for x, _ in cards]
+        ys = [y for _, y in cards]
+        box = (min(xs), max(xs), min(ys), max(ys))
+        starts = [corner for k in arms_at for corner in (k, k - 1, k - east - 1, k - east)]
+    x0, x1, y0, y1 = (box[0] + _BIAS, box[1] + _BIAS, box[2] + _BIAS, box[3] + _BIAS)
+    get = arms_at.get
+
+    def arm(k: int) -> Arms | None:
+        """The arms of the card numbered ``k``; a gap's none; ``None`` for open field."""
+        found = get(k)
+        if found is None and gaps_enclose and x0 <= k >> _Y_BITS <= x1 and y0 <= k & _Y_MASK <= y1:
+            return NO_ARMS
+        return found
+
+    label: dict[int, bool] = {}
+    """Per point flooded: False once it is known to be open."""
+    found_pens = kept
+    for start in starts:
+        if start in label:
+            continue
+        label[start] = True
+        seen = [start]
+        stack = [start]
+        closed = True
+        while stack and closed:
+            p = stack.pop()
+            sw, se, nw, ne = arm(p), arm(p + east), arm(p + 1), arm(p + east + 1)
+            if sw is None or se is None or nw is None or ne is None:
+                closed = False  # a card around this point is missing (outside the farm): open field
+                break
+            # north: through the card NW of p (its east arm) or the card NE of it (its west arm), etc.
+            for q in (
+                p + 1 if not (nw[1] and ne[3]) else 0,
+                p - 1 if not (sw[1] and se[3]) else 0,
+                p + east if not (se[0] and ne[2]) else 0,
+                p - east if not (sw[0] and nw[2]) else 0,
+            ):
+                if q:
+                    known = label.get(q)
+                    if known is None:
+                        label[q] = True
+                        seen.append(q)
+                        stack.append(q)
+                    elif not known:  # joins a region already found open
+                        closed = False
+                        break
+        if not closed:  # everything flooded so far joins the opening: open too
+            for q in seen:
+                label[q] = False
+            continue
+        cells: list[Cell] = []
+        gaps = set()
+        for p in seen:  # quarter NE of card p, NW of p + E, SE of p + 1, SW of p + E + 1
+            for k, q in ((p, 0), (p + east, 3), (p + 1, 1), (p + east + 1, 2)):
+                if k in arms_at:
+                    cells.append(((k >> _Y_BITS) - _BIAS, (k & _Y_MASK) - _BIAS, q))
+                else:
+                    gaps.add(k)
+        found_pens.append((frozenset(seen), cells, len(gaps)))
+    return Pens(found_pens, box, arms_at)
+
+
+class _Layout:
+    """What an encoder needs of a farm's cards, whatever its animals: the ones of the cards and of the pen
+    quarters in the farm block, and per pen its corn count, its animal cells and its gaps."""
+
+    __slots__ = ("card_ones", "cards", "found", "gaps", "ones", "pens")
+
+    def __init__(self, cards: tuple[Oriented, ...], card_ones: list[int], found: Pens, contents: Any) -> None:
+        self.cards = cards
+        """The cards' objects (kept alive while their ``id`` is part of a key)."""
+        self.card_ones = card_ones
+        self.found = found
+        """The pens (:func:`find_pens`), for the layouts with one card more."""
+        pen_ones = [_cell(x, y) + _PENS_AT + q for _, cells, _ in found.pens for x, y, q in cells]
+        self.ones = np.array(card_ones + pen_ones, dtype=np.intp)
+        """The indices of the ones of the cards and of the pen quarters in the farm block."""
+        self.pens: list[tuple[int, tuple[Cell, ...]]] = []
+        """Per enclosed pen: its cornfields and its animal cells."""
+        for _, cells, _ in found.pens:
+            kinds = [contents[x, y].quarters[q] for x, y, q in cells]
+            animal_cells = tuple(cell for cell, kind in zip(cells, kinds, strict=True) if kind == c.ANIMAL_CELL)
+            self.pens.append((kinds.count(c.CORN), animal_cells))
+        self.gaps = sum(n for _, _, n in found.pens)
+
+
 def fast_encoder(sp: Spec) -> FastEncode:
     """The observation written straight from the state: the same numbers ``view(p)`` gives the schema.
 
     It reads the fields ``FarminiState.view`` reads (everything but the deck order, of which only the
-    size is shown). A farm's 0/1 block and its score are computed once per farm content (its cards,
-    their orientation and its animals: a farm only changes by a move) with the schema's own ``_farm``,
-    and kept as the indices of its ones: the array is zeroed, then one numpy call per farm sets them.
+    size is shown). A farm's block and score change only when its owner moves, so both are kept per farm
+    content (its cards and their orientation, its animals) as the indices of the block's ones and the
+    score's bytes; what depends on the cards only (their ones, the pens: :func:`find_pens`, the
+    pens' cornfields and animal cells) is kept per layout, so a token put on a farm costs no flood. The
+    score is ``score_sheet``'s (``scoring.py``) read off the kept pens: animals, corn in pens without
+    animals, the second variant's single-kind bonus, the empty-cell penalty and the gaps. A layout one
+    card larger than a kept one starts from it (its ones, its pens: :func:`find_pens`). The farms' part
+    of the array is zeroed, then one numpy call per farm sets its ones (``fresh``: into ``np.zeros``).
     """
     players = sp.players
     seats = f.rotations(players)
     actors_of = f.seat_set_memo(players)
-    num, small, floats, counts = f.num, f.NUM, f.floats, f.counts
+    num, floats = f.num, f.floats
+    card_index = {card: i for i, card in enumerate(CARD_IDS)}
     variants = sp.variants
+    rules = ScoringRules.from_variants(variants)
+    gaps_enclose, second, per_cell = rules.gaps_enclose, rules.second_variant, rules.penalty_per_empty_cell
+    card_ones = _card_ones(variants)
     at = {row.name: row.start for row in sp.rows()}
+    size = sp.obs_size
     farm_size = SIDE * SIDE * CELL_WIDTH
     farms_at = at["farms[self]"]
     head_bytes = farms_at * f.WIDTH
     scores_bytes = at["scores[self]"] * f.WIDTH
     card_of = f.one_hots(CARD_IDS)
     no_card = card_of[None]
-    no_pending = no_card + f.ZERO
+    card_bytes = len(no_card)
+    # turn, actors, over, the face-up cards, deck size, discard, farmyard, the pending card and tokens left:
+    # the head of the vector in one ``pack`` (numbers as floats, blocks as bytes)
+    head_format = struct.Struct(
+        f"=f{players * f.WIDTH}sf{c.FACE_UP_CARDS * card_bytes}sf{card_bytes}s{len(c.KINDS)}f{card_bytes}sf"
+    )
+    if head_format.size != head_bytes:
+        raise RuntimeError("farmini: the observation layout changed; update fast_encoder")
+    head_pack = head_format.pack
+    pig, goat, chicken = c.KINDS
+    table_memo = f.Memo()
     discard_memo = f.Memo()
     farm_memo: dict[Any, tuple[np.ndarray, bytes]] = {}
+    layout_memo: dict[Any, _Layout] = {}
+    card_at: dict[tuple[int, int, str, int], list[int]] = {}
+    animal_at: dict[tuple[Cell, str], int] = {}
+    kind_index = {kind: i for i, kind in enumerate(c.KINDS)}
 
-    def farm_entry(farm: Any, scoring_rules: Any) -> tuple[np.ndarray, bytes]:
-        """The indices of a farm's ones in its block, and its score as it stands (the spec fixes the
-        variants, so the scoring rules are the same for every state it sees)."""
+    def layout_of(key: tuple[tuple[Pos, ...], tuple[int, ...]], values: tuple[Oriented, ...], cards: Any) -> _Layout:
+        parent = layout_memo.get((key[0][:-1], key[1][:-1]))  # the same cards but the last: start from it
+        if parent is None:
+            ones: list[int] = []
+            placed = cards.items()
+        else:
+            ones = list(parent.card_ones)
+            placed = [(key[0][-1], values[-1])]
+        for (x, y), card in placed:
+            block = card_at.get((x, y, card.card_id, card.rot))
+            if block is None:
+                base = _cell(x, y)
+                block = card_at[x, y, card.card_id, card.rot] = [base + k for k in card_ones[card.card_id, card.rot]]
+            ones += block
+        found = find_pens(cards, gaps_enclose, None if parent is None else parent.found)
+        return _Layout(values, ones, found, cards)
+
+    def farm_entry(farm: Any) -> tuple[np.ndarray, bytes]:
+        """The indices of a farm's ones in its block, and its score as it stands."""
         cards = farm.cards
-        key = (tuple(cards), tuple([(o.card_id, o.rot) for o in cards.values()]), tuple(farm.animals.items()))
+        animals = farm.animals
+        # the oriented cards are shared, immutable objects: their ids say which face and rotation, cheaper
+        # than a hash (the layout kept for a key holds the cards, so their ids are not reused meanwhile)
+        layout_key = (tuple(cards), tuple(map(id, cards.values())))
+        key = (layout_key, tuple(animals.items()))
         known = farm_memo.get(key)
         if known is None:
-            value = {
-                "cards": [[x, y, o.card_id, o.rot] for (x, y), o in cards.items()],
-                "animals": [[x, y, c.QUARTERS[q], k] for (x, y, q), k in farm.animals.items()],
-                "pens": [[list(cell) for cell in pen.cells] for pen in farm.pens()],
-            }
-            ones = np.array(_farm_ones(value, variants), dtype=np.intp)
-            known = (ones, num(sum(score_sheet(farm, scoring_rules).values())))
-            if len(farm_memo) >= f.MEMO_SIZE:
+            if len(farm_memo) >= f.MEMO_SIZE or len(layout_memo) >= f.MEMO_SIZE:
                 farm_memo.clear()
-            farm_memo[key] = known
+                layout_memo.clear()
+            layout = layout_memo.get(layout_key)
+            if layout is None:
+                layout = layout_memo[layout_key] = layout_of(layout_key, tuple(cards.values()), cards)
+            ones = layout.ones
+            if animals:
+                tokens = []
+                for cell, kind in animals.items():
+                    one = animal_at.get((cell, kind))
+                    if one is None:
+                        x, y, q = cell
+                        one = animal_at[cell, kind] = _cell(x, y) + _ANIMALS_AT + q * len(c.KINDS) + kind_index[kind]
+                    tokens.append(one)
+                ones = np.concatenate((ones, np.array(tokens, dtype=np.intp)))
+            # score_sheet (scoring.py) read off the kept pens
+            total = len(animals) - layout.gaps
+            empty_pens = 0
+            get = animals.get
+            for corn, animal_cells in layout.pens:
+                present = [get(cell) for cell in animal_cells]
+                kinds = set(present)
+                empty = None in kinds
+                kinds.discard(None)
+                if not kinds:
+                    total += corn
+                elif second and len(kinds) == 1:
+                    total += len(present) - present.count(None)
+                empty_pens += empty
+            total -= farm.free_count() if per_cell else empty_pens
+            known = farm_memo[key] = (ones, num(total))
         return known
 
-    def encode(state: State[Any], player: int, out: np.ndarray) -> None:
+    def write(state: State[Any], player: int, out: np.ndarray, zeroed: bool) -> None:
         s: Any = state
-        actors = s.actors()
         discard_key = tuple(s.discard)
         discard = discard_memo.get(discard_key)
         if discard is None:
-            discard = discard_memo.add(discard_key, counts(CARD_IDS, discard_key))
-        table = [card_of[card] for card in s.table]
-        table += [no_card] * (c.FACE_UP_CARDS - len(table))
+            block = [0.0] * len(CARD_IDS)
+            for card in discard_key:
+                block[card_index[card]] += 1.0
+            discard = discard_memo.add(discard_key, floats(block))
+        table_key = tuple(s.table)
+        table = table_memo.get(table_key)
+        if table is None:
+            blocks = [card_of[card] for card in table_key] + [no_card] * (c.FACE_UP_CARDS - len(table_key))
+            table = table_memo.add(table_key, b"".join(blocks))
         farmyard = s.farmyard
-        head = [
-            num(s.turn),
-            actors_of(player, actors),
-            small[s.is_over()],
-            *table,
-            num(len(s.deck)),
+        pending = s.pending
+        head = head_pack(
+            s.turn,
+            actors_of(player, s.actors()),
+            s.is_over(),
+            table,
+            len(s.deck),
             discard,
-            floats([farmyard.get(k, 0) for k in c.KINDS]),
-            no_pending if s.pending is None else card_of[s.pending] + num(s.pending_left),
-        ]
+            farmyard.get(pig, 0),
+            farmyard.get(goat, 0),
+            farmyard.get(chicken, 0),
+            no_card if pending is None else card_of[pending],
+            0 if pending is None else s.pending_left,
+        )
         farms = s.farms
-        entries = [farm_entry(farms[q], s.rules) for q in seats[player]]
-        out.fill(0.0)
+        entries = [farm_entry(farms[q]) for q in seats[player]]
+        if not zeroed:
+            out[farms_at:].fill(0.0)
         bytes_view = memoryview(out).cast("B")  # type: ignore[arg-type]  # an ndarray is a buffer
-        bytes_view[:head_bytes] = b"".join(head)
+        bytes_view[:head_bytes] = head
         start = farms_at
         for ones, _ in entries:
             out[start : start + farm_size][ones] = 1.0
             start += farm_size
         bytes_view[scores_bytes:] = b"".join([score for _, score in entries])
 
+    def encode(state: State[Any], player: int, out: np.ndarray) -> None:
+        write(state, player, out, False)
+
+    def fresh(state: State[Any], player: int) -> np.ndarray:
+        """The observation in a new array: ``np.zeros`` (pages the system hands out zeroed) and only the
+        non-zero entries written, cheaper than clearing the 160 KB the farms take."""
+        out = np.zeros(size, dtype=np.float32)
+        write(state, player, out, True)
+        return out
+
+    encode.fresh = fresh  # type: ignore[attr-defined]  # see ``RLGame.fast``
     return encode
+
+
+def fold(action: Any) -> Any:
+    """A placement or a token without the card / kind it implies (``RLGame.fold``): ``Place("A2", 1, 0, 90)``
+    and ``Place("C7", 1, 0, 90)`` are both ``place at 1,0 rot 90``; any other action is itself."""
+    kind = type(action)
+    if kind is Place or kind is PutAnimal:
+        return action[1:]
+    return action
 
 
 def solo_score(result: Result) -> float:
@@ -243,6 +499,7 @@ RL_GAME = RLGame(
     max_game_length=3000,
     key=key,
     fast=fast_encoder,
+    fold=fold,
     notes=f"`place at X,Y rot R` and `animal at X,Y/Q` act with the card / token just taken (the notation's card id "
     f"and kind are implied). Farms are seen and played in a window |x|, |y| ≤ {REACH} around the farm card "
     "(random play never passed 9). The deck order is hidden (not encoded); the event log is not encoded.",

@@ -30,6 +30,7 @@ How the contract maps onto OpenSpiel (``docs/rl.md`` says the same):
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -48,7 +49,10 @@ def short_name(game_id: str) -> str:
     return "python_farmtable_" + game_id.replace("-", "_")
 
 
+@cache
 def _game_type(game_id: str, players: int | None = None) -> pyspiel.GameType:
+    """The pyspiel game type of ``game_id`` with ``players`` seats (made once: ``load_game`` asks for it each
+    time)."""
     game = farmtable.get_game(game_id)
     solo = players == 1 or (players is None and game.max_players == 1)
     return pyspiel.GameType(
@@ -174,12 +178,14 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         """``player``'s legal catalogue indices, ascending (default: the player to act); none when the game
         is over or ``player`` is not to act (pyspiel's ``PyState::LegalActions``)."""
         held = self._held
-        if player is None:
-            player = held.player
-        if held.player < 0:
+        current = held.player
+        if current < 0:
             return []
-        if player == held.player:
-            return held.indices()
+        if player is None or player == current:  # ``_Held.indices`` inlined: asked once a move or more
+            known = held.sorted_now
+            if known is None:
+                known = held.sorted_now = sorted(held.legal()[1])
+            return known[:]
         if player < 0:
             raise ValueError(f"legal_actions: no player {player}")
         return []
@@ -193,9 +199,13 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         known = held.legal_now
         if known is None:
             known = held.legal()
-        legal, slots = known
+        legal, indices = known
+        try:
+            chosen = legal[indices.index(action)]
+        except ValueError:
+            raise ValueError(f"apply_action: action {action} is not legal now") from None
         player, state = held.player, held.state
-        state.apply(player, legal[slots[action]])
+        state.apply(player, chosen)
         held.legal_now = held.sorted_now = None
         held.player = _TERMINAL if state.is_over() else int(state.actors()[0])
 
@@ -211,14 +221,13 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         drew a seed from the game's seed sequence, so observing changed which games came next.
         """
         held = self._held
-        sp = held.spec
         seat = held.player if player is None else int(player)
-        if not 0 <= seat < sp.players:
-            raise ValueError(f"observation_tensor: no player {seat} (players 0..{sp.players - 1})")
-        fast = sp.fast
+        if not 0 <= seat < held.players:
+            raise ValueError(f"observation_tensor: no player {seat} (players 0..{held.players - 1})")
+        fast = held.fast
         if fast is None:
-            return sp.observe(held.state, seat)
-        out = np.empty(held.obs_size, dtype=np.float32)  # ``Spec.observe`` inlined
+            return held.observe(held.state, seat)
+        out = np.empty(held.obs_size, dtype=np.float32)  # ``Spec.fresh`` inlined
         fast(held.state, seat, out)
         return out
 
@@ -267,9 +276,16 @@ class _Held:
         self.spec = sp
         self.player = _TERMINAL if state.is_over() else int(state.actors()[0])
         """The lowest seat among the actors, or TERMINAL (negative) once the game is over."""
+        self.players = sp.players
+        self.observe = sp.observe
+        """The spec's observation of a seat in a new array (``Spec.fresh``, the fast encoder's own if it has one)."""
+        fast = sp.fast
+        self.fast = fast if fast is not None and getattr(fast, "fresh", None) is None else None
+        """The fast encoder when ``Spec.fresh`` is just ``np.empty`` and it (inlined, one call less)."""
         self.obs_size = sp.obs_size
-        self.legal_now: tuple[list[Any], dict[int, int]] | None = None
-        """The legal list of the player to act and ``{catalogue index: position in it}`` (until the next move)."""
+        self.legal_now: tuple[list[Any], list[int]] | None = None
+        """The legal list of the player to act and the catalogue index of each of its entries (until the next
+        move)."""
         self.sorted_now: list[int] | None = None
         """The legal catalogue indices of the player to act, ascending (until the next move)."""
 
@@ -279,16 +295,20 @@ class _Held:
         known = self.sorted_now
         if known is None:
             known = self.sorted_now = sorted(self.legal()[1])
-        return list(known)
+        return known[:]
 
-    def legal(self) -> tuple[list[Any], dict[int, int]]:
-        """The legal list of the player to act and ``{catalogue index: position in it}`` (cached until the
-        next move: OpenSpiel asks for the legal actions, then applies one of them; the object from the
-        engine's own list lets ``apply`` skip its second check)."""
+    def legal(self) -> tuple[list[Any], list[int]]:
+        """The legal list of the player to act and the catalogue index of each entry, in the list's order
+        (cached until the next move: OpenSpiel asks for the legal actions, then applies one of them; the
+        object from the engine's own list lets ``apply`` skip its second check).
+
+        No mask is built (OpenSpiel has none) and nothing is cached per list (:meth:`Spec.indices_of`): a
+        list met for the first time, most lists in Farmini and Tiny Farms, costs no more than one met
+        before."""
         known = self.legal_now
         if known is None:
             legal = self.state.legal_actions(self.player)
-            known = self.legal_now = (legal, self.spec.legal_entry(legal)[0])
+            known = self.legal_now = (legal, self.spec.indices_of(legal))
         return known
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
