@@ -164,11 +164,6 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         self.metadata = {"render_modes": ["ansi"], "name": _name(game_id), "is_parallelizable": True}
         self.render_mode = render_mode
         self._names = list(self.possible_agents)
-        self._obs_size = self.spec.obs_size
-        fast = self.spec.fast
-        self._fast = fast if fast is not None and getattr(fast, "fresh", None) is None else None
-        """The fast encoder, when ``Spec.fresh`` is only ``np.empty`` and it (called here without that
-        extra call); ``None``: ``Spec.observe`` (Farmini's own ``fresh``, or the view-based encoder)."""
         self._seat_of = self.agent_seat
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
@@ -187,9 +182,7 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        seat = self._seat = self.state.actors()[0]
-        self.agent_selection = self._names[seat]
-        self._playing = True
+        self.agent_selection = self._names[self.state.actors()[0]]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation: its view encoded, and its action mask."""
@@ -198,43 +191,14 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
     _has_reset = True
     """The raw env checks nothing; :class:`FarmtableCheckedAEC` sets it False until ``reset``, so both
     share this one :meth:`last` (no ``super()`` call per decision)."""
-    _playing = False
-    """True from ``reset`` while the game runs and no agent is done (until the final move or an illegal
-    one ends it): then ``agent_selection`` is the seat ``_seat`` to act, and :meth:`last` and :meth:`step`
-    take their short path, with PettingZoo's checks answered by this one flag."""
-    _seat = 0
-    """The seat of ``agent_selection`` while ``_playing``."""
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``AECEnv.last``: the selected agent's observation, running reward, flags and info (one call
         less per decision than PettingZoo's, which goes through :meth:`observe`); the checked env's
         error before ``reset``."""
-        agent = self.agent_selection
-        if self._playing and observe:
-            now = self._now
-            if now is None or now[0] != self._seat:  # ``_observe_now`` inlined: once a move
-                seat, sp, state = self._seat, self.spec, self.state
-                legal = state.legal_actions(seat)
-                slots, mask = sp.legal_entry(legal)
-                obs = self._obs_cache.get(seat)
-                if obs is None:
-                    fast = self._fast  # ``Spec.fresh`` inlined for an encoder without its own
-                    if fast is not None:
-                        vector = np.empty(self._obs_size, dtype=np.float32)
-                        fast(state, seat, vector)
-                    else:
-                        vector = sp.observe(state, seat)
-                    obs = {"observation": vector, "action_mask": mask}
-                now = self._now = (seat, legal, slots, obs)
-            return (
-                now[3],
-                self._cumulative_rewards[agent],
-                self.terminations[agent],
-                self.truncations[agent],
-                self.infos[agent],
-            )
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
+        agent = self.agent_selection
         obs = None
         if observe:
             seat = self._seat_of[agent]
@@ -243,8 +207,14 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
                 obs = now[3]
             else:
                 obs = self._obs_cache.get(seat)
-                if obs is None:
-                    obs = self._observe_now(seat)[3]
+                if obs is None:  # ``_observe_seat`` inlined, the legal list kept for ``step``: once a move
+                    sp, state = self.spec, self.state
+                    legal = state.legal_actions(seat)
+                    slots, mask = sp.legal_entry(legal)
+                    fresh = sp.fresh
+                    vector = sp.observe(state, seat) if fresh is None else fresh(state, seat)
+                    obs = {"observation": vector, "action_mask": mask}
+                    self._now = (seat, legal, slots, obs)
         return (
             obs,
             self._cumulative_rewards[agent],
@@ -253,55 +223,8 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
             self.infos[agent],
         )
 
-    def _observe_now(self, seat: int) -> tuple[int, list[Any], dict[int, int], dict[str, np.ndarray]]:
-        """The move's ``_now`` for ``seat`` (the seat to act): its legal list, its slots and its observation
-        (``_observe_seat`` inlined, the legal list kept for ``step``: this runs once a move)."""
-        sp, state = self.spec, self.state
-        legal = state.legal_actions(seat)
-        slots, mask = sp.legal_entry(legal)
-        obs = self._obs_cache.get(seat)
-        if obs is None:
-            fresh = sp.fresh
-            vector = sp.observe(state, seat) if fresh is None else fresh(state, seat)
-            obs = {"observation": vector, "action_mask": mask}
-        now = self._now = (seat, legal, slots, obs)
-        return now
-
-    def _play(self, seat: int, chosen: Any) -> None:
-        """Apply the engine's action object ``chosen`` for ``seat`` (the seat to act) and move on."""
-        state = self.state
-        state.apply(seat, chosen)
-        self._now = None
-        if self._legal_cache:
-            self._legal_cache = {}
-        if self._obs_cache:
-            self._obs_cache = {}
-        if state.is_over():
-            self._finish(self.agent_selection)
-        else:
-            seat = self._seat = state.actors()[0]
-            self.agent_selection = self._names[seat]
-
     def step(self, action: Any) -> None:
         """Play catalogue action ``action`` for ``agent_selection`` (``None`` once it is done)."""
-        if self._playing and isinstance(action, _INT_TYPES):
-            now = self._now
-            if now is not None and now[0] == self._seat:
-                slot = now[2].get(action)  # type: ignore[arg-type]  # numpy ints hash as ints
-                if slot is not None:  # ``_play`` inlined: once a move
-                    state = self.state
-                    state.apply(now[0], now[1][slot])
-                    self._now = None
-                    if self._legal_cache:
-                        self._legal_cache = {}
-                    if self._obs_cache:
-                        self._obs_cache = {}
-                    if state.is_over():
-                        self._finish(self.agent_selection)
-                    else:
-                        seat = self._seat = state.actors()[0]
-                        self.agent_selection = self._names[seat]
-                    return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -316,7 +239,11 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
             chosen = legal.get(action) if isinstance(action, _INT_TYPES) else None  # type: ignore[arg-type]
         if chosen is None:
             raise ValueError(f"{agent}: action {action!r} is not legal now (see the action mask)")
-        self._play(seat, chosen)
+        self._apply(seat, chosen)
+        if self.state.is_over():
+            self._finish(agent)
+        else:
+            self.agent_selection = self._names[self.state.actors()[0]]
 
     def _finish(self, agent: str) -> None:
         """The game is over after ``agent``'s move: pay the final rewards, every agent is done.
@@ -324,7 +251,6 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         Rewards are paid once, at the end: until then every reward and running total is 0, so the
         steps before need not touch them.
         """
-        self._playing = False
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards[agent] = 0.0
         final = self.spec.rewards(self.state, self.reward_mode)
@@ -380,24 +306,6 @@ class FarmtableCheckedAEC(FarmtableAEC):
 
     def step(self, action: Any) -> None:
         """Play ``action``; an action the mask forbids ends the game at ``illegal_reward`` for the mover."""
-        if self._playing and isinstance(action, _INT_TYPES):  # reset, no agent done, an index: the checks hold
-            now = self._now
-            if now is not None and now[0] == self._seat:
-                slot = now[2].get(action)  # type: ignore[arg-type]  # numpy ints hash as ints
-                if slot is not None:  # a legal index (inside the space); ``_play`` inlined
-                    state = self.state
-                    state.apply(now[0], now[1][slot])
-                    self._now = None
-                    if self._legal_cache:
-                        self._legal_cache = {}
-                    if self._obs_cache:
-                        self._obs_cache = {}
-                    if state.is_over():
-                        self._finish(self.agent_selection)
-                    else:
-                        seat = self._seat = state.actors()[0]
-                        self.agent_selection = self._names[seat]
-                    return
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
         if not self.agents:
@@ -416,10 +324,19 @@ class FarmtableCheckedAEC(FarmtableAEC):
         else:
             chosen = self._legal(seat).get(action)  # type: ignore[arg-type]
         if chosen is not None:
-            self._play(seat, chosen)
+            state = self.state
+            state.apply(seat, chosen)
+            self._now = None
+            if self._legal_cache:
+                self._legal_cache = {}
+            if self._obs_cache:
+                self._obs_cache = {}
+            if state.is_over():
+                self._finish(agent)
+            else:
+                self.agent_selection = self._names[state.actors()[0]]
             return
         EnvLogger.warn_on_illegal_move()
-        self._playing = False
         self._cumulative_rewards[agent] = 0.0
         self.terminations = dict.fromkeys(self.agents, True)
         self.truncations = dict.fromkeys(self.agents, True)
