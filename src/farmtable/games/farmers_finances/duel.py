@@ -41,17 +41,28 @@ from farmtable.games.farmers_finances import race
 from farmtable.games.farmers_finances.rules import (
     ACTION,
     AFTER_PICK_END_TURN,
+    ANIMAL,
+    BUY_COST,
     DECODE,
+    LAST_CARD_OF_A_PILE,
     MARKET,
     OVER,
     PICK,
+    SELL_PRICE,
+    SORT_INDEX,
+    WHEAT,
+    B,
     FarmersFinancesState,
+    W,
 )
 
 ROWS: Final = c.MARKET_ROWS
 SIXTH: Final = 1.0 / c.DIE_SIDES
-DEPTHS: Final = (1, 2, 3)
+DEPTHS: Final = (1, 2, 3, 4)
 """How many whole turns the search looks ahead: 1 = this player's turn, 2 = and the other's reply, 3 = and the next."""
+MODEL_DOUBT: Final = 1e-3
+"""The race model's chances are kept this far from 0 and 1, so a certain win on the board (a finished
+game) is preferred to one the model only predicts, and a certain loss is avoided before a predicted one."""
 BUDGET_SHARE: Final = 0.8
 """Share of a ``time`` budget after which a deeper level is abandoned (the rest covers the unwinding)."""
 
@@ -141,16 +152,38 @@ class Search:
         other = 1 - mover
         table = self.table
         row = state.row
+        full = [c.WHEAT_CARDS_PER_COPY * state.copies, c.ANIMAL_CARDS_PER_COPY * state.copies]
+        one_pile = LAST_CARD_OF_A_PILE in state.variants
         best = 0.0
         for action in state.legal_actions(mover):
-            child = state.clone()
-            child.apply(mover, action)
-            if child.money[mover] >= race.GOAL or child.phase != MARKET:
+            # The action played by hand (rules.FarmersFinancesState._take_action), no copy of the state.
+            kind, sort, number = DECODE[action]
+            mine, theirs = list(state.hands[mover]), state.hands[other]
+            market = list(state.market)
+            money, their_money = state.money[mover], state.money[other]
+            if kind == "buy":
+                pile = 0 if sort == WHEAT else 1
+                money -= BUY_COST[sort, row]
+                mine[SORT_INDEX[sort]] += 1
+                market[pile] -= 1
+                if market[pile] == 0 and (market[1 - pile] == 0 or one_pile):  # Empty market: both farms sold
+                    money += sum(n * SELL_PRICE[s, row] for s, n in zip(c.SORTS, mine, strict=True))
+                    their_money += sum(n * SELL_PRICE[s, row] for s, n in zip(c.SORTS, theirs, strict=True))
+                    mine, theirs, market = [0, 0, 0], [0, 0, 0], full
+            elif kind == "sell":
+                money += number * SELL_PRICE[sort, row]
+                mine[SORT_INDEX[sort]] -= number
+                market[1 if sort == ANIMAL else 0] += number
+            elif kind == "bake":
+                mine[W] -= number
+                mine[B] += number
+            if money >= race.GOAL:
                 value = self.action_value(state, mover, action, 1)
             else:
-                mine = race.finishing(table, child.hands[mover], child.market, child.money[mover], row, waiting=True)
-                theirs = race.finishing(table, child.hands[other], child.market, child.money[other], row, waiting=True)
-                value = 1.0 - race.race_win_chance(theirs, mine, mover_first=other == 0)
+                own = race.finishing(table, mine, market, money, row, waiting=True)
+                rival = race.finishing(table, theirs, market, their_money, row, waiting=True)
+                chance = race.race_win_chance(rival, own, mover_first=other == 0)
+                value = 1.0 - min(max(chance, MODEL_DOUBT), 1.0 - MODEL_DOUBT)
             if value > best:
                 best = value
         self.leaf_memory[key] = best

@@ -252,22 +252,24 @@ def solve(adversity: float = DEFAULT_ADVERSITY, copies: int = 1) -> RaceTable:
 
 
 _DONE: Final = np.ones(HORIZON, dtype=np.float32)
-_ZERO: Final = np.zeros(1, dtype=np.float32)
+
+Curve = npt.NDArray[np.float32]
 
 
-def finishing(table: RaceTable, hand: list[int], market: list[int], money: int, row: int, waiting: bool) -> FloatArray:
+def finishing(table: RaceTable, hand: list[int], market: list[int], money: int, row: int, waiting: bool) -> Curve:
     """The chance of 70 within 1..HORIZON turns (cumulative) for a player with ``hand`` and ``money``.
 
     ``waiting``: the player acts after the other one, who stands on ``row`` and is about to set the
     row for them; otherwise the player acts now at ``row``. 70 coins or more finish on the next turn.
     """
     if money >= GOAL:
-        return _DONE.astype(np.float64)
+        return _DONE
     grid = table.within_waiting if waiting else table.within
-    return grid[:, table.config_index(hand, market), row - 1, money].astype(np.float64)
+    curve: Curve = grid[:, table.config_index(hand, market), row - 1, money]
+    return curve
 
 
-def race_win_chance(mover: FloatArray, other: FloatArray, mover_first: bool) -> float:
+def race_win_chance(mover: Curve, other: Curve, mover_first: bool) -> float:
     """The chance that the player to act wins the race, from both cumulative finishing distributions.
 
     ``mover`` is the player to act (their k-th turn counts this one as the first), ``other`` the
@@ -276,13 +278,18 @@ def race_win_chance(mover: FloatArray, other: FloatArray, mover_first: bool) -> 
     The first to finish a round wins; finishing in the same round, or neither within the horizon,
     counts one half (the tie is decided on money).
     """
-    p_mover = np.diff(mover, prepend=0.0)
-    p_other = np.diff(other, prepend=0.0)
+    p_mover = np.empty(HORIZON, dtype=np.float32)
+    p_mover[0] = mover[0]
+    np.subtract(mover[1:], mover[:-1], out=p_mover[1:])
+    neither = (1.0 - float(mover[-1])) * (1.0 - float(other[-1]))
     if mover_first:
-        beaten = 1.0 - other  # the other finishes after the mover's round k
-        same = p_other
+        # the other finishes after the mover's round k (1 - other[k]), or in it (other[k] - other[k-1])
+        ahead = float(p_mover @ other)
+        before = float(p_mover[1:] @ other[:-1])
     else:
-        beaten = 1.0 - np.concatenate([_ZERO, other[:-1]])  # the other's (k-1)-th turn is in the mover's round k
-        same = np.concatenate([_ZERO, p_other[:-1]])
-    neither = (1.0 - mover[-1]) * (1.0 - other[-1])
-    return float(p_mover @ beaten + 0.5 * (p_mover @ same) + 0.5 * neither)
+        # the other's (k-1)-th turn falls in the mover's round k
+        ahead = float(p_mover[1:] @ other[:-1])
+        before = float(p_mover[2:] @ other[:-2])
+    finished = 1.0 - float(mover[-1])
+    # win = sum_k p(k) * (1 - G(k)) + 0.5 * sum_k p(k) * (G(k) - G(k-1)), G shifted for the seat order
+    return (1.0 - finished) - ahead + 0.5 * (ahead - before) + 0.5 * neither
