@@ -29,6 +29,7 @@ in any other game it plays like ``greedy``. ``docs/games/farmers-finances-ai.md`
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any, Final
@@ -51,6 +52,7 @@ from farmtable.games.farmers_finances.rules import (
     SELL_PRICE,
     SORT_INDEX,
     WHEAT,
+    A,
     B,
     FarmersFinancesState,
     W,
@@ -60,11 +62,18 @@ ROWS: Final = c.MARKET_ROWS
 SIXTH: Final = 1.0 / c.DIE_SIDES
 DEPTHS: Final = (1, 2, 3, 4)
 """How many whole turns the search looks ahead: 1 = this player's turn, 2 = and the other's reply, 3 = and the next."""
+STOCKS: Final = ("market", "free")
+"""What each player's road may buy: the marketplace as it stands, or everything not in their own farm."""
 MODEL_DOUBT: Final = 1e-3
 """The race model's chances are kept this far from 0 and 1, so a certain win on the board (a finished
 game) is preferred to one the model only predicts, and a certain loss is avoided before a predicted one."""
 BUDGET_SHARE: Final = 0.8
 """Share of a ``time`` budget after which a deeper level is abandoned (the rest covers the unwinding)."""
+
+
+def normal_cdf(x: float) -> float:
+    """The standard normal distribution function."""
+    return 0.5 * math.erfc(-x / math.sqrt(2.0))
 
 
 class OutOfTime(Exception):
@@ -113,8 +122,19 @@ def last_turn_value(state: FarmersFinancesState) -> float:
 class Search:
     """The expectimax of one decision, with its memory and its clock."""
 
-    def __init__(self, table: race.RaceTable, deadline: float | None) -> None:
+    def __init__(
+        self, table: race.RaceTable, deadline: float | None, spread: float = 0.0, free_stock: bool = False
+    ) -> None:
         self.table = table
+        self.width = 0.0
+        """Above 0: the leaf is the logistic of the expected-money margin with this width (coins), as the
+        general search judges a position (for comparison)."""
+        self.free_stock = free_stock
+        """True: each player's road counts the other's farm back in the marketplace (their cards soon
+        sold); False: the marketplace as it stands."""
+        self.spread = spread
+        """0: the leaf's win chance from both finishing distributions; else from the expected turns,
+        their difference taken as normal with this spread (turns)."""
         self.deadline = deadline
         self.memory: dict[tuple[Any, ...], float] = {}
         self.leaf_memory: dict[tuple[Any, ...], float] = {}
@@ -177,11 +197,30 @@ class Search:
             elif kind == "bake":
                 mine[W] -= number
                 mine[B] += number
+            if self.free_stock:  # the other's farm counted back in the marketplace, for each player
+                mine_market = [full[0] - mine[W] - mine[B], full[1] - mine[A]]
+                their_market = [full[0] - theirs[W] - theirs[B], full[1] - theirs[A]]
+            else:
+                mine_market = their_market = market
             if money >= race.GOAL:
                 value = self.action_value(state, mover, action, 1)
+            elif self.width:
+                # the general evaluation's estimate: money and farm at what it fetches soon, as a margin
+                wheat = max(SELL_PRICE[WHEAT, row], c.BREAD_PRICE - 1)
+                margin = (money + mine[W] * wheat + mine[B] * c.BREAD_PRICE + mine[A] * c.base_value(ANIMAL)) - (
+                    their_money + theirs[W] * wheat + theirs[B] * c.BREAD_PRICE + theirs[A] * c.base_value(ANIMAL)
+                )
+                value = 0.5 * (1.0 + math.tanh(0.5 * margin / self.width))
+            elif self.spread:
+                # The other acts first; when the mover is player 1, the other's k-th turn falls a round
+                # earlier than the mover's k-th, so the mover needs one turn fewer to be level.
+                ahead = race.expected_waiting(table, theirs, their_market, their_money, row) - race.expected_waiting(
+                    table, mine, mine_market, money, row
+                )
+                value = normal_cdf((ahead - (1.0 if mover == 0 else 0.0)) / self.spread)
             else:
-                own = race.finishing(table, mine, market, money, row, waiting=True)
-                rival = race.finishing(table, theirs, market, their_money, row, waiting=True)
+                own = race.finishing(table, mine, mine_market, money, row, waiting=True)
+                rival = race.finishing(table, theirs, their_market, their_money, row, waiting=True)
                 chance = race.race_win_chance(rival, own, mover_first=other == 0)
                 value = 1.0 - min(max(chance, MODEL_DOUBT), 1.0 - MODEL_DOUBT)
             if value > best:
@@ -240,9 +279,18 @@ class Search:
         return self.value_for(child, mover, depth)
 
 
-def root_values(world: FarmersFinancesState, depth: int, table: race.RaceTable, deadline: float | None) -> list[float]:
+def root_values(
+    world: FarmersFinancesState,
+    depth: int,
+    table: race.RaceTable,
+    deadline: float | None,
+    spread: float = 0.0,
+    free_stock: bool = False,
+    width: float = 0.0,
+) -> list[float]:
     """The value of each legal action of the player to move, ``depth`` whole turns deep."""
-    search = Search(table, deadline)
+    search = Search(table, deadline, spread, free_stock)
+    search.width = width
     mover = world.current
     return [search.action_value(world, mover, action, depth) for action in world.legal_actions(mover)]
 
@@ -252,6 +300,9 @@ def choose(
     depth: int,
     table: race.RaceTable,
     deadline: float | None,
+    spread: float = 0.0,
+    free_stock: bool = False,
+    width: float = 0.0,
 ) -> tuple[int, int]:
     """(index of the best legal action, the deepest level finished): levels 1..``depth`` in turn.
 
@@ -261,7 +312,7 @@ def choose(
     best, reached = 0, 0
     for level in range(1, depth + 1):
         try:
-            values = root_values(world, level, table, deadline if level > 1 else None)
+            values = root_values(world, level, table, deadline if level > 1 else None, spread, free_stock, width)
         except OutOfTime:
             break
         top = max(values)
@@ -288,6 +339,9 @@ class DuelAgent(Agent):
         depth: int = 2,
         adversity: float = race.DEFAULT_ADVERSITY,
         time: float | None = None,
+        spread: float = 0.0,
+        stock: str = "market",
+        width: float = 0.0,
     ) -> None:
         if isinstance(depth, bool) or depth not in DEPTHS:
             raise ValueError(f"depth must be one of {', '.join(map(str, DEPTHS))}, got {depth!r}")
@@ -295,7 +349,19 @@ class DuelAgent(Agent):
             raise ValueError(f"adversity must be a number from 0 to 1, got {adversity!r}")
         if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0):
             raise ValueError(f"time must be a positive number of CPU seconds, got {time!r}")
+        if isinstance(spread, bool) or not isinstance(spread, (int, float)) or spread < 0:
+            raise ValueError(f"spread must be a number of turns >= 0, got {spread!r}")
+        if stock not in STOCKS:
+            raise ValueError(f"stock must be one of {', '.join(STOCKS)}, got {stock!r}")
+        if isinstance(width, bool) or not isinstance(width, (int, float)) or width < 0:
+            raise ValueError(f"width must be a number of coins >= 0, got {width!r}")
         params: dict[str, Any] = {}
+        if width:
+            params["width"] = width
+        if stock != "market":
+            params["stock"] = stock
+        if spread:
+            params["spread"] = spread
         if depth != 2:
             params["depth"] = depth
         if adversity != race.DEFAULT_ADVERSITY:
@@ -305,6 +371,9 @@ class DuelAgent(Agent):
         super().__init__(seed, **params)
         self.depth = depth
         self.adversity = float(adversity)
+        self.spread = float(spread)
+        self.free_stock = stock == "free"
+        self.width = float(width)
         self.budget = None if time is None else float(time)
         self.rng = random.Random(seed)
         self.last_depth = 0
@@ -332,5 +401,7 @@ class DuelAgent(Agent):
         start = time.process_time()
         deadline = None if self.budget is None else start + BUDGET_SHARE * self.budget
         with old_objects_set_aside():  # no full garbage collection inside the clock
-            index, self.last_depth = choose(world, self.depth, table, deadline)
+            index, self.last_depth = choose(
+                world, self.depth, table, deadline, self.spread, self.free_stock, self.width
+            )
         return legal[index]

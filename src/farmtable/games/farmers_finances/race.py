@@ -125,6 +125,9 @@ class RaceTable:
 
     index: dict[Config, int]
     turns: FloatArray
+    turns_waiting: FloatArray
+    """``turns_waiting[config, row - 1, money]``: the expected turns for a player whose next action's row
+    the other player is about to set, standing on ``row`` (the next action counts 1)."""
     within: npt.NDArray[np.float32]
     within_waiting: npt.NDArray[np.float32]
     adversity: float
@@ -244,6 +247,7 @@ def solve(adversity: float = DEFAULT_ADVERSITY, copies: int = 1) -> RaceTable:
     return RaceTable(
         index=index,
         turns=turns,
+        turns_waiting=_next_row(turns, adversity),
         within=within,
         within_waiting=waiting,
         adversity=adversity,
@@ -267,6 +271,13 @@ def finishing(table: RaceTable, hand: list[int], market: list[int], money: int, 
     grid = table.within_waiting if waiting else table.within
     curve: Curve = grid[:, table.config_index(hand, market), row - 1, money]
     return curve
+
+
+def expected_waiting(table: RaceTable, hand: list[int], market: list[int], money: int, row: int) -> float:
+    """Expected turns to 70 for a player waiting for the other to set their row from ``row`` (70 or more: 1)."""
+    if money >= GOAL:
+        return 1.0
+    return float(table.turns_waiting[table.config_index(hand, market), row - 1, money])
 
 
 def race_win_chance(mover: Curve, other: Curve, mover_first: bool) -> float:
