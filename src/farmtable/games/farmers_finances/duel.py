@@ -323,10 +323,14 @@ def choose(
 class DuelAgent(Agent):
     """The expectimax of :func:`choose` as an agent (Farmers Finances with two players).
 
-    ``depth``: whole turns searched (1-3; default 2); ``adversity``: the relaxation's share of turns
+    ``depth``: whole turns searched (1-4; default 2); ``adversity``: the relaxation's share of turns
     whose row the other player sets to hurt (0-1; :data:`race.DEFAULT_ADVERSITY`); ``time``: CPU
     seconds a decision may take, counted from the call (without it a seeded game replays exactly:
-    the player samples nothing). The one-off solve of the relaxation (about 2 CPU s a process) is
+    the player samples nothing). The leaf (see :meth:`Search.leaf`): by default the race from both
+    finishing distributions; ``spread`` (turns, > 0): the normal chance of the expected-turn lead with
+    that spread; ``width`` (coins, > 0): the logistic of the general evaluation's money margin instead
+    (for comparison); ``stock=free``: each road may buy every card outside its own farm. The one-off
+    solve of the relaxation (about 1.2-2 CPU s a process) is
     paid by :meth:`warm_up` or before the first decision's clock starts. Solo, with 3-4 players and in
     other games it plays like ``greedy``.
     """
