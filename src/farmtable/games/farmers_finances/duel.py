@@ -330,9 +330,9 @@ class DuelAgent(Agent):
     finishing distributions; ``spread`` (turns, > 0): the normal chance of the expected-turn lead with
     that spread; ``width`` (coins, > 0): the logistic of the general evaluation's money margin instead
     (for comparison); ``stock=free``: each road may buy every card outside its own farm. The one-off
-    solve of the relaxation (about 1.2-2 CPU s a process) is
-    paid by :meth:`warm_up` or before the first decision's clock starts. Solo, with 3-4 players and in
-    other games it plays like ``greedy``.
+    solve of the relaxation (about 1.2-2 CPU s a process) is paid when the first such player of a
+    process is made, so no decision pays it. Solo, with 3-4 players and in other games it plays like
+    ``greedy``.
     """
 
     name = "farmers-finances-duel"
@@ -382,15 +382,9 @@ class DuelAgent(Agent):
         self.rng = random.Random(seed)
         self.last_depth = 0
         """The deepest search level the last decision finished (0: it was not searched)."""
-
-    def warm_up(self, state: State[Any]) -> float:
-        """The game's warm-up, and the relaxation solved once per process (outside any decision's clock)."""
-        spent = super().warm_up(state)
-        if isinstance(state, FarmersFinancesState) and state.players == 2:
-            start = time.process_time()
-            race.solve(self.adversity)
-            spent += time.process_time() - start
-        return spent
+        # The one-off solve of the relaxation (cached per process) is paid here, when the player is made,
+        # not inside a decision: the harnesses and the server make an agent before they time its moves.
+        race.solve(self.adversity)
 
     def act(self, state: State[Any], player: int) -> Any:
         """The duel choice (two players) or greedy's (anything else)."""
@@ -401,7 +395,7 @@ class DuelAgent(Agent):
         world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
         if not isinstance(world, FarmersFinancesState) or world.players != 2:
             return legal[greedy_choice(world, player, self.rng)]
-        table = race.solve(self.adversity)  # cached: solved before the clock starts
+        table = race.solve(self.adversity)  # cached: solved when the player was made
         start = time.process_time()
         deadline = None if self.budget is None else start + BUDGET_SHARE * self.budget
         with old_objects_set_aside():  # no full garbage collection inside the clock
