@@ -24,6 +24,7 @@ GAME_SOLO_PLAYERS = {
     "farmerama-lookahead": ("farmtable.games.farmerama.lookahead", "LookaheadAgent"),
     "farmerama-duel": ("farmtable.games.farmerama.duel", "DuelAgent"),
     "farmini-duel": ("farmtable.games.farmini.duel", "DuelAgent"),
+    "farmers-finances-duel": ("farmtable.games.farmers_finances.duel", "DuelAgent"),
     "tiny-farms-expectimax": ("farmtable.games.tiny_farms.expectimax", "ExpectimaxAgent"),
     "tiny-farms-duel": ("farmtable.games.tiny_farms.duel", "DuelAgent"),
     "tiny-towns-rollout": ("farmtable.games.tiny_towns.rollout", "RolloutAgent"),
