@@ -115,7 +115,9 @@ OVERRIDES: Final[tuple[Override, ...]] = (
         "tiny-farms-duel:depth=2,reply=search,time=1.0",
         "2 players, against Hard (tiny-farms-duel:time=0.5), deals 2000-2029 from both seats: 67.5% [54.9, 78.0] "
         "of 60 games, margin +2.20 [-0.51, +4.91] (>= 60% on 200 games not established); CPU s/decision "
-        "p50 0.435, max 0.869. benchmarks/ai/tiny-farms.md, session 11",
+        "p50 0.435, max 0.869. benchmarks/ai/tiny-farms.md, session 11. Against ismcts:iters=200,depth=5, "
+        "deals 2000-2099 from both seats: 89.5% [84.5, 93.0] of 200 games, margin +14.22 [+12.51, +15.94] "
+        "(session 12, benchmarks/ai/ladder.md)",
         players=2,
     ),
     Override(
@@ -159,9 +161,9 @@ OVERRIDES: Final[tuple[Override, ...]] = (
         "expert",
         "farmerama",
         "farmerama-duel:time=1.0,temp=0.5,deep=1,level=2,refine=10",
-        "2 players, against the Hard row above, deals 2000-2034 from both seats: 79.3% [68.4, 87.1] of 70 "
-        "games, margin +17.0 [+12.8, +21.2] stars (session 11; the 200 games were beyond the machine). "
-        "benchmarks/ai/farmerama.md, session 11",
+        "2 players, against the Hard row above, deals 2000-2099 from both seats: 82.8% [76.9, 87.4] of 200 "
+        "games, margin +16.93 [+14.30, +19.57] stars (session 11: fr11's 70 games, the lead's 130). "
+        "benchmarks/ai/farmerama.md and benchmarks/ai/ladder.md, session 11",
         players=2,
     ),
     Override(
