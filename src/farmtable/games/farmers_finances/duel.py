@@ -36,7 +36,7 @@ from typing import Any, Final
 
 from farmtable.agents.base import Agent, legal_actions_or_refuse, old_objects_set_aside
 from farmtable.agents.greedy import greedy_choice
-from farmtable.core import State
+from farmtable.core import State, clock
 from farmtable.games.farmers_finances import components as c
 from farmtable.games.farmers_finances import race
 from farmtable.games.farmers_finances.rules import (
@@ -74,10 +74,6 @@ BUDGET_SHARE: Final = 0.8
 def normal_cdf(x: float) -> float:
     """The standard normal distribution function."""
     return 0.5 * math.erfc(-x / math.sqrt(2.0))
-
-
-class OutOfTime(Exception):
-    """A search level ran past its share of the budget; the last finished level is played."""
 
 
 def end_turn_at(state: FarmersFinancesState, row: int) -> FarmersFinancesState:
@@ -141,9 +137,9 @@ class Search:
         self.leaves = 0
 
     def check_clock(self) -> None:
-        """Raise :class:`OutOfTime` once the budget's share is spent."""
+        """Raise :class:`farmtable.core.clock.OutOfTime` once the budget's share is spent (the level is dropped)."""
         if self.deadline is not None and time.process_time() > self.deadline:
-            raise OutOfTime
+            raise clock.OutOfTime
 
     def leaf(self, state: FarmersFinancesState) -> float:
         """The mover's win chance at an action phase where the search stops.
@@ -279,22 +275,6 @@ class Search:
         return self.value_for(child, mover, depth)
 
 
-def root_values(
-    world: FarmersFinancesState,
-    depth: int,
-    table: race.RaceTable,
-    deadline: float | None,
-    spread: float = 0.0,
-    free_stock: bool = False,
-    width: float = 0.0,
-) -> list[float]:
-    """The value of each legal action of the player to move, ``depth`` whole turns deep."""
-    search = Search(table, deadline, spread, free_stock)
-    search.width = width
-    mover = world.current
-    return [search.action_value(world, mover, action, depth) for action in world.legal_actions(mover)]
-
-
 def choose(
     world: FarmersFinancesState,
     depth: int,
@@ -311,9 +291,12 @@ def choose(
     """
     best, reached = 0, 0
     for level in range(1, depth + 1):
+        search = Search(table, deadline if level > 1 else None, spread, free_stock)
+        search.width = width
+        mover = world.current
         try:
-            values = root_values(world, level, table, deadline if level > 1 else None, spread, free_stock, width)
-        except OutOfTime:
+            values = [search.action_value(world, mover, action, level) for action in world.legal_actions(mover)]
+        except clock.OutOfTime:
             break
         top = max(values)
         best, reached = values.index(top), level
