@@ -113,9 +113,9 @@ OVERRIDES: Final[tuple[Override, ...]] = (
         "expert",
         "tiny-farms",
         "tiny-farms-duel:depth=2,reply=search,time=1.0",
-        "2 players, against Hard (tiny-farms-duel:time=0.5), deals 2000-2029 from both seats: 67.5% [54.9, 78.0] "
-        "of 60 games, margin +2.20 [-0.51, +4.91] (>= 60% on 200 games not established); CPU s/decision "
-        "p50 0.435, max 0.869. benchmarks/ai/tiny-farms.md, session 11. Against ismcts:iters=200,depth=5, "
+        "2 players, against Hard (tiny-farms-duel:time=0.5), deals 2000-2099 from both seats: 59.8% [52.8, 66.3] "
+        "of 200 games, margin +2.79 [+1.18, +4.39] (better than Hard; >= 60% not met); CPU s/decision "
+        "p50 0.420, max 0.869 (sessions 11 and 13, benchmarks/ai/ladder.md). Against ismcts:iters=200,depth=5, "
         "deals 2000-2099 from both seats: 89.5% [84.5, 93.0] of 200 games, margin +14.22 [+12.51, +15.94] "
         "(session 12, benchmarks/ai/ladder.md)",
         players=2,
