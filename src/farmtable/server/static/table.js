@@ -613,10 +613,14 @@
     delete document.body.dataset.pacing;
   }
 
+  const CONNECT_SECONDS = 8;
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const useToken = tokenRefused ? "" : token;
-    ws = new WebSocket(proto + "//" + location.host + "/ws/tables/" + encodeURIComponent(tableId));
+    const socket = ws = new WebSocket(proto + "//" + location.host + "/ws/tables/" + encodeURIComponent(tableId));
+    // a connection attempt that is neither open nor refused after a while (made while a restarting server
+    // was still starting, say) is given up and tried again, instead of waiting on it for good
+    setTimeout(() => { if (socket.readyState === WebSocket.CONNECTING) socket.close(); }, CONNECT_SECONDS * 1000);
     // the token goes in the first message, never in the address (addresses end up in logs)
     // svg_frames: an update bringing a new board says "svg_frame" and the SVG follows it in the same
     // message after a newline, as drawn (compact JSON has no raw newline; nothing is JSON-escaped);
