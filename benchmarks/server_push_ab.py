@@ -387,13 +387,12 @@ def report_in_process(
     pairs: list[tuple[dict[str, Any], dict[str, Any]]],
 ) -> None:
     """Print the in-process runs and the before/after ratios of CPU per decision (paired per round)."""
+    ratios = {key: ratio_interval([(b[key], a[key]) for b, a in pairs]) for key in ("decide_us", "push_us", "total_us")}
     summary = {
         "before_commit": old_sha,
         "after": new_name,
         "games": args.games or GAMES,
-        "ratio_before_over_after": {
-            key: ratio_interval([(b[key], a[key]) for b, a in pairs]) for key in ("decide_us", "push_us", "total_us")
-        },
+        "ratio_before_over_after": ratios,
         "runs": runs,
     }
     if args.json:
@@ -406,7 +405,7 @@ def report_in_process(
         load = f"{x['load_1min'][0]:.1f}->{x['load_1min'][1]:.1f}"
         cells = f"{x['decide_us']:>8.0f} {x['push_us']:>8.0f} {x['total_us']:>8.0f}"
         print(f"{x['round']:>5} {x['side']:>7} {cells} {load:>12}")
-    for key, ci in summary["ratio_before_over_after"].items():
+    for key, ci in ratios.items():
         print(f"before/after {key}: {ci['ratio']:.3f} (95% CI {ci['low']:.3f} .. {ci['high']:.3f}, {ci['n']} rounds)")
 
 

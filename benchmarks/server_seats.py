@@ -12,6 +12,13 @@ them. ``per decision`` is the sum of the three. Ratios before/after per role and
 round, with a 95% t interval on the log ratios.
 
     nice -n 10 .venv/bin/python benchmarks/server_seats.py --rounds 4 [--before 0092a8a] [--after COMMIT]
+
+What a shared board would save (issue 16 item 3, design (a): one board per position for every seat and
+watcher, the actor's clickable parts as an overlay): after the three pictures each side also draws the actor's
+picture without its legal moves (``actor board``, not counted in ``per decision``), and ``shared (est.)`` is
+per decision the spectator's picture plus the actor's clickable parts estimated as ``actor - actor board``.
+It is an estimate from today's renderers (their layouts are per seat, so none of them can share a board
+as they are): what drawing one board and one overlay would cost if they cost what these parts cost now.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from server_push_ab import export_sides, ratio_interval, run_child
 
 MAX_ROUNDS = 8
 GAMES = ["tiny-farms", "farmini", "farmerama", "tiny-towns", "farmers-finances"]
-ROLES = ["actor", "waiting", "spectator", "per decision"]
+ROLES = ["actor", "waiting", "spectator", "per decision", "actor board", "shared (est.)"]
 
 CHILD = """
 import json, random, sys, time
@@ -38,7 +45,7 @@ games, tables, decisions = sys.argv[1].split(","), int(sys.argv[2]), int(sys.arg
 out = {}
 for g in games:
     game = get_game(g)
-    cpu, count, positions = {}, {}, 0
+    cpu, count, positions, shared = {}, {}, 0, 0.0
     for t in [-1] + list(range(tables)):  # t = -1: a warm-up table (imports, first drawings), not counted
         state = game.new_game(players=2, seed=1000 + t)
         rng = random.Random(f"{g}:{t}")
@@ -48,18 +55,29 @@ for g in games:
             seat = state.actors()[0]
             legal = state.legal_actions(seat)
             state.apply(seat, legal[rng.randrange(len(legal))])
+            spent = {}
             for who in (0, 1, None):
                 moves = [str(a) for a in state.legal_actions(who)] if who is not None and who in state.actors() else []
                 view = state.view(who)
                 role = "spectator" if who is None else "actor" if moves else "waiting"
                 c0 = time.process_time()
                 render(game, view, moves, who)
-                if t >= 0:
-                    cpu[role] = cpu.get(role, 0.0) + time.process_time() - c0
+                spent[role] = time.process_time() - c0
+                if moves:  # after the three: the same seat's picture without its clickable parts
+                    actor_view, actor = view, who
+            if "actor" in spent:
+                c0 = time.process_time()
+                render(game, actor_view, [], actor)
+                spent["actor board"] = time.process_time() - c0
+            if t >= 0:
+                for role, took in spent.items():
+                    cpu[role] = cpu.get(role, 0.0) + took
                     count[role] = count.get(role, 0) + 1
-            positions += t >= 0
+                shared += spent["spectator"] + spent.get("actor", 0.0) - spent.get("actor board", 0.0)
+                positions += 1
     row = {role: cpu[role] / count[role] * 1e6 for role in cpu}
-    row["per decision"] = sum(cpu.values()) / positions * 1e6
+    row["per decision"] = sum(v for k, v in cpu.items() if k != "actor board") / positions * 1e6
+    row["shared (est.)"] = shared / positions * 1e6
     out[g] = row
 print(json.dumps(out))
 """
@@ -112,6 +130,12 @@ def main() -> None:
             ]
         )
     }
+    ratios["all games"]["today / shared (est.), after side"] = ratio_interval(
+        [
+            (sum(a[g]["per decision"] for g in args.games), sum(a[g]["shared (est.)"] for g in args.games))
+            for _, a in pairs
+        ]
+    )
     if args.json:
         print(json.dumps({"before": old, "after": new, "ratio_before_over_after": ratios, "runs": runs}))
         return
@@ -128,6 +152,11 @@ def main() -> None:
             print(f"  before/after {role}: {ci['ratio']:.3f} (95% CI {ci['low']:.3f} .. {ci['high']:.3f})")
     ci = ratios["all games"]["per decision"]
     print(f"all games, per decision: before/after {ci['ratio']:.3f} (95% CI {ci['low']:.3f} .. {ci['high']:.3f})")
+    ci = ratios["all games"]["today / shared (est.), after side"]
+    print(
+        f"all games, after side: today's three pictures / a shared board and overlay (est.) {ci['ratio']:.3f} "
+        f"(95% CI {ci['low']:.3f} .. {ci['high']:.3f})"
+    )
 
 
 if __name__ == "__main__":
