@@ -65,7 +65,7 @@ def vector_rate(players: int, batch: int, first_seed: int) -> float:
 def sample(mask: np.ndarray, policy: np.ndarray) -> np.ndarray:
     """A uniformly drawn legal action per game (0 where none): ``Rng.below(count)`` among the mask's ones."""
     legal = mask.view(bool)
-    count = legal.sum(axis=1)
+    count = np.count_nonzero(legal, axis=1)
     k = v.pick_random(policy, count)
     flat = np.flatnonzero(legal)
     first = np.cumsum(count) - count

@@ -176,3 +176,24 @@ def test_int8_and_float32_envs_give_the_same_observations_and_copy_false_reuses_
         assert obs_s is first  # one array, written again by every step
     with pytest.raises(ValueError, match="obs_dtype"):
         TinyFarmsVectorEnv(2, obs_dtype=np.uint8)  # the milk change can be negative
+
+
+def test_games_that_restart_keep_the_other_games_observations() -> None:
+    """A step in which some games restart resets the kept observations of those games only: the env keeps its
+    ``ViewerObs`` (rebuilding it for every game whenever one restarted was the env's main cost), and the
+    observations stay equal to the stateless ``observe`` of the state, game by game, through the restarts."""
+    from farmtable.rl import tiny_farms_vector as tf
+
+    envs = TinyFarmsVectorEnv(16, players=2, obs_dtype=np.int8)
+    _, infos = envs.reset(seed=4)
+    views = envs._viewer_obs()
+    rng = np.random.default_rng(4)
+    restarts = 0
+    for _ in range(200):
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in infos["action_mask"]])
+        restarting = envs._restart.copy()
+        obs, _, _, _, infos = envs.step(actions)
+        restarts += int(restarting.sum())
+        assert envs._views is views
+        assert np.array_equal(obs, tf.observe(envs.state, envs.layout).astype(np.int8))
+    assert restarts >= 16

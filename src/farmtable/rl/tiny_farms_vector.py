@@ -371,6 +371,26 @@ class Layout:
         for animal, i in animal_index.items():
             self.animal_index[animal] = i
         self.index = self.spec.index
+        self.put_at = self.index[rules.PUT_ACTIONS[c.ANIMALS[0]][0]]
+        """The first put action's catalogue index: the move actions (milk, dice) are the ones before it."""
+        if self.put_at + len(c.ANIMALS) * c.BOARD_CELLS != len(self.index):
+            raise RuntimeError("the Tiny Farms RL catalogue changed: rl/tiny_farms_vector.py Layout needs updating")
+        self.die_bits = (1 << np.arange(c.DIE_FACES)).astype(np.int16)
+        """Usable die value ``v`` is bit ``v - 1`` of a move case (:attr:`move_rows`)."""
+        die_at = self.index[rules.DIE_ACTIONS[c.MIN_DIE_VALUE][c.RED]]
+        move_rows = np.zeros((1 << (c.DIE_FACES + 2), self.put_at), dtype=np.int8)
+        for case in range(len(move_rows)):
+            for value in range(c.MIN_DIE_VALUE, c.DIE_FACES + 1):
+                if case >> (value - 1) & 1:
+                    move_rows[case, self.index[rules.DIE_ACTIONS[value][c.RED]]] = 1
+                    move_rows[case, self.index[rules.DIE_ACTIONS[value][c.BLUE]]] = 1
+            move_rows[case, self.index[rules.MILK_UP]] = case >> c.DIE_FACES & 1
+            move_rows[case, self.index[rules.MILK_DOWN]] = case >> (c.DIE_FACES + 1) & 1
+        if die_at + 2 * c.DIE_FACES > self.put_at:
+            raise RuntimeError("the Tiny Farms RL catalogue changed: rl/tiny_farms_vector.py Layout needs updating")
+        self.move_rows = move_rows
+        """Per move case (usable die values as bits 0..5, ``milk +1`` bit 6, ``milk -1`` bit 7): the mask's
+        move actions."""
         self.cell_rows = np.eye(self.codes, dtype=np.float32)[self.cell_code]
         """Board value -> its one-hot row (the schema's cell codes)."""
         at = self.at
@@ -414,26 +434,42 @@ def seat_blocks(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
 
 
 class ViewerObs:
-    """Every game's whole observation as each seat sees it (``(B, players, obs_size)``), kept up to date
-    move by move, so :meth:`observe` is one row gather into a fresh array.
+    """Every game's seat blocks as each seat sees them, and the last observation handed out, kept up to
+    date move by move: :meth:`observe` gathers only the rows whose viewer changed, writes the small head
+    and tail, and copies the whole batch out in one piece.
 
     The seat blocks (milk and farms, in each viewer's seat order) change only where :func:`step` reports
-    a ``put`` (two entries) or ``milk`` (one), for every viewer at once; the small head (round, phase,
-    dice, wheel ...) and tail (collected animals) are written for the viewer to act just before the
-    gather. It equals :func:`observe` (the stateless reference) by test.
+    a ``put`` (two entries) or ``milk`` (one), for every viewer at once, and in the last observation for
+    its viewer; a game that starts over gets the blocks every new game has (empty farms, the starting
+    milk). A Tiny Farms turn is several decisions of one player (a die, its animals, milk), so most games
+    are seen by the same seat as one step earlier and need no gather. The head (round, phase, dice,
+    wheel ...) and tail (collected animals) are written for the viewer to act. It equals :func:`observe`
+    (the stateless reference) by test.
     """
 
     def __init__(self, state: dict[str, np.ndarray], layout: Layout, dtype: Any = np.float32) -> None:
         self.layout = layout
+        self.dtype = np.dtype(dtype)
         n, players, _ = state["boards"].shape
         self.full = np.zeros((n, players, layout.size), dtype=dtype)
         """Every viewer's observation of every game (``dtype``: float32, or a whole-number type that holds
-        the schema's bounds; the values are whole numbers either way)."""
+        the schema's bounds; the values are whole numbers either way); only the seat blocks
+        (``[wheel_end, tail_at)``) are kept here, the head and tail are written by :meth:`observe`."""
         self._fill(state, np.arange(n))
+        self.last = np.zeros((n, layout.size), dtype=dtype)
+        """The observation :meth:`observe` last gave (its seat blocks kept up to date by :meth:`update`)."""
+        self.last_viewer = np.full(n, -1, dtype=np.int64)
+        """The seat each row of :attr:`last` shows the game to (−1: not kept, gathered at the next look)."""
         self._empty_at = 1 + int(layout.cell_code[c.EMPTY])
         self._code_at = 1 + layout.cell_code
         """Board value -> its entry in a cell's one-hot, past the seat's milk entry."""
         self._seat_size = 1 + c.BOARD_CELLS * layout.codes
+        self._wheel = layout.wheel.astype(self.dtype)
+        """:attr:`Layout.wheel` in the observation's dtype."""
+        blocks = seat_blocks(new_games(players, [0]), layout)[0]
+        order = (np.arange(players)[:, None] + np.arange(players)) % players  # viewer -> the seats in its order
+        self._new_blocks = blocks[order].reshape(players, -1).astype(self.dtype)
+        """``(players, seat blocks)``: what each viewer sees of the seats of a new game (every new game's)."""
 
     def _fill(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
         """The seat blocks of the games ``lanes`` from their state, for every viewer."""
@@ -451,61 +487,89 @@ class ViewerObs:
         put = np.flatnonzero(kind == K_PUT)
         milk = np.flatnonzero(kind == K_MILK)
         cell = b[put] * layout.codes
+        empty_at = self._empty_at + cell
+        code_at = self._code_at[a[put]] + cell
         for viewer in range(players):
             at = layout.wheel_end + (mover - viewer) % players * self._seat_size
-            self.full[put, viewer, at[put] + self._empty_at + cell] = 0.0
-            self.full[put, viewer, at[put] + self._code_at[a[put]] + cell] = 1.0
+            self.full[put, viewer, at[put] + empty_at] = 0
+            self.full[put, viewer, at[put] + code_at] = 1
             self.full[milk, viewer, at[milk]] -= 1
+        # the same in the last observation, seen by its viewer (games not kept there are gathered anyway)
+        at = layout.wheel_end + (mover - self.last_viewer) % players * self._seat_size
+        last = self.last
+        last[put, at[put] + empty_at] = 0
+        last[put, at[put] + code_at] = 1
+        last[milk, at[milk]] -= 1
 
     def restart(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
-        """The games ``lanes`` are new: their seat blocks again from their state."""
-        self._fill(state, lanes)
+        """The games ``lanes`` are new: their seat blocks again (a new game's, when their farms are empty and
+        their milk the starting milk, as :func:`new_games` makes them; else from their state)."""
+        boards, milk = state["boards"][lanes], state["milk"][lanes]
+        if (boards == c.EMPTY).all() and (milk == c.START_MILK).all():
+            self.full[lanes, :, self.layout.wheel_end : self.layout.tail_at] = self._new_blocks
+        else:
+            self._fill(state, lanes)
+        self.last_viewer[lanes] = -1
 
     def observe(self, state: dict[str, np.ndarray], out: np.ndarray | None = None) -> np.ndarray:
         """``(B, obs_size)``: :func:`observe` of ``state`` (in :attr:`full`'s dtype), a fresh array, or
         written into ``out`` (``(B, obs_size)``, that dtype) and returned."""
         layout = self.layout
-        full = self.full
+        full, last = self.full, self.last
         n, players, size = full.shape
-        lanes = np.arange(n)
-        head, tail, viewer = _head_tail(state, layout)
-        full[lanes, viewer, : layout.wheel_end] = head
-        full[lanes, viewer, layout.tail_at :] = tail
-        rows = lanes * players + viewer
+        viewer = np.where(state["phase"] == OVER, 0, state["current"])  # as ``_head_tail`` finds it
+        moved = np.flatnonzero(viewer != self.last_viewer)
+        if len(moved):
+            last[moved] = full.reshape(n * players, size)[moved * players + viewer[moved]]
+            self.last_viewer[moved] = viewer[moved]
+        _head_tail(state, layout, self.dtype, self._wheel, into=last)
         if out is None:
-            gathered: np.ndarray = full.reshape(n * players, size)[rows]
-            return gathered
-        np.take(full.reshape(n * players, size), rows, axis=0, out=out)
+            return last.copy()
+        np.copyto(out, last)
         return out
 
 
-def _head_tail(state: dict[str, np.ndarray], layout: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _head_tail(
+    state: dict[str, np.ndarray],
+    layout: Layout,
+    dtype: Any = np.float32,
+    wheel_table: np.ndarray | None = None,
+    into: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The observation before the seats (``[0, wheel_end)``: round ... the wheel) and after them
-    (``[tail_at, obs_size)``: collected animals, Emma's and the crop's zeros), and each game's viewer."""
+    (``[tail_at, obs_size)``: collected animals, Emma's and the crop's zeros), in ``dtype``, and each game's
+    viewer. ``wheel_table``: :attr:`Layout.wheel` in ``dtype``, if the caller keeps one; ``into``: a
+    ``(B, obs_size)`` array of that dtype to write them into (its seat blocks are left alone)."""
     at, players = layout.at, layout.players
     n = len(state["phase"])
     lanes = np.arange(n)
-    head = np.zeros((n, layout.wheel_end), dtype=np.float32)
+    if into is None:
+        head = np.zeros((n, layout.wheel_end), dtype=dtype)
+        tail = np.zeros((n, layout.size - layout.tail_at), dtype=dtype)
+    else:
+        head, tail = into[:, : layout.wheel_end], into[:, layout.tail_at :]
+        head[...] = 0
+        tail[...] = 0
     phase = state["phase"]
     over = phase == OVER
     viewer = np.where(over, 0, state["current"])
     head[:, at["round"]] = state["round"]
     head[:, at["rounds"]] = c.ROUNDS
-    head[lanes, at["phase"] + np.where(over, 3, phase)] = 1.0  # PHASES: move, place, crop, over
+    head[lanes, at["phase"] + np.where(over, 3, phase)] = 1  # PHASES: move, place, crop, over
     live = lanes[~over]
-    head[live, at["to_act"] + (state["current"][live] - viewer[live]) % players] = 1.0
-    head[lanes, at["start_player"] + (state["start"] - viewer) % players] = 1.0
+    head[live, at["to_act"] + (state["current"][live] - viewer[live]) % players] = 1
+    head[lanes, at["start_player"] + (state["start"] - viewer) % players] = 1
     head[:, at["dice"] : at["dice"] + c.DIE_FACES] = state["dice"][:, 1:]
     head[:, at["milk_change"]] = state["modifier"]
     wheel = (state["rotation"] * c.WHEEL_SPACES + state["red"]) * c.WHEEL_SPACES + state["blue"]
-    head[:, layout.wheel_at :] = layout.wheel[wheel]
-    tail = np.zeros((n, layout.size - layout.tail_at), dtype=np.float32)
+    table = layout.wheel if wheel_table is None else wheel_table
+    head[:, layout.wheel_at :] = table[wheel]
     placing = lanes[phase == PLACE]
     collected = at["collected"] - layout.tail_at
     for j in range(2):  # each game once per j: no repeated index
         has = placing[state["pending_n"][placing] > j]
-        tail[has, collected + layout.animal_index[state["pending"][has, j]]] += 1.0
-    tail[placing, at["collected_for"] - layout.tail_at + state["farm"][placing]] = 1.0
+        tail[has, collected + layout.animal_index[state["pending"][has, j]]] += 1
+    tail[placing, at["collected_for"] - layout.tail_at + state["farm"][placing]] = 1
     return head, tail, viewer
 
 
@@ -529,25 +593,29 @@ def observe(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
 
 
 def action_mask(state: dict[str, np.ndarray], layout: Layout, found: Options | None = None) -> np.ndarray:
-    """``(B, actions)`` int8: the legal catalogue actions of the seat to act (``Spec.legal_and_mask``)."""
+    """``(B, actions)`` int8: the legal catalogue actions of the seat to act (``Spec.legal_and_mask``).
+
+    The catalogue's move actions (milk, then each die value for the red and the blue farmer) come first
+    and depend only on the usable die values and the two milk moves: they are one row of a table of
+    their 2**8 cases (:attr:`Layout.move_rows`). A put action is an animal, a farm and a space: the 16
+    spaces of one farm for one pending animal are one block, which is the farm's empty spaces.
+    """
     usable, up, down, empty, _ = options(state) if found is None else found
-    index = layout.index
     n = len(state["phase"])
-    mask = np.zeros((n, len(index)), dtype=np.int8)
+    mask = np.zeros((n, len(layout.index)), dtype=np.int8)
     moving = state["phase"] == MOVE
-    mask[:, index[rules.MILK_UP]] = up & moving
-    mask[:, index[rules.MILK_DOWN]] = down & moving
-    die_at = index[rules.DIE_ACTIONS[c.MIN_DIE_VALUE][c.RED]]
-    for farm in (c.RED, c.BLUE):
-        mask[:, die_at + farm : die_at + 2 * c.DIE_FACES : 2] = usable & moving[:, None]
-    put_at = index[rules.PUT_ACTIONS[c.ANIMALS[0]][0]]
+    case = usable.view(np.int8) @ layout.die_bits  # int16: the usable die values as bits 0..5
+    case |= up.astype(np.int16) << 6  # then milk +1, milk -1
+    case |= down.astype(np.int16) << 7
+    case[~moving] = 0
+    put_at = layout.put_at
+    mask[:, :put_at] = layout.move_rows[case]
     placing = np.flatnonzero(state["phase"] == PLACE)
+    blocks = mask[:, put_at:].reshape(n, -1, c.FARM_CELLS)  # (B, animal * 2 + farm, space): a view
+    spaces = empty.view(np.int8)
     for j in range(2):
         has = placing[state["pending_n"][placing] > j]
-        animal = layout.animal_index[state["pending"][has, j]]
-        cells = state["farm"][has, None] * c.FARM_CELLS + np.arange(c.FARM_CELLS)
-        columns = put_at + animal[:, None] * c.BOARD_CELLS + cells
-        mask[has[:, None], columns] = empty[has].astype(np.int8)
+        blocks[has, layout.animal_index[state["pending"][has, j]] * 2 + state["farm"][has]] = spaces[has]
     return mask
 
 

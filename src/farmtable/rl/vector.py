@@ -299,9 +299,17 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
             self._found = tf.options(self.state)
         return self._found
 
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """New games in every environment; the same ``seed`` gives the same games."""
+        self._views = None  # every game is new: the kept observations are built again from the new state
+        return super().reset(seed=seed, options=options)
+
     def _new_games(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
+        # also the games that restart mid-run: their kept observations are reset by ``_restarted`` alone
+        # (dropping ``_views`` here rebuilt every game's observations whenever one game restarted)
         self._found = None
-        self._views = None
         return tf.new_games(self.players, seeds)
 
     def _restarted(self, lanes: np.ndarray) -> None:
