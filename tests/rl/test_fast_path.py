@@ -178,36 +178,3 @@ def test_openspiel_observing_does_not_change_the_next_games() -> None:
     assert str(watched.new_initial_state()) == str(plain.new_initial_state())
     sp = spec("farmers-finances", 2)
     assert np.array_equal(np.asarray(first.observation_tensor(), np.float32), sp.observe(first.inner, 0))
-
-
-@pytest.mark.parametrize("game_id", all_games())
-def test_indices_by_object_id_are_the_catalogue_indices(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``Spec.indices_of`` (looked up by the action objects' ids) gives each action's catalogue index (its
-    notation's, ``Spec.legal_of``) at every position of random games: objects met before, new objects equal to
-    old ones (copies), and after the id cache starts over (a tiny ``ID_CACHE_SIZE``)."""
-    import copy
-
-    from farmtable.rl import catalogue
-
-    ready_or_skip(game_id)
-    game = farmtable.get_game(game_id)
-    players = max(2, game.min_players)
-    sp = spec(game_id, players)
-    monkeypatch.setattr(catalogue, "ID_CACHE_SIZE", 300)
-    sp._by_id.clear()  # what other tests left there
-    sp._alive.clear()
-    checked = 0
-    for seed in range(3):
-        state = game.new_game(players=players, seed=seed)
-        rng = random.Random(seed)
-        while not state.is_over():
-            player = state.actors()[0]
-            legal = state.legal_actions(player)
-            expected = list(sp.legal_of(legal))
-            assert sp.indices_of(legal) == expected
-            assert sp.indices_of([copy.copy(action) for action in legal]) == expected
-            assert sp.indices_of(legal) == expected  # now from the id cache
-            assert len(sp._alive) == len(sp._by_id) <= 300 + len(legal)
-            state.apply(player, legal[rng.randrange(len(legal))])
-            checked += 1
-    assert checked > 30

@@ -46,8 +46,6 @@ REWARDS = ("score", "win")
 """The reward modes every adapter takes."""
 MASK_CACHE_SIZE = 50_000
 """How many distinct legal sets a spec keeps masks for (a few MB at most); later ones are built each time."""
-ID_CACHE_SIZE = 200_000
-"""How many action objects :meth:`Spec.indices_of` remembers by ``id`` before it starts over."""
 
 RL_MODULES: dict[str, str] = {
     "farmers-finances": "farmtable.rl.farmers_finances",
@@ -151,11 +149,6 @@ class Spec:
     """Cache of :attr:`RLGame.fold`: folded action -> catalogue index."""
     _entries: dict[Any, int] = field(default_factory=dict, repr=False)
     """Cache: action object -> catalogue index (actions are hashable and their notation is fixed)."""
-    _by_id: dict[int, int] = field(default_factory=dict, repr=False)
-    """Cache of :meth:`indices_of`: ``id(action)`` -> catalogue index, for the action objects held in
-    :attr:`_alive` (an object kept alive keeps its id, and no other live object has it)."""
-    _alive: list[Any] = field(default_factory=list, repr=False)
-    """The action objects whose ids :attr:`_by_id` holds (at most ``ID_CACHE_SIZE``; both start over together)."""
     _masks: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict, repr=False)
     legal_sets: dict[tuple[Any, ...], LegalEntry] = field(default_factory=dict, repr=False)
     """Cache of :meth:`legal_entry`: the tuple of a legal list -> ``({index: position in the list},
@@ -224,26 +217,13 @@ class Spec:
         """The catalogue index of each action of a legal list, in the list's order (no mask, nothing cached
         per list: what OpenSpiel needs, cheaper than :meth:`legal_entry` on a list met for the first time).
 
-        The engines hand out the same action objects again (made once and kept: 75–99.8% of the entries of
-        random games' legal lists are objects met before), so each action's index is looked up by the
-        object's ``id``, an int, instead of by hashing the action (a Farmini placement is a 5-field tuple).
-        The ids are those of objects this spec keeps alive (:attr:`_alive`), so an id found is the object's
-        own. A list with an object met for the first time goes through :meth:`legal_of` (which also checks
-        that no two actions of the list share an entry) and its objects are remembered.
+        Each action's index is looked up in the per-action cache; an action met for the first time goes
+        through :meth:`legal_of`, which also checks that no two actions of the list share an entry.
         """
         try:
-            return list(map(self._by_id.__getitem__, map(id, legal)))
+            return list(map(self._entries.__getitem__, legal))
         except KeyError:
-            indices = list(self.legal_of(legal))
-            by_id, alive = self._by_id, self._alive
-            if len(alive) + len(legal) > ID_CACHE_SIZE:
-                by_id.clear()
-                alive.clear()
-            for action, i in zip(legal, indices, strict=True):
-                if id(action) not in by_id:
-                    by_id[id(action)] = i
-                    alive.append(action)  # kept alive: its id stays its own
-            return indices
+            return list(self.legal_of(legal))
 
     def legal_and_mask(self, state: State[Any], player: int) -> tuple[dict[int, Any], np.ndarray]:
         """:meth:`legal` and its read-only mask together (the indices and mask cached by the legal list).

@@ -226,12 +226,12 @@ def find_pens(cards: Mapping[Pos, Oriented], gaps_enclose: bool, parent: Pens | 
     x0, x1, y0, y1 = (box[0] + _BIAS, box[1] + _BIAS, box[2] + _BIAS, box[3] + _BIAS)
     get = arms_at.get
 
-    def gap(k: int) -> Arms | None:
-        """Where no card lies at ``k``: a gap's arms (none) inside the box with the gap reading, else ``None``
-        (open field)."""
-        if gaps_enclose and x0 <= k >> _Y_BITS <= x1 and y0 <= k & _Y_MASK <= y1:
+    def arm(k: int) -> Arms | None:
+        """The arms of the card numbered ``k``; a gap's none; ``None`` for open field."""
+        found = get(k)
+        if found is None and gaps_enclose and x0 <= k >> _Y_BITS <= x1 and y0 <= k & _Y_MASK <= y1:
             return NO_ARMS
-        return None
+        return found
 
     label: dict[int, bool] = {}
     """Per point flooded: False once it is known to be open."""
@@ -245,12 +245,10 @@ def find_pens(cards: Mapping[Pos, Oriented], gaps_enclose: bool, parent: Pens | 
         closed = True
         while stack and closed:
             p = stack.pop()
-            sw, se, nw, ne = get(p), get(p + east), get(p + 1), get(p + east + 1)
-            if sw is None or se is None or nw is None or ne is None:  # a gap, or open field
-                sw, se, nw, ne = sw or gap(p), se or gap(p + east), nw or gap(p + 1), ne or gap(p + east + 1)
-                if sw is None or se is None or nw is None or ne is None:
-                    closed = False  # a card around this point is missing (outside the farm): open field
-                    break
+            sw, se, nw, ne = arm(p), arm(p + east), arm(p + 1), arm(p + east + 1)
+            if sw is None or se is None or nw is None or ne is None:
+                closed = False  # a card around this point is missing (outside the farm): open field
+                break
             # north: through the card NW of p (its east arm) or the card NE of it (its west arm), etc.
             for q in (
                 p + 1 if not (nw[1] and ne[3]) else 0,
@@ -283,62 +281,27 @@ def find_pens(cards: Mapping[Pos, Oriented], gaps_enclose: bool, parent: Pens | 
     return Pens(found_pens, box, arms_at)
 
 
-_Part = tuple[np.ndarray, int, tuple[Cell, ...]]
-"""What the encoder keeps of one enclosed pen: the indices of its quarters' pen flags in the farm block, its
-cornfields and its animal cells."""
-
-
 class _Layout:
     """What an encoder needs of a farm's cards, whatever its animals: the ones of the cards and of the pen
-    quarters in the farm block, and per pen its corn count, its animal cells and its gaps.
+    quarters in the farm block, and per pen its corn count, its animal cells and its gaps."""
 
-    A layout made from ``parent`` (the same cards without the last one) takes the parent's part of every pen
-    :func:`find_pens` kept from it (the same pen object: the same quarters of the same cards) and works out
-    only the new pens."""
+    __slots__ = ("card_ones", "cards", "found", "gaps", "ones", "pens")
 
-    __slots__ = ("card_ones", "cards", "found", "gaps", "ones", "parts", "pens")
-
-    parts: list[_Part]
-
-    def __init__(
-        self,
-        cards: tuple[Oriented, ...],
-        card_ones: np.ndarray,
-        found: Pens,
-        contents: Any,
-        parent: _Layout | None = None,
-        pen_at: dict[Pos, int] | None = None,
-    ) -> None:
+    def __init__(self, cards: tuple[Oriented, ...], card_ones: list[int], found: Pens, contents: Any) -> None:
         self.cards = cards
         """The cards' objects (kept alive while their ``id`` is part of a key)."""
         self.card_ones = card_ones
-        """The indices of the ones of the cards (presence, fences, quarter contents) in the farm block."""
         self.found = found
         """The pens (:func:`find_pens`), for the layouts with one card more."""
-        # the parent's pens are alive (the parent holds them), so the ids of the pens kept from it are theirs
-        known = {} if parent is None else dict(zip(map(id, parent.found.pens), parent.parts, strict=True))
-        bases = {} if pen_at is None else pen_at
-        parts: list[_Part] = []
-        for pen in found.pens:
-            part = known.get(id(pen))
-            if part is None:
-                cells = pen[1]
-                flags = []
-                for x, y, q in cells:
-                    base = bases.get((x, y))
-                    if base is None:
-                        base = bases[x, y] = _cell(x, y) + _PENS_AT
-                    flags.append(base + q)
-                kinds = [contents[x, y].quarters[q] for x, y, q in cells]
-                animal_cells = tuple(cell for cell, kind in zip(cells, kinds, strict=True) if kind == c.ANIMAL_CELL)
-                part = (np.array(flags, dtype=np.intp), kinds.count(c.CORN), animal_cells)
-            parts.append(part)
-        self.parts = parts
-        """Per enclosed pen (in ``found.pens``' order): :data:`_Part`."""
-        self.ones = np.concatenate([card_ones, *[part[0] for part in parts]]) if parts else card_ones
+        pen_ones = [_cell(x, y) + _PENS_AT + q for _, cells, _ in found.pens for x, y, q in cells]
+        self.ones = np.array(card_ones + pen_ones, dtype=np.intp)
         """The indices of the ones of the cards and of the pen quarters in the farm block."""
-        self.pens: list[tuple[int, tuple[Cell, ...]]] = [(corn, animal_cells) for _, corn, animal_cells in parts]
+        self.pens: list[tuple[int, tuple[Cell, ...]]] = []
         """Per enclosed pen: its cornfields and its animal cells."""
+        for _, cells, _ in found.pens:
+            kinds = [contents[x, y].quarters[q] for x, y, q in cells]
+            animal_cells = tuple(cell for cell, kind in zip(cells, kinds, strict=True) if kind == c.ANIMAL_CELL)
+            self.pens.append((kinds.count(c.CORN), animal_cells))
         self.gaps = sum(n for _, _, n in found.pens)
 
 
@@ -386,25 +349,26 @@ def fast_encoder(sp: Spec) -> FastEncode:
     discard_memo = f.Memo()
     farm_memo: dict[Any, tuple[np.ndarray, bytes]] = {}
     layout_memo: dict[Any, _Layout] = {}
-    card_at: dict[tuple[int, int, str, int], np.ndarray] = {}
-    pen_at: dict[Pos, int] = {}
+    card_at: dict[tuple[int, int, str, int], list[int]] = {}
     animal_at: dict[tuple[Cell, str], int] = {}
     kind_index = {kind: i for i, kind in enumerate(c.KINDS)}
 
     def layout_of(key: tuple[tuple[Pos, ...], tuple[int, ...]], values: tuple[Oriented, ...], cards: Any) -> _Layout:
         parent = layout_memo.get((key[0][:-1], key[1][:-1]))  # the same cards but the last: start from it
-        placed = cards.items() if parent is None else [(key[0][-1], values[-1])]
-        blocks = [] if parent is None else [parent.card_ones]
+        if parent is None:
+            ones: list[int] = []
+            placed = cards.items()
+        else:
+            ones = list(parent.card_ones)
+            placed = [(key[0][-1], values[-1])]
         for (x, y), card in placed:
             block = card_at.get((x, y, card.card_id, card.rot))
             if block is None:
                 base = _cell(x, y)
-                block = card_at[x, y, card.card_id, card.rot] = np.array(
-                    [base + k for k in card_ones[card.card_id, card.rot]], dtype=np.intp
-                )
-            blocks.append(block)
+                block = card_at[x, y, card.card_id, card.rot] = [base + k for k in card_ones[card.card_id, card.rot]]
+            ones += block
         found = find_pens(cards, gaps_enclose, None if parent is None else parent.found)
-        return _Layout(values, np.concatenate(blocks), found, cards, parent, pen_at)
+        return _Layout(values, ones, found, cards)
 
     def farm_entry(farm: Any) -> tuple[np.ndarray, bytes]:
         """The indices of a farm's ones in its block, and its score as it stands."""
