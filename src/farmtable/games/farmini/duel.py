@@ -28,6 +28,8 @@ every placement on a copy, up to 0.4 CPU s); ``place=0`` plays it the greedy age
 ``exact=1`` rates a fence card's placements the greedy agent's way (each laid on a copy) in the
 lookahead's order, the lookahead's own choice first, while 70% of the budget lasts. ``width=w``
 rates a card by its mean chance to win, ``σ(margin / w)`` per world, instead of its mean margin.
+``endgame=1``: once the deck holds at most one card (nothing hidden), a take is the exact best of
+the last takes under best play by both (:mod:`endgame`), while the budget lasts.
 A discard is the greedy agent's. With any other player count the agent plays exactly like the
 greedy agent, with the same random numbers, so solo play does not change.
 
@@ -48,7 +50,8 @@ from typing import Any, Final
 
 from farmtable.agents.base import Agent, legal_actions_or_refuse
 from farmtable.agents.greedy import greedy_choice, terminal_value
-from farmtable.core import State
+from farmtable.core import State, clock
+from farmtable.games.farmini import endgame as exact_end
 from farmtable.games.farmini.evaluation import completion_moves, evaluate, heuristic, placement_order
 from farmtable.games.farmini.rules import FarminiState, Place, Take
 
@@ -149,7 +152,8 @@ class DuelAgent(Agent):
     ``place=1``, a fence card's placements rated the greedy agent's way, best first by the
     lookahead, while :data:`EXACT_SHARE` of the budget lasts; default 0), ``width`` (points > 0:
     each world's margin is read as a win chance :func:`win_chance` before the mean; default 0,
-    the margin itself).
+    the margin itself), ``endgame`` (1: with at most one card in the deck, the exact best take of
+    :mod:`endgame` while the budget lasts; default 0).
     """
 
     name = "farmini-duel"
@@ -164,13 +168,18 @@ class DuelAgent(Agent):
         place: int = 1,
         exact: int = 0,
         width: float = 0.0,
+        endgame: int = 0,
     ) -> None:
         _check_params(time, worlds, edge, plies, place)
         if isinstance(width, bool) or not isinstance(width, (int, float)) or not 0 <= width < math.inf:
             raise ValueError(f"farmini-duel: width must be a number of points of at least 0, got {width!r}")
         if isinstance(exact, bool) or exact not in (0, 1):
             raise ValueError(f"farmini-duel: exact must be 0 or 1 (placements rated exactly), got {exact!r}")
+        if isinstance(endgame, bool) or endgame not in (0, 1):
+            raise ValueError(f"farmini-duel: endgame must be 0 or 1 (the last takes solved exactly), got {endgame!r}")
         params: dict[str, Any] = {}
+        if endgame:
+            params["endgame"] = endgame
         if not place:
             params["place"] = place
         if exact:
@@ -193,6 +202,7 @@ class DuelAgent(Agent):
         self.width = float(width)
         self.place = bool(place)
         self.exact = bool(exact)
+        self.endgame = bool(endgame)
         self.rng = random.Random(seed)
         self.last_rated: dict[Any, float] = {}
         """Mean margin per card at the last take decision it rated (empty: greedy's move)."""
@@ -247,6 +257,13 @@ class DuelAgent(Agent):
             values[action] = heuristic(child, player)
         top = max(values.values())
         greedy_move = next(a for a in legal if values[a] >= top)  # ties: the first (no random numbers)
+        if self.endgame and exact_end.solvable(world):
+            deadline = None if self.budget is None else start + STOP_SHARE * self.budget
+            try:
+                with clock.deadline_at(deadline):
+                    return exact_end.best_take(world, player, prefer=greedy_move)
+            except clock.OutOfTime:
+                return greedy_move  # the budget is spent: greedy's card
         order = sorted(legal, key=lambda a: -values[a])
         sums = dict.fromkeys(order, 0.0)
         rated = 0
