@@ -38,7 +38,7 @@ from farmtable.agents.base import Agent, legal_actions_or_refuse, old_objects_se
 from farmtable.agents.greedy import greedy_choice
 from farmtable.core import State, clock
 from farmtable.games.farmers_finances import components as c
-from farmtable.games.farmers_finances import race
+from farmtable.games.farmers_finances import deep, race
 from farmtable.games.farmers_finances.rules import (
     ACTION,
     AFTER_PICK_END_TURN,
@@ -60,7 +60,7 @@ from farmtable.games.farmers_finances.rules import (
 
 ROWS: Final = c.MARKET_ROWS
 SIXTH: Final = 1.0 / c.DIE_SIDES
-DEPTHS: Final = (1, 2, 3, 4)
+DEPTHS: Final = (1, 2, 3, 4, 5, 6)
 """How many whole turns the search looks ahead: 1 = this player's turn, 2 = and the other's reply, 3 = and the next."""
 STOCKS: Final = ("market", "free")
 """What each player's road may buy: the marketplace as it stands, or everything not in their own farm."""
@@ -290,6 +290,18 @@ def choose(
     is dropped and the previous level's choice kept. Ties go to the first action in legal order.
     """
     best, reached = 0, 0
+    if not free_stock and not width and deep.covers(world):
+        # The standard rules: the same values on tuples (deep.py), one memory across the levels.
+        fast = deep.Deep(table, None, spread)
+        for level in range(1, depth + 1):
+            fast.deadline = deadline if level > 1 else None
+            try:
+                values = deep.root_values(fast, world, level)
+            except clock.OutOfTime:
+                break
+            top = max(values)
+            best, reached = values.index(top), level
+        return best, reached
     for level in range(1, depth + 1):
         search = Search(table, deadline if level > 1 else None, spread, free_stock)
         search.width = width
