@@ -47,13 +47,22 @@ def old_values(state: FarmersFinancesState, depth: int, spread: float) -> list[f
     return [search.action_value(state, state.current, a, depth) for a in state.legal_actions(state.current)]
 
 
-def new_values(state: FarmersFinancesState, depth: int, spread: float, prune: bool) -> list[float]:
-    """Every legal action's value (or its choice, pruned) by the tuple engine."""
-    search = deep.Deep(race.solve(), None, spread)
+KEPT: list[deep.Deep] = []
+
+
+def new_values(state: FarmersFinancesState, depth: int, spread: float, prune: bool, keep: bool = False) -> list[float]:
+    """Every legal action's value (or its choice, pruned) by the tuple engine (``keep``: the last one's memories)."""
     if prune:
-        index = deep.best_index(search, state, depth)
+        pruned = deep.PrunedDeep(race.solve(), None, spread)
+        for level in range(1, depth + 1):  # iterative deepening, as the agent does
+            index = deep.best_index(pruned, state, level)
         return [1.0 if i == index else 0.0 for i in range(len(state.legal_actions(state.current)))]
-    return deep.root_values(search, state, depth)
+    search = deep.Deep(race.solve(), None, spread, KEPT[-1] if keep and KEPT else None)
+    KEPT[:] = [search]
+    values = []
+    for level in range(1, depth + 1):  # iterative deepening, as the agent does
+        values = deep.root_values(search, state, level)
+    return values
 
 
 def main() -> None:
@@ -66,12 +75,13 @@ def main() -> None:
     ap.add_argument("--spread", type=float, default=3.0)
     ap.add_argument("--old", action="store_true", help="also time the session-12 engine and compare values")
     ap.add_argument("--prune", action="store_true", help="also time the pruned tuple engine and compare choices")
+    ap.add_argument("--keep", action="store_true", help="also time the tuple engine keeping its memories")
     ap.add_argument("--limit", type=float, default=30.0, help="stop an engine's depth after this many CPU s")
     args = ap.parse_args()
     race.solve()
     states = positions(args.games, args.seed, args.every)
     print(f"{len(states)} positions from seeds {args.seed}-{args.seed + args.games - 1}, spread={args.spread}")
-    engines = ["tuple"] + (["old"] if args.old else []) + (["pruned"] if args.prune else [])
+    engines = ["tuple"] + (["old"] if args.old else []) + (["pruned"] if args.prune else []) + (["kept"] if args.keep else [])
     for depth in args.depths:
         choices: dict[str, list[int]] = {}
         values: dict[str, list[list[float]]] = {}
@@ -85,7 +95,7 @@ def main() -> None:
                 if engine == "old":
                     got = old_values(state, depth, args.spread)
                 else:
-                    got = new_values(state, depth, args.spread, engine == "pruned")
+                    got = new_values(state, depth, args.spread, engine == "pruned", engine == "kept")
                 cost = time.process_time() - start
                 costs.append(cost)
                 spent += cost

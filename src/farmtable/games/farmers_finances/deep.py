@@ -49,6 +49,8 @@ BREAD: Final = c.BREAD_PRICE
 BASE_WHEAT: Final = c.base_value(c.WHEAT)
 BASE_BREAD: Final = c.base_value(c.BREAD)
 BASE_ANIMAL: Final = c.base_value(c.ANIMAL)
+KEEP_LIMIT: Final = 600_000
+"""Entries in the memories of a :class:`Deep` above which the next decision starts afresh (bounded memory)."""
 NEIGHBOURS: Final = {row: tuple(r for r in (row - 1, row + 1) if r in ROWS) for row in ROWS}
 """The rows a market change may move the die to, in the rules' order (``MARKET_CHOICES``)."""
 
@@ -176,17 +178,26 @@ def flat_waiting(table: race.RaceTable) -> list[float]:
 class Deep:
     """The expectimax of one decision on tuples, with its memory and its clock (see the module)."""
 
-    def __init__(self, table: race.RaceTable, deadline: float | None, spread: float = 0.0) -> None:
+    def __init__(
+        self, table: race.RaceTable, deadline: float | None, spread: float = 0.0, keep: Deep | None = None
+    ) -> None:
         self.table = table
         self.deadline = deadline
         self.spread = spread
         self.index = table.index
         self.waiting = flat_waiting(table)
+        self.offsets = {config: i * len(ROWS) * GOAL for config, i in table.index.items()}
+        """Where each configuration's entries start in :attr:`waiting`."""
         self.memory: dict[tuple[int, Position], float] = {}
         self.leaf_memory: dict[Position, float] = {}
         self.moves: dict[Position, list[After]] = {}
         self.leaves = 0
         self.nodes = 0
+        if keep is not None and keep.table is table and keep.spread == spread:
+            # Every remembered value is a function of the position alone: an earlier decision's are valid.
+            size = len(keep.memory) + len(keep.leaf_memory) + len(keep.moves)
+            if size < KEEP_LIMIT:
+                self.memory, self.leaf_memory, self.moves = keep.memory, keep.leaf_memory, keep.moves
 
     def check_clock(self) -> None:
         """Raise :class:`farmtable.core.clock.OutOfTime` once the deadline has passed."""
@@ -207,7 +218,11 @@ class Deep:
         return self.waiting[(self.index[(w, b, a, sw, sa)] * 5 + row - 1) * GOAL + money]
 
     def leaf(self, pos: Position) -> float:
-        """:meth:`duel.Search.leaf` on a tuple: the mover's best action judged by the race to 70."""
+        """:meth:`duel.Search.leaf` on a tuple: the mover's best action judged by the race to 70.
+
+        With ``spread`` the normal chance is monotone in the expected-turn lead, so the largest lead of
+        the actions that do not reach 70 is found first and the chance taken once (the same float).
+        """
         self.leaves += 1
         mover = pos[0]
         if pos[12] and mover == 1:
@@ -217,17 +232,34 @@ class Deep:
             return known
         row = pos[1]
         spread = self.spread
-        lead = 1.0 if mover == 0 else 0.0
         best = 0.0
+        if spread:
+            offsets, waiting = self.offsets, self.waiting
+            shift = (row - 1) * GOAL
+            top = -math.inf
+            for after in self.after_actions(pos):
+                money, their, w, b, a, tw, tb, ta, sw, sa, _ = after
+                if money >= GOAL:
+                    value = self.change_value(pos, after, 1)
+                    if value > best:
+                        best = value
+                    continue
+                theirs = 1.0 if their >= GOAL else waiting[offsets[tw, tb, ta, sw, sa] + shift + their]
+                ahead = theirs - waiting[offsets[w, b, a, sw, sa] + shift + money]
+                if ahead > top:
+                    top = ahead
+            if top > -math.inf:
+                value = normal_cdf((top - (1.0 if mover == 0 else 0.0)) / spread)
+                if value > best:
+                    best = value
+            self.leaf_memory[pos] = best
+            return best
+        table = self.table
         for after in self.after_actions(pos):
             money, their, w, b, a, tw, tb, ta, sw, sa, _ = after
             if money >= GOAL:
                 value = self.change_value(pos, after, 1)
-            elif spread:
-                ahead = self.expected(tw, tb, ta, sw, sa, their, row) - self.expected(w, b, a, sw, sa, money, row)
-                value = normal_cdf((ahead - lead) / spread)
             else:
-                table = self.table
                 own = race.finishing(table, [w, b, a], [sw, sa], money, row, waiting=True)
                 rival = race.finishing(table, [tw, tb, ta], [sw, sa], their, row, waiting=True)
                 chance = race.race_win_chance(rival, own, mover_first=mover == 1)
@@ -306,3 +338,151 @@ def root_values(search: Deep, world: FarmersFinancesState, depth: int) -> list[f
         kind, _, number = DECODE[action]
         out.append(SIXTH * (sum(values) + max(values)) if kind == "reroll" else values[number - 1])
     return out
+
+
+MARGIN: Final = 1e-9
+"""How far inside a window a chance node's bound must fall before it cuts (float rounding never cuts wrongly)."""
+
+
+class PrunedDeep(Deep):
+    """:class:`Deep` with alpha-beta windows: max nodes cut at ``beta``, chance nodes by the *-minimax bounds.
+
+    ``value_ab(pos, depth, alpha, beta)`` is fail-soft: a result at or below ``alpha`` is an upper bound of
+    the node's value, one at or above ``beta`` a lower bound, one in between the exact value (the same
+    float as :meth:`Deep.value`). Bounds are remembered per (depth, position) beside the exact values, and
+    the best action found at a position is tried first the next time (on the next level too).
+    """
+
+    def __init__(self, table: race.RaceTable, deadline: float | None, spread: float = 0.0) -> None:
+        super().__init__(table, deadline, spread, None)
+        self.bounds: dict[tuple[int, Position], tuple[float, float]] = {}
+        self.hint: dict[Position, int] = {}
+
+    def value_ab(self, pos: Position, depth: int, alpha: float, beta: float) -> float:
+        """The mover's win chance at an action phase, or a bound of it outside (``alpha``, ``beta``)."""
+        if depth <= 0:
+            return self.leaf(pos)
+        key = (depth, pos)
+        known = self.memory.get(key)
+        if known is not None:
+            return known
+        bound = self.bounds.get(key)
+        if bound is not None:
+            if bound[0] >= beta:
+                return bound[0]
+            if bound[1] <= alpha:
+                return bound[1]
+        self.check_clock()
+        self.nodes += 1
+        afters = self.after_actions(pos)
+        first = self.hint.get(pos, 0)
+        order = [first, *(i for i in range(len(afters)) if i != first)]
+        best, chosen, low = -1.0, first, alpha
+        for i in order:
+            value = self.change_ab(pos, afters[i], depth, low, beta)
+            if value > best:
+                best, chosen = value, i
+                if value >= beta:
+                    break
+                if value > low:
+                    low = value
+        self.hint[pos] = chosen
+        lo, hi = bound if bound is not None else (0.0, 1.0)
+        if best <= alpha:
+            self.bounds[key] = (lo, min(hi, best))
+        elif best >= beta:
+            self.bounds[key] = (max(lo, best), hi)
+        else:
+            self.memory[key] = best
+        return best
+
+    def end_ab(self, pos: Position, after: After, row: int, depth: int, alpha: float, beta: float) -> float:
+        """:meth:`Deep.end_value` within a window (the other player's window is the mirror: 1 - beta, 1 - alpha)."""
+        mover = pos[0]
+        money, their, w, b, a, tw, tb, ta, sw, sa, _ = after
+        end = pos[12] or money >= GOAL
+        if end and mover == 1:
+            return final_share(after)
+        if mover == 0:
+            child: Position = (1, row, money, their, w, b, a, tw, tb, ta, sw, sa, end)
+        else:
+            child = (0, row, their, money, tw, tb, ta, w, b, a, sw, sa, end)
+        return 1.0 - self.value_ab(child, depth - 1, 1.0 - beta, 1.0 - alpha)
+
+    def change_ab(self, pos: Position, after: After, depth: int, alpha: float, beta: float) -> float:
+        """:meth:`Deep.change_value` within a window: the moves first, then the reroll."""
+        if after[10]:
+            return self.reroll_ab(pos, after, depth, alpha, beta)
+        best, low = -1.0, alpha
+        for row in NEIGHBOURS[pos[1]]:
+            value = self.end_ab(pos, after, row, depth, low, beta)
+            if value > best:
+                best = value
+                if value >= beta:
+                    return value
+                if value > low:
+                    low = value
+        value = self.reroll_ab(pos, after, depth, low, beta)
+        return value if value > best else best
+
+    def reroll_ab(self, pos: Position, after: After, depth: int, alpha: float, beta: float) -> float:
+        """The reroll's chance node, ``(rows 1-5 + the best row) / 6``, cut by the *-minimax bounds.
+
+        With the rows searched so far summing to ``S`` (largest ``M``) and ``q`` rows still unknown (each
+        in [0, 1]), a row's value ``v`` bounds the node between ``(S + v + max(M, v)) / 6`` and
+        ``(S + v + q + 1) / 6`` (``(S + v + max(M, v)) / 6`` for the last row): each row is searched with
+        the window outside which the node is already below ``alpha`` or above ``beta``.
+        """
+        row = pos[1]
+        order = [*NEIGHBOURS[row], row, *(r for r in ROWS if r != row and r not in NEIGHBOURS[row])]
+        values = [0.0] * len(ROWS)
+        total, top = 0.0, 0.0
+        for k, r in enumerate(order):
+            q = len(ROWS) - 1 - k
+            if q:
+                low = 6.0 * alpha - total - q - 1.0
+            else:
+                low = min(6.0 * alpha - total - top, 0.5 * (6.0 * alpha - total))
+            high = min(6.0 * beta - total - top, 0.5 * (6.0 * beta - total))
+            low -= MARGIN
+            high += MARGIN
+            value = self.end_ab(pos, after, r, depth, low, high)
+            if value <= low:
+                return (total + value + q + (1.0 if q else max(top, value))) / 6.0
+            if value >= high:
+                return (total + value + max(top, value)) / 6.0
+            values[r - 1] = value
+            total += value
+            if value > top:
+                top = value
+        return SIXTH * (sum(values) + max(values))
+
+
+def best_index(search: PrunedDeep, world: FarmersFinancesState, depth: int) -> int:
+    """The index of ``world``'s best legal action at ``depth`` (ties: the first in legal order), pruned.
+
+    At an action phase the remembered best action is searched first with a full window, then the others
+    each with the window that only a better action (an equal one, for an action listed earlier) passes.
+    A market change or pick is valued exactly (:func:`root_values`).
+    """
+    from farmtable.games.farmers_finances.rules import ACTION
+
+    if world.phase != ACTION:
+        values = root_values(search, world, depth)
+        return values.index(max(values))
+    pos = position_of(world)
+    afters = search.after_actions(pos)
+    if len(afters) != len(world.legal_actions(world.current)):
+        raise AssertionError("the tuple rules and the game disagree on the legal actions")
+    chosen = search.hint.get(pos, 0)
+    best = search.change_ab(pos, afters[chosen], depth, -1.0, 2.0)
+    for i in range(len(afters)):
+        if i == chosen:
+            continue
+        # an earlier action wins a tie: its window starts just below the best value
+        alpha = math.nextafter(best, -math.inf) if i < chosen else best
+        value = search.change_ab(pos, afters[i], depth, alpha, 2.0)
+        if value > alpha:
+            best, chosen = value, i
+    search.hint[pos] = chosen
+    return chosen

@@ -292,22 +292,27 @@ def choose(
     best, reached = 0, 0
     if not free_stock and not width and deep.covers(world):
         # The standard rules: the same values on tuples (deep.py), one memory across the levels.
-        fast = deep.Deep(table, None, spread)
-        for level in range(1, depth + 1):
-            fast.deadline = deadline if level > 1 else None
-            try:
-                values = deep.root_values(fast, world, level)
-            except clock.OutOfTime:
-                break
-            top = max(values)
-            best, reached = values.index(top), level
-        return best, reached
+        return choose_deep(world, depth, deep.Deep(table, None, spread), deadline)
     for level in range(1, depth + 1):
         search = Search(table, deadline if level > 1 else None, spread, free_stock)
         search.width = width
         mover = world.current
         try:
             values = [search.action_value(world, mover, action, level) for action in world.legal_actions(mover)]
+        except clock.OutOfTime:
+            break
+        top = max(values)
+        best, reached = values.index(top), level
+    return best, reached
+
+
+def choose_deep(world: FarmersFinancesState, depth: int, search: deep.Deep, deadline: float | None) -> tuple[int, int]:
+    """:func:`choose` with the tuple search of :mod:`deep` (standard rules; ``search`` brings its memories)."""
+    best, reached = 0, 0
+    for level in range(1, depth + 1):
+        search.deadline = deadline if level > 1 else None
+        try:
+            values = deep.root_values(search, world, level)
         except clock.OutOfTime:
             break
         top = max(values)
@@ -377,6 +382,8 @@ class DuelAgent(Agent):
         self.rng = random.Random(seed)
         self.last_depth = 0
         """The deepest search level the last decision finished (0: it was not searched)."""
+        self.search: deep.Deep | None = None
+        """The last decision's tuple search, whose memories the next decision starts from."""
         # The one-off solve of the relaxation (cached per process) is paid here, when the player is made,
         # not inside a decision: the harnesses and the server make an agent before they time its moves.
         race.solve(self.adversity)
@@ -394,7 +401,12 @@ class DuelAgent(Agent):
         start = time.process_time()
         deadline = None if self.budget is None else start + BUDGET_SHARE * self.budget
         with old_objects_set_aside():  # no full garbage collection inside the clock
-            index, self.last_depth = choose(
-                world, self.depth, table, deadline, self.spread, self.free_stock, self.width
-            )
+            if not self.free_stock and not self.width and deep.covers(world):
+                # the last decision's memories are kept (values of positions alone, bounded in size)
+                self.search = deep.Deep(table, None, self.spread, self.search)
+                index, self.last_depth = choose_deep(world, self.depth, self.search, deadline)
+            else:
+                index, self.last_depth = choose(
+                    world, self.depth, table, deadline, self.spread, self.free_stock, self.width
+                )
         return legal[index]
