@@ -3,8 +3,9 @@
 Collects the decisions of seeded games played by two ``farmers-finances-duel:depth=1`` players (game
 seeds ``--seed`` .. ``--seed + --games - 1``; every ``--every``-th decision with more than one legal
 action), then values every legal action of each position at each ``--depths`` with
-:class:`duel.Search` (the session-12 engine, ``--old``) and :class:`deep.Deep` (tuples; ``prune``
-variants), checks that the engines choose the same action (and report the largest value difference),
+:class:`duel.Search` (the session-12 engine, ``--old``) and :class:`deep.Deep` (tuples; ``--keep``: each
+search starting from the previous one's memories, as the agent does), checks that the engines choose the
+same action (and reports the largest value difference from the old engine),
 and prints CPU s a decision (``time.process_time``) p50 / p90 / p99 / max per engine and depth.
 
     PYTHONPATH=src nice -n 10 python benchmarks/ai/ff_depth_cost.py --games 4 --seed 5000 --depths 1 2 3 --old
@@ -50,13 +51,8 @@ def old_values(state: FarmersFinancesState, depth: int, spread: float) -> list[f
 KEPT: list[deep.Deep] = []
 
 
-def new_values(state: FarmersFinancesState, depth: int, spread: float, prune: bool, keep: bool = False) -> list[float]:
-    """Every legal action's value (or its choice, pruned) by the tuple engine (``keep``: the last one's memories)."""
-    if prune:
-        pruned = deep.PrunedDeep(race.solve(), None, spread)
-        for level in range(1, depth + 1):  # iterative deepening, as the agent does
-            index = deep.best_index(pruned, state, level)
-        return [1.0 if i == index else 0.0 for i in range(len(state.legal_actions(state.current)))]
+def new_values(state: FarmersFinancesState, depth: int, spread: float, keep: bool = False) -> list[float]:
+    """Every legal action's value by the tuple engine (``keep``: starting from the last search's memories)."""
     search = deep.Deep(race.solve(), None, spread, KEPT[-1] if keep and KEPT else None)
     KEPT[:] = [search]
     values = []
@@ -74,14 +70,13 @@ def main() -> None:
     ap.add_argument("--depths", type=int, nargs="+", default=[1, 2, 3])
     ap.add_argument("--spread", type=float, default=3.0)
     ap.add_argument("--old", action="store_true", help="also time the session-12 engine and compare values")
-    ap.add_argument("--prune", action="store_true", help="also time the pruned tuple engine and compare choices")
     ap.add_argument("--keep", action="store_true", help="also time the tuple engine keeping its memories")
     ap.add_argument("--limit", type=float, default=30.0, help="stop an engine's depth after this many CPU s")
     args = ap.parse_args()
     race.solve()
     states = positions(args.games, args.seed, args.every)
     print(f"{len(states)} positions from seeds {args.seed}-{args.seed + args.games - 1}, spread={args.spread}")
-    engines = ["tuple"] + (["old"] if args.old else []) + (["pruned"] if args.prune else []) + (["kept"] if args.keep else [])
+    engines = ["tuple"] + (["old"] if args.old else []) + (["kept"] if args.keep else [])
     for depth in args.depths:
         choices: dict[str, list[int]] = {}
         values: dict[str, list[list[float]]] = {}
@@ -95,7 +90,7 @@ def main() -> None:
                 if engine == "old":
                     got = old_values(state, depth, args.spread)
                 else:
-                    got = new_values(state, depth, args.spread, engine == "pruned", engine == "kept")
+                    got = new_values(state, depth, args.spread, engine == "kept")
                 cost = time.process_time() - start
                 costs.append(cost)
                 spent += cost
@@ -114,7 +109,9 @@ def main() -> None:
             same = sum(choices[engine][i] == choices["tuple"][i] for i in range(n))
             line = f"depth {depth} {engine} vs tuple: same choice {same} of {n}"
             if engine == "old":
-                diff = max(max(abs(x - y) for x, y in zip(values["old"][i], values["tuple"][i], strict=True)) for i in range(n))
+                diff = max(
+                    max(abs(x - y) for x, y in zip(values["old"][i], values["tuple"][i], strict=True)) for i in range(n)
+                )
                 line += f", largest value difference {diff:.2e}"
             print(line)
 

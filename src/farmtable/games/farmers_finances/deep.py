@@ -15,11 +15,12 @@ marketplace, animals in the marketplace, end triggered)`` and plays the rules on
   the winner has the most money, then money plus cards at base value, else the win is shared.
 
 Only the standard rules are covered (:func:`covers`); with a variant the duel player keeps
-:class:`duel.Search`. The search (:meth:`Deep.value`) is the one of :class:`duel.Search` (the same
-leaf, the same arithmetic, so the same floats) with two savings on top of the cheaper moves: the
-positions after each action are computed once per position and kept across depths, and (``prune``)
-alpha-beta bounds with the *-minimax bounds at chance nodes (every value is a win chance in [0, 1]),
-which cut work but never change the value of a node whose value lies inside its window.
+:class:`duel.Search`. The search (:meth:`Deep.value`) is the one of :class:`duel.Search`: the same leaf
+and the same arithmetic, so the same floats and the same choices, only cheaper: no copies of the game state,
+the positions after each action computed once per position, the leaf's normal chance taken once per
+position, and (``keep``) the memories of the previous decision carried over (a value depends on the
+position alone). Alpha-beta windows with *-minimax bounds at the reroll were tried and saved nothing
+(``benchmarks/ai/farmers-finances.md``, session 13).
 """
 
 from __future__ import annotations
@@ -131,9 +132,7 @@ def actions(pos: Position) -> list[After]:
             # this row, the marketplace whole again; the market change is the reroll (DA-FF5).
             mine_sale = nw * wheat_sell + b * BREAD + na * animal_sell
             their_sale = tw * wheat_sell + tb * BREAD + ta * animal_sell
-            out.append(
-                (money - cost + mine_sale, their + their_sale, 0, 0, 0, 0, 0, 0, FULL_WHEAT, FULL_ANIMALS, True)
-            )
+            out.append((money - cost + mine_sale, their + their_sale, 0, 0, 0, 0, 0, 0, FULL_WHEAT, FULL_ANIMALS, True))
         else:
             out.append((money - cost, their, nw, b, na, tw, tb, ta, nsw, nsa, False))
     for n in range(1, w + 1):
@@ -217,6 +216,73 @@ class Deep:
             return 1.0
         return self.waiting[(self.index[(w, b, a, sw, sa)] * 5 + row - 1) * GOAL + money]
 
+    def largest_lead(self, pos: Position) -> float | None:
+        """The mover's largest expected-turn lead after one action (:meth:`leaf`), or None if one reaches 70.
+
+        The actions of :func:`actions` enumerated in place (no tuples built): each lead is the other's
+        expected turns minus the mover's, both waiting for their row to be set from this one, the
+        marketplace as the action leaves it.
+        """
+        mover, row, m0, m1, w0, b0, a0, w1, b1, a1, sw, sa, _ = pos
+        if mover == 0:
+            money, their, w, b, a, tw, tb, ta = m0, m1, w0, b0, a0, w1, b1, a1
+        else:
+            money, their, w, b, a, tw, tb, ta = m1, m0, w1, b1, a1, w0, b0, a0
+        offsets, waiting = self.offsets, self.waiting
+        shift = (row - 1) * GOAL
+        wheat_sell, animal_sell = SELL_WHEAT[row], SELL_ANIMAL[row]
+        if money + max(w * wheat_sell, b * BREAD, a * animal_sell) >= GOAL:
+            return None
+        top = -math.inf
+        acted = False
+        for pile in (0, 1):
+            there = sw if pile == 0 else sa
+            cost = BUY_WHEAT[row] if pile == 0 else BUY_ANIMAL[row]
+            if not there or money < cost:
+                continue
+            acted = True
+            if pile == 0:
+                nw, na, nsw, nsa = w + 1, a, sw - 1, sa
+            else:
+                nw, na, nsw, nsa = w, a + 1, sw, sa - 1
+            if nsw == 0 and nsa == 0:  # the empty-market sale: both farms sold, the marketplace refilled
+                mine_money = money - cost + nw * wheat_sell + b * BREAD + na * animal_sell
+                their_money = their + tw * wheat_sell + tb * BREAD + ta * animal_sell
+                if mine_money >= GOAL:
+                    return None
+                start = offsets[0, 0, 0, FULL_WHEAT, FULL_ANIMALS] + shift
+                theirs = 1.0 if their_money >= GOAL else waiting[start + their_money]
+                ahead = theirs - waiting[start + mine_money]
+            else:
+                theirs = 1.0 if their >= GOAL else waiting[offsets[tw, tb, ta, nsw, nsa] + shift + their]
+                ahead = theirs - waiting[offsets[nw, b, na, nsw, nsa] + shift + money - cost]
+            if ahead > top:
+                top = ahead
+        theirs_start = shift + their
+        for n in range(1, w + 1):
+            theirs = 1.0 if their >= GOAL else waiting[offsets[tw, tb, ta, sw + n, sa] + theirs_start]
+            ahead = theirs - waiting[offsets[w - n, b, a, sw + n, sa] + shift + money + n * wheat_sell]
+            if ahead > top:
+                top = ahead
+        for n in range(1, b + 1):
+            theirs = 1.0 if their >= GOAL else waiting[offsets[tw, tb, ta, sw + n, sa] + theirs_start]
+            ahead = theirs - waiting[offsets[w, b - n, a, sw + n, sa] + shift + money + n * BREAD]
+            if ahead > top:
+                top = ahead
+        for n in range(1, a + 1):
+            theirs = 1.0 if their >= GOAL else waiting[offsets[tw, tb, ta, sw, sa + n] + theirs_start]
+            ahead = theirs - waiting[offsets[w, b, a - n, sw, sa + n] + shift + money + n * animal_sell]
+            if ahead > top:
+                top = ahead
+        theirs = 1.0 if their >= GOAL else waiting[offsets[tw, tb, ta, sw, sa] + theirs_start]
+        for n in range(1, w + 1):  # bakes keep the marketplace and the money
+            ahead = theirs - waiting[offsets[w - n, b + n, a, sw, sa] + shift + money]
+            if ahead > top:
+                top = ahead
+        if not (acted or w or b or a):  # a pass (DA-FF4): nothing possible
+            top = theirs - waiting[offsets[w, b, a, sw, sa] + shift + money]
+        return top
+
     def leaf(self, pos: Position) -> float:
         """:meth:`duel.Search.leaf` on a tuple: the mover's best action judged by the race to 70.
 
@@ -234,20 +300,19 @@ class Deep:
         spread = self.spread
         best = 0.0
         if spread:
-            offsets, waiting = self.offsets, self.waiting
-            shift = (row - 1) * GOAL
-            top = -math.inf
-            for after in self.after_actions(pos):
-                money, their, w, b, a, tw, tb, ta, sw, sa, _ = after
-                if money >= GOAL:
-                    value = self.change_value(pos, after, 1)
-                    if value > best:
-                        best = value
-                    continue
-                theirs = 1.0 if their >= GOAL else waiting[offsets[tw, tb, ta, sw, sa] + shift + their]
-                ahead = theirs - waiting[offsets[w, b, a, sw, sa] + shift + money]
-                if ahead > top:
-                    top = ahead
+            top = self.largest_lead(pos)
+            if top is None:  # an action reaches 70: every action through the general path
+                top = -math.inf
+                for after in self.after_actions(pos):
+                    money, their, w, b, a, tw, tb, ta, sw, sa, _ = after
+                    if money >= GOAL:
+                        value = self.change_value(pos, after, 1)
+                        if value > best:
+                            best = value
+                        continue
+                    ahead = self.expected(tw, tb, ta, sw, sa, their, row) - self.expected(w, b, a, sw, sa, money, row)
+                    if ahead > top:
+                        top = ahead
             if top > -math.inf:
                 value = normal_cdf((top - (1.0 if mover == 0 else 0.0)) / spread)
                 if value > best:
@@ -301,8 +366,29 @@ class Deep:
         return 1.0 - self.value(child, depth - 1)
 
     def row_values(self, pos: Position, after: After, depth: int) -> list[float]:
-        """The mover's value of ending the turn on each row, rows 1-5."""
-        return [self.end_value(pos, after, row, depth) for row in ROWS]
+        """The mover's value of ending the turn on each row, rows 1-5 (:meth:`end_value` of each, inlined)."""
+        money, their, w, b, a, tw, tb, ta, sw, sa, _ = after
+        mover = pos[0]
+        end = pos[12] or money >= GOAL
+        if end and mover == 1:
+            return [final_share(after)] * len(ROWS)
+        if mover == 0:
+            children = [(1, row, money, their, w, b, a, tw, tb, ta, sw, sa, end) for row in ROWS]
+        else:
+            children = [(0, row, their, money, tw, tb, ta, w, b, a, sw, sa, end) for row in ROWS]
+        below = depth - 1
+        out: list[float] = []
+        if below <= 0:
+            leaf_known = self.leaf_memory.get
+            for child in children:
+                known = leaf_known(child)
+                out.append(1.0 - (self.leaf(child) if known is None else known))
+            return out
+        value_known = self.memory.get
+        for child in children:
+            known = value_known((below, child))
+            out.append(1.0 - (self.value(child, below) if known is None else known))
+        return out
 
     def change_value(self, pos: Position, after: After, depth: int) -> float:
         """The mover's best market change after their action (a forced reroll after an emptied market)."""
@@ -338,151 +424,3 @@ def root_values(search: Deep, world: FarmersFinancesState, depth: int) -> list[f
         kind, _, number = DECODE[action]
         out.append(SIXTH * (sum(values) + max(values)) if kind == "reroll" else values[number - 1])
     return out
-
-
-MARGIN: Final = 1e-9
-"""How far inside a window a chance node's bound must fall before it cuts (float rounding never cuts wrongly)."""
-
-
-class PrunedDeep(Deep):
-    """:class:`Deep` with alpha-beta windows: max nodes cut at ``beta``, chance nodes by the *-minimax bounds.
-
-    ``value_ab(pos, depth, alpha, beta)`` is fail-soft: a result at or below ``alpha`` is an upper bound of
-    the node's value, one at or above ``beta`` a lower bound, one in between the exact value (the same
-    float as :meth:`Deep.value`). Bounds are remembered per (depth, position) beside the exact values, and
-    the best action found at a position is tried first the next time (on the next level too).
-    """
-
-    def __init__(self, table: race.RaceTable, deadline: float | None, spread: float = 0.0) -> None:
-        super().__init__(table, deadline, spread, None)
-        self.bounds: dict[tuple[int, Position], tuple[float, float]] = {}
-        self.hint: dict[Position, int] = {}
-
-    def value_ab(self, pos: Position, depth: int, alpha: float, beta: float) -> float:
-        """The mover's win chance at an action phase, or a bound of it outside (``alpha``, ``beta``)."""
-        if depth <= 0:
-            return self.leaf(pos)
-        key = (depth, pos)
-        known = self.memory.get(key)
-        if known is not None:
-            return known
-        bound = self.bounds.get(key)
-        if bound is not None:
-            if bound[0] >= beta:
-                return bound[0]
-            if bound[1] <= alpha:
-                return bound[1]
-        self.check_clock()
-        self.nodes += 1
-        afters = self.after_actions(pos)
-        first = self.hint.get(pos, 0)
-        order = [first, *(i for i in range(len(afters)) if i != first)]
-        best, chosen, low = -1.0, first, alpha
-        for i in order:
-            value = self.change_ab(pos, afters[i], depth, low, beta)
-            if value > best:
-                best, chosen = value, i
-                if value >= beta:
-                    break
-                if value > low:
-                    low = value
-        self.hint[pos] = chosen
-        lo, hi = bound if bound is not None else (0.0, 1.0)
-        if best <= alpha:
-            self.bounds[key] = (lo, min(hi, best))
-        elif best >= beta:
-            self.bounds[key] = (max(lo, best), hi)
-        else:
-            self.memory[key] = best
-        return best
-
-    def end_ab(self, pos: Position, after: After, row: int, depth: int, alpha: float, beta: float) -> float:
-        """:meth:`Deep.end_value` within a window (the other player's window is the mirror: 1 - beta, 1 - alpha)."""
-        mover = pos[0]
-        money, their, w, b, a, tw, tb, ta, sw, sa, _ = after
-        end = pos[12] or money >= GOAL
-        if end and mover == 1:
-            return final_share(after)
-        if mover == 0:
-            child: Position = (1, row, money, their, w, b, a, tw, tb, ta, sw, sa, end)
-        else:
-            child = (0, row, their, money, tw, tb, ta, w, b, a, sw, sa, end)
-        return 1.0 - self.value_ab(child, depth - 1, 1.0 - beta, 1.0 - alpha)
-
-    def change_ab(self, pos: Position, after: After, depth: int, alpha: float, beta: float) -> float:
-        """:meth:`Deep.change_value` within a window: the moves first, then the reroll."""
-        if after[10]:
-            return self.reroll_ab(pos, after, depth, alpha, beta)
-        best, low = -1.0, alpha
-        for row in NEIGHBOURS[pos[1]]:
-            value = self.end_ab(pos, after, row, depth, low, beta)
-            if value > best:
-                best = value
-                if value >= beta:
-                    return value
-                if value > low:
-                    low = value
-        value = self.reroll_ab(pos, after, depth, low, beta)
-        return value if value > best else best
-
-    def reroll_ab(self, pos: Position, after: After, depth: int, alpha: float, beta: float) -> float:
-        """The reroll's chance node, ``(rows 1-5 + the best row) / 6``, cut by the *-minimax bounds.
-
-        With the rows searched so far summing to ``S`` (largest ``M``) and ``q`` rows still unknown (each
-        in [0, 1]), a row's value ``v`` bounds the node between ``(S + v + max(M, v)) / 6`` and
-        ``(S + v + q + 1) / 6`` (``(S + v + max(M, v)) / 6`` for the last row): each row is searched with
-        the window outside which the node is already below ``alpha`` or above ``beta``.
-        """
-        row = pos[1]
-        order = [*NEIGHBOURS[row], row, *(r for r in ROWS if r != row and r not in NEIGHBOURS[row])]
-        values = [0.0] * len(ROWS)
-        total, top = 0.0, 0.0
-        for k, r in enumerate(order):
-            q = len(ROWS) - 1 - k
-            if q:
-                low = 6.0 * alpha - total - q - 1.0
-            else:
-                low = min(6.0 * alpha - total - top, 0.5 * (6.0 * alpha - total))
-            high = min(6.0 * beta - total - top, 0.5 * (6.0 * beta - total))
-            low -= MARGIN
-            high += MARGIN
-            value = self.end_ab(pos, after, r, depth, low, high)
-            if value <= low:
-                return (total + value + q + (1.0 if q else max(top, value))) / 6.0
-            if value >= high:
-                return (total + value + max(top, value)) / 6.0
-            values[r - 1] = value
-            total += value
-            if value > top:
-                top = value
-        return SIXTH * (sum(values) + max(values))
-
-
-def best_index(search: PrunedDeep, world: FarmersFinancesState, depth: int) -> int:
-    """The index of ``world``'s best legal action at ``depth`` (ties: the first in legal order), pruned.
-
-    At an action phase the remembered best action is searched first with a full window, then the others
-    each with the window that only a better action (an equal one, for an action listed earlier) passes.
-    A market change or pick is valued exactly (:func:`root_values`).
-    """
-    from farmtable.games.farmers_finances.rules import ACTION
-
-    if world.phase != ACTION:
-        values = root_values(search, world, depth)
-        return values.index(max(values))
-    pos = position_of(world)
-    afters = search.after_actions(pos)
-    if len(afters) != len(world.legal_actions(world.current)):
-        raise AssertionError("the tuple rules and the game disagree on the legal actions")
-    chosen = search.hint.get(pos, 0)
-    best = search.change_ab(pos, afters[chosen], depth, -1.0, 2.0)
-    for i in range(len(afters)):
-        if i == chosen:
-            continue
-        # an earlier action wins a tie: its window starts just below the best value
-        alpha = math.nextafter(best, -math.inf) if i < chosen else best
-        value = search.change_ab(pos, afters[i], depth, alpha, 2.0)
-        if value > alpha:
-            best, chosen = value, i
-    search.hint[pos] = chosen
-    return chosen
