@@ -136,3 +136,17 @@ def test_seeded_deep_games_repeat() -> None:
         return moves
 
     assert play(12) == play(12)
+
+
+def test_pickled_without_its_memories() -> None:
+    """The web pickles the agent to a worker and back at every move: the kept search stays behind."""
+    import pickle
+
+    state = GAME.new_game(players=2, seed=4)
+    agent = duel.DuelAgent(seed=1, depth=2, spread=3.0)
+    first = agent.act(state, 0)
+    assert agent.search is not None
+    copy = pickle.loads(pickle.dumps(agent))
+    assert copy.search is None
+    assert len(pickle.dumps(agent)) < 10_000
+    assert copy.act(state, 0) == first

@@ -388,6 +388,13 @@ class DuelAgent(Agent):
         # not inside a decision: the harnesses and the server make an agent before they time its moves.
         race.solve(self.adversity)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the kept search (its memories and the race table, tens of MB): the web sends
+        the agent to a worker process and back at every move, and the memories only save time."""
+        kept = self.__dict__.copy()
+        kept["search"] = None
+        return kept
+
     def act(self, state: State[Any], player: int) -> Any:
         """The duel choice (two players) or greedy's (anything else)."""
         legal = legal_actions_or_refuse(state, player)
