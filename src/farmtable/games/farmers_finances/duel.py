@@ -323,7 +323,7 @@ def choose_deep(world: FarmersFinancesState, depth: int, search: deep.Deep, dead
 class DuelAgent(Agent):
     """The expectimax of :func:`choose` as an agent (Farmers Finances with two players).
 
-    ``depth``: whole turns searched (1-4; default 2); ``adversity``: the relaxation's share of turns
+    ``depth``: whole turns searched (1-6; default 2; the Expert: 4); ``adversity``: the relaxation's share of turns
     whose row the other player sets to hurt (0-1; :data:`race.DEFAULT_ADVERSITY`); ``time``: CPU
     seconds a decision may take, counted from the call (without it a seeded game replays exactly:
     the player samples nothing). The leaf (see :meth:`Search.leaf`): by default the race from both
@@ -331,8 +331,9 @@ class DuelAgent(Agent):
     that spread; ``width`` (coins, > 0): the logistic of the general evaluation's money margin instead
     (for comparison); ``stock=free``: each road may buy every card outside its own farm. The one-off
     solve of the relaxation (about 1.2-2 CPU s a process) is paid when the first such player of a
-    process is made, so no decision pays it. Solo, with 3-4 players and in other games it plays like
-    ``greedy``.
+    process is made, so no decision pays it. With the standard rules the search runs on tuples
+    (:mod:`farmtable.games.farmers_finances.deep`: the same values, cheaper) and keeps its memories from one
+    decision to the next (not pickled). Solo, with 3-4 players and in other games it plays like ``greedy``.
     """
 
     name = "farmers-finances-duel"
