@@ -65,10 +65,12 @@ OVERRIDES: Final[tuple[Override, ...]] = (
     Override(
         "expert",
         "farmers-finances",
-        "mcts:iters=800,time=1.0,c=0.15",
-        "2 players, against Hard (mcts:iters=200,time=0.5), game seeds 1000-1049 from both seats: "
-        "64.0% [54.2, 72.7] of 100 games, margin +4.40 [+1.71, +7.09]; the general Expert was level "
-        "with Hard (49.2% [42.4, 56.1] of 200). benchmarks/ai/ladder.md, session 5",
+        "farmers-finances-duel:depth=4,spread=3,time=1.0",
+        "2 players, against Hard (mcts:iters=200,time=0.5), deals 2000-2099 from both seats: 76.2% "
+        "[69.9, 81.6] of 200 games, margin +4.00 [+2.42, +5.57]; paired on the same deals +0.122 "
+        "[+0.033, +0.212] win share a deal over the previous Expert (mcts:iters=800,time=1.0,c=0.15: "
+        "64.0% [57.1, 70.3] of 200, session 8); CPU s a decision p50 0.052, p99 0.600, max 0.827. "
+        "benchmarks/ai/farmers-finances.md, session 13",
         players=2,
     ),
     Override(

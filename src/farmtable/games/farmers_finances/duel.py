@@ -38,7 +38,7 @@ from farmtable.agents.base import Agent, legal_actions_or_refuse, old_objects_se
 from farmtable.agents.greedy import greedy_choice
 from farmtable.core import State, clock
 from farmtable.games.farmers_finances import components as c
-from farmtable.games.farmers_finances import race
+from farmtable.games.farmers_finances import deep, race
 from farmtable.games.farmers_finances.rules import (
     ACTION,
     AFTER_PICK_END_TURN,
@@ -60,7 +60,7 @@ from farmtable.games.farmers_finances.rules import (
 
 ROWS: Final = c.MARKET_ROWS
 SIXTH: Final = 1.0 / c.DIE_SIDES
-DEPTHS: Final = (1, 2, 3, 4)
+DEPTHS: Final = (1, 2, 3, 4, 5, 6)
 """How many whole turns the search looks ahead: 1 = this player's turn, 2 = and the other's reply, 3 = and the next."""
 STOCKS: Final = ("market", "free")
 """What each player's road may buy: the marketplace as it stands, or everything not in their own farm."""
@@ -290,6 +290,9 @@ def choose(
     is dropped and the previous level's choice kept. Ties go to the first action in legal order.
     """
     best, reached = 0, 0
+    if not free_stock and not width and deep.covers(world):
+        # The standard rules: the same values on tuples (deep.py), one memory across the levels.
+        return choose_deep(world, depth, deep.Deep(table, None, spread), deadline)
     for level in range(1, depth + 1):
         search = Search(table, deadline if level > 1 else None, spread, free_stock)
         search.width = width
@@ -303,10 +306,24 @@ def choose(
     return best, reached
 
 
+def choose_deep(world: FarmersFinancesState, depth: int, search: deep.Deep, deadline: float | None) -> tuple[int, int]:
+    """:func:`choose` with the tuple search of :mod:`deep` (standard rules; ``search`` brings its memories)."""
+    best, reached = 0, 0
+    for level in range(1, depth + 1):
+        search.deadline = deadline if level > 1 else None
+        try:
+            values = deep.root_values(search, world, level)
+        except clock.OutOfTime:
+            break
+        top = max(values)
+        best, reached = values.index(top), level
+    return best, reached
+
+
 class DuelAgent(Agent):
     """The expectimax of :func:`choose` as an agent (Farmers Finances with two players).
 
-    ``depth``: whole turns searched (1-4; default 2); ``adversity``: the relaxation's share of turns
+    ``depth``: whole turns searched (1-6; default 2; the Expert: 4); ``adversity``: the relaxation's share of turns
     whose row the other player sets to hurt (0-1; :data:`race.DEFAULT_ADVERSITY`); ``time``: CPU
     seconds a decision may take, counted from the call (without it a seeded game replays exactly:
     the player samples nothing). The leaf (see :meth:`Search.leaf`): by default the race from both
@@ -314,8 +331,9 @@ class DuelAgent(Agent):
     that spread; ``width`` (coins, > 0): the logistic of the general evaluation's money margin instead
     (for comparison); ``stock=free``: each road may buy every card outside its own farm. The one-off
     solve of the relaxation (about 1.2-2 CPU s a process) is paid when the first such player of a
-    process is made, so no decision pays it. Solo, with 3-4 players and in other games it plays like
-    ``greedy``.
+    process is made, so no decision pays it. With the standard rules the search runs on tuples
+    (:mod:`farmtable.games.farmers_finances.deep`: the same values, cheaper) and keeps its memories from one
+    decision to the next (not pickled). Solo, with 3-4 players and in other games it plays like ``greedy``.
     """
 
     name = "farmers-finances-duel"
@@ -365,9 +383,18 @@ class DuelAgent(Agent):
         self.rng = random.Random(seed)
         self.last_depth = 0
         """The deepest search level the last decision finished (0: it was not searched)."""
+        self.search: deep.Deep | None = None
+        """The last decision's tuple search, whose memories the next decision starts from."""
         # The one-off solve of the relaxation (cached per process) is paid here, when the player is made,
         # not inside a decision: the harnesses and the server make an agent before they time its moves.
         race.solve(self.adversity)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the kept search (its memories and the race table, tens of MB): the web sends
+        the agent to a worker process and back at every move, and the memories only save time."""
+        kept = self.__dict__.copy()
+        kept["search"] = None
+        return kept
 
     def act(self, state: State[Any], player: int) -> Any:
         """The duel choice (two players) or greedy's (anything else)."""
@@ -382,7 +409,12 @@ class DuelAgent(Agent):
         start = time.process_time()
         deadline = None if self.budget is None else start + BUDGET_SHARE * self.budget
         with old_objects_set_aside():  # no full garbage collection inside the clock
-            index, self.last_depth = choose(
-                world, self.depth, table, deadline, self.spread, self.free_stock, self.width
-            )
+            if not self.free_stock and not self.width and deep.covers(world):
+                # the last decision's memories are kept (values of positions alone, bounded in size)
+                self.search = deep.Deep(table, None, self.spread, self.search)
+                index, self.last_depth = choose_deep(world, self.depth, self.search, deadline)
+            else:
+                index, self.last_depth = choose(
+                    world, self.depth, table, deadline, self.spread, self.free_stock, self.width
+                )
         return legal[index]
