@@ -70,7 +70,8 @@ OVERRIDES: Final[tuple[Override, ...]] = (
         "[69.9, 81.6] of 200 games, margin +4.00 [+2.42, +5.57]; paired on the same deals +0.122 "
         "[+0.033, +0.212] win share a deal over the previous Expert (mcts:iters=800,time=1.0,c=0.15: "
         "64.0% [57.1, 70.3] of 200, session 8); CPU s a decision p50 0.052, p99 0.600, max 0.827. "
-        "benchmarks/ai/farmers-finances.md, session 13",
+        "benchmarks/ai/farmers-finances.md, session 13. Against ismcts:iters=200,depth=5, deals 2000-2099 "
+        "from both seats: 97.5% [94.3, 98.9] of 200 games (session 13, benchmarks/ai/ladder.md)",
         players=2,
     ),
     Override(
