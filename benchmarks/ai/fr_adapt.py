@@ -13,6 +13,7 @@ evaluation reads the whole state, so the phase credits are a diagnostic only (no
     PYTHONPATH=src nice -n 10 python benchmarks/ai/fr_adapt.py --seed 2000 --deals 10 \
         --agents "farmerama-duel:time=1.0,temp=0.5,deep=1,level=2,refine=10,adapt=1" \
         "ismcts:iters=200,depth=5" --raw out.jsonl --log log.jsonl
+    python benchmarks/ai/fr_adapt.py --summarise log.jsonl
 """
 
 from __future__ import annotations
@@ -81,15 +82,56 @@ def play(specs: list[str], deal: int) -> tuple[dict[str, Any], dict[str, Any]]:
     return raw, log
 
 
+def summarise(paths: list[str]) -> None:
+    """Print, over the ``--log`` files' rounds, how well each level's model foresaw the other's
+    revealed pair (mean chance given to it, share of rounds it was among the level's picks), the
+    belief after the game, and the adaptive player's evaluation credit per phase (its side)."""
+    chances: dict[int, list[float]] = defaultdict(list)
+    final: list[list[float]] = []
+    credit: dict[str, list[float]] = defaultdict(list)
+    games = 0
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                game = json.loads(line)
+                for seat, history in enumerate(game["history"]):
+                    if not history:
+                        continue
+                    games += 1
+                    for h in history:
+                        for k, c in enumerate(h["chances"]):
+                            chances[k].append(c)
+                    final.append(history[-1]["belief"])
+                    sign = 1.0 if seat == 0 else -1.0
+                    for k, v in game["credit_seat0"].items():
+                        credit[k].append(sign * v)
+    rounds = len(chances[0])
+    print(f"{games} games, {rounds} rounds observed")
+    for k in sorted(chances):
+        got = chances[k]
+        hit = sum(1 for c in got if c > 0) / len(got)
+        print(f"level {k}: mean chance of the revealed pair {sum(got) / len(got):.3f}, among its picks {hit:.1%}")
+    for k in range(len(final[0]) if final else 0):
+        print(f"final belief in level {k}: mean {sum(b[k] for b in final) / len(final):.3f}")
+    for k, v in sorted(credit.items()):
+        print(f"credit {k}: mean {sum(v) / len(v):+.2f} stars a game (the adaptive player's side)")
+
+
 def main() -> None:
     """Play the deals from both seats; append each game to ``--raw`` and ``--log`` as it ends."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    ap.add_argument("--agents", nargs=2, required=True)
+    ap.add_argument("--agents", nargs=2)
     ap.add_argument("--seed", type=int, default=2000)
     ap.add_argument("--deals", type=int, default=2)
-    ap.add_argument("--raw", required=True)
-    ap.add_argument("--log", required=True)
+    ap.add_argument("--raw")
+    ap.add_argument("--log")
+    ap.add_argument("--summarise", nargs="+", metavar="LOG", help="play nothing: summarise these --log files")
     args = ap.parse_args()
+    if args.summarise:
+        summarise(args.summarise)
+        return
+    if not (args.agents and args.raw and args.log):
+        ap.error("--agents, --raw and --log are needed to play")
     with open(args.raw, "a", encoding="utf-8") as raw, open(args.log, "a", encoding="utf-8") as log:
         for deal in range(args.seed, args.seed + args.deals):
             for specs in (list(args.agents), list(reversed(args.agents))):
