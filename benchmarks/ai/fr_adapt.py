@@ -109,8 +109,10 @@ def summarise(paths: list[str]) -> None:
     print(f"{games} games, {rounds} rounds observed")
     for k in sorted(chances):
         got = chances[k]
-        hit = sum(1 for c in got if c > 0) / len(got)
-        print(f"level {k}: mean chance of the revealed pair {sum(got) / len(got):.3f}, among its picks {hit:.1%}")
+        line = f"level {k}: mean chance of the revealed pair {sum(got) / len(got):.3f}"
+        if k > 0:  # level 0 is a softmax: every pair has some chance
+            line += f", among its picks {sum(1 for c in got if c > 0) / len(got):.1%}"
+        print(line)
     for k in range(len(final[0]) if final else 0):
         print(f"final belief in level {k}: mean {sum(b[k] for b in final) / len(final):.3f}")
     for k, v in sorted(credit.items()):
