@@ -115,8 +115,8 @@ def summarise(paths: list[str]) -> None:
         print(line)
     for k in range(len(final[0]) if final else 0):
         print(f"final belief in level {k}: mean {sum(b[k] for b in final) / len(final):.3f}")
-    for k, v in sorted(credit.items()):
-        print(f"credit {k}: mean {sum(v) / len(v):+.2f} stars a game (the adaptive player's side)")
+    for phase, v in sorted(credit.items()):
+        print(f"credit {phase}: mean {sum(v) / len(v):+.2f} stars a game (the adaptive player's side)")
 
 
 def main() -> None:
