@@ -63,6 +63,13 @@ runs out must still fit in the budget (at 0.97 of it, 5 of 1,656 decisions of a 
 went 4-19% over)."""
 PLAN_SHARE: Final = 0.6
 """Share of the budget a phase-3 line may take to find (then the greedy agent's step is played)."""
+ADAPT_NOISE: Final = 0.2
+"""``adapt=1``: the share of each level's model of the other spread evenly over all 10 pairs when
+its pair is scored (a level's picks can miss the other's pair through the hidden stack, its clock or
+a different temperature; without it one miss would rule a level out for good)."""
+BELIEF_FLOOR: Final = 1e-3
+"""``adapt=1``: no level's weight falls below this (renormalised), so a player that changes its
+play can still be recognised later in the game."""
 MAX_WHEEL_TURNS: Final = 3
 """Wheel turns tried within one player's phase 3 of a round (more are legal; they are not searched)."""
 
@@ -234,6 +241,8 @@ def choose_pair(
     refine: int = 0,
     refine_by: float | None = None,
     level: int = 1,
+    belief: list[float] | None = None,
+    seen: dict[int, list[tuple[tuple[int, ...], float]]] | None = None,
 ) -> tuple[int, ...] | None:
     """The pair of action cards ``me`` should choose this round (two-player phase 1), or None when the
     budget allowed no complete rating. ``world``: a determinization. ``deadline`` (a ``process_time``
@@ -258,7 +267,13 @@ def choose_pair(
     carry-out (costly: ~1.3 CPU s a table). ``refine`` (a count): once the table is rated, the
     ``refine`` best pairs are re-rated that way against the other's likeliest pairs
     (:func:`_refine`); if the clock passes ``refine_by`` (default ``stop``) first, the table's best
-    pair is played."""
+    pair is played.
+
+    ``belief`` (with ``deep`` > 0): weights, one per level 0 to ``level``, of a mixture of the
+    other's level-k models (level 0: the softmax; level k: its level-k picks, ties even) that
+    replaces the single level-``level`` model, e.g. a posterior over which level the other plays
+    (:class:`DuelAgent` with ``adapt=1``). ``seen``: a dict that receives each level's model of the
+    other (level -> its chances per pair), when the level models were rated."""
     if world.players != 2 or world.phase != CHOOSE:
         raise ValueError("choose_pair is for phase 1 of a two-player game")
     opp = 1 - me
@@ -284,9 +299,26 @@ def choose_pair(
 
     model = opponent_model(base, opp, temp, greedy)
     if deep > 0 and (deadline is None or time.process_time() < deadline):
-        picks = _level_picks(base, me, everything, margin, temp, level, deadline)
-        if picks is not None:
-            model = [(q, (1.0 - deep) * w + (deep / len(picks) if q in picks else 0.0)) for q, w in model]
+        levels = _level_models(base, me, everything, margin, temp, level, deadline)
+        if levels is not None:
+            if seen is not None:
+                seen.clear()
+                seen[0] = list(model)
+                for k, picks in enumerate(levels, start=1):
+                    seen[k] = [(q, 1.0 / len(picks) if q in picks else 0.0) for q in everything]
+            if belief is None:
+                picks = levels[-1]
+                model = [(q, (1.0 - deep) * w + (deep / len(picks) if q in picks else 0.0)) for q, w in model]
+            else:
+                if len(belief) != level + 1 or not sum(belief) > 0:
+                    raise ValueError(f"choose_pair: belief needs {level + 1} weights (levels 0 to {level})")
+                total = sum(belief)
+                mixed = [belief[0] / total * w for _, w in model]
+                for k, picks in enumerate(levels, start=1):
+                    for i, q in enumerate(everything):
+                        if q in picks:
+                            mixed[i] += belief[k] / total / len(picks)
+                model = [(q, (1.0 - deep) * w + deep * m) for (q, w), m in zip(model, mixed, strict=True)]
     if deadline is not None and time.process_time() > deadline:
         return None
     if eq > 0 or nash > 0:
@@ -354,21 +386,39 @@ def _level_picks(
     level: int,
     deadline: float | None,
 ) -> list[tuple[int, ...]] | None:
+    """The pairs the other player would choose at level ``level`` (the last of :func:`_level_models`),
+    or None when ``deadline`` passes first."""
+    levels = _level_models(base, me, everything, margin, temp, level, deadline)
+    return None if levels is None else levels[-1]
+
+
+def _level_models(
+    base: FarmeramaState,
+    me: int,
+    everything: list[tuple[int, ...]],
+    margin: Callable[[tuple[int, ...], tuple[int, ...]], float],
+    temp: float,
+    level: int,
+    deadline: float | None,
+) -> list[list[tuple[int, ...]]] | None:
     """The pairs the other player would choose if it reasoned ``level`` steps deep (level-k
     reasoning on the table ``margin``, ``me``'s margin, zero-sum): at level 0 a player is the
     softmax of its pairs played alone (:func:`opponent_model`); at level k it plays its best answer
     (ties spread evenly) to the other at level k - 1. So level 1 is the other as the Normal player
     (``deep=0``) and level 2 the other as the Hard player (``deep=1``). None when ``deadline``
-    passes before the needed rows are rated."""
+    passes before the needed rows are rated. Returned: the picks at every level from 1 to ``level``
+    (the list's last entry is level ``level``'s)."""
     opp = 1 - me
     mine_at = opponent_model(base, me, temp)  # this player at level 0
     theirs_at = opponent_model(base, opp, temp)  # the other at level 0
+    found: list[list[tuple[int, ...]]] = []
     for k in range(1, level + 1):
         their_picks = _best_answers(everything, mine_at, lambda q, p: -margin(p, q), deadline)
         if their_picks is None:
             return None
+        found.append(their_picks)
         if k == level:
-            return their_picks
+            return found
         my_picks = _best_answers(everything, theirs_at, margin, deadline)
         if my_picks is None:
             return None
@@ -515,7 +565,9 @@ class DuelAgent(Agent):
     softmax temperature of the other player's model, in stars, default 2.0); options of
     :func:`choose_pair`, off by default: ``width``, ``greedy``, ``deep``, ``eq`` and ``nash``
     (equilibrium play, shares 0 to 1), ``refine`` (pairs re-rated by best lines, 0 to 10),
-    ``level`` (the depth of the ``deep`` model, 1 to 4);
+    ``level`` (the depth of the ``deep`` model, 1 to 4), ``adapt=1`` (with ``deep``: the other
+    modelled as a mixture of its level-0 to level-``level`` models, weighted by how well each
+    foresaw the pairs it revealed so far this game: :meth:`observe`);
     ``plan=0`` plays phase 3 by greedy steps.
     """
 
@@ -534,6 +586,7 @@ class DuelAgent(Agent):
         nash: float = 0.0,
         refine: int = 0,
         level: int = 1,
+        adapt: int = 0,
     ) -> None:
         _check_params(time, temp)
         if plan not in (0, 1) or isinstance(plan, bool):
@@ -551,7 +604,13 @@ class DuelAgent(Agent):
             raise ValueError(f"farmerama-duel: refine must be a whole number of pairs from 0 to 10, got {refine!r}")
         if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 4:
             raise ValueError(f"farmerama-duel: level must be a whole number from 1 to 4, got {level!r}")
+        if adapt not in (0, 1) or isinstance(adapt, bool):
+            raise ValueError(f"farmerama-duel: adapt must be 0 or 1, got {adapt!r}")
+        if adapt and not deep:
+            raise ValueError("farmerama-duel: adapt=1 weighs the level models of deep=, so it needs deep > 0")
         params: dict[str, Any] = {"temp": temp}
+        if adapt:
+            params["adapt"] = adapt
         if level != 1:
             params["level"] = level
         if refine:
@@ -589,11 +648,20 @@ class DuelAgent(Agent):
         """(round, cards chosen, the pair's other card) after playing a pair's first card."""
         self.last_pair: tuple[int, ...] | None = None
         """The pair chosen at the last phase-1 decision that rated pairs (None: fell back to greedy)."""
+        self.adapt = bool(adapt)
+        self.belief: list[float] = [1.0 / (level + 1)] * (level + 1)
+        """``adapt=1``: the weight of each of the other's levels 0 to ``level`` (a posterior, from even)."""
+        self._forecast: tuple[int, dict[int, list[tuple[tuple[int, ...], float]]]] | None = None
+        """(round, each level's model of the other's pair) from this round's first rated table."""
+        self.history: list[dict[str, Any]] = []
+        """``adapt=1``: per round observed, the other's pair, each level's chance of it, the belief after."""
 
     def act(self, state: State[Any], player: int) -> Any:
         """Phase 1 of a two-player game: a card of the best pair; otherwise the greedy agent's move."""
         start = self._start = time.process_time()
         legal = legal_actions_or_refuse(state, player)
+        if self._forecast is not None:
+            self.observe(state, player)
         if len(legal) == 1:
             return legal[0]
         world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
@@ -607,6 +675,41 @@ class DuelAgent(Agent):
                 plan_by = None if self.budget is None else start + PLAN_SHARE * self.budget
                 return self._step(world, player, legal, plan_by)
         return legal[greedy_choice(world, player, self.rng)]
+
+    def observe(self, state: State[Any], player: int) -> None:
+        """``adapt=1``: once the round's cards are revealed (phases 2 and 3), score each level's
+        forecast of the other's pair (made at this round's first table) by the chance it gave the
+        pair actually revealed (mixed with :data:`ADAPT_NOISE` of an even spread) and multiply the
+        level's weight by it (Bayes' rule). Read from a determinization: after the reveal the
+        other's cards are public."""
+        if self._forecast is None or not isinstance(state, FarmeramaState):
+            return
+        round_, forecast = self._forecast
+        if state.round != round_ or state.phase == CHOOSE:
+            if state.round != round_:
+                self._forecast = None  # the reveal was not seen (no decision of this player in it)
+            return
+        self._forecast = None
+        seen = state.determinize(player, random.Random(0))
+        theirs = tuple(sorted(seen.boards[1 - player].cards))
+        if len(theirs) != 2:
+            return
+        chances = [dict(forecast[k]).get(theirs, 0.0) if k in forecast else 0.0 for k in range(len(self.belief))]
+        spread = 1.0 / len(list(combinations(range(len(CARDS)), 2)))
+        posterior = [
+            b * ((1.0 - ADAPT_NOISE) * c + ADAPT_NOISE * spread) for b, c in zip(self.belief, chances, strict=True)
+        ]
+        total = sum(posterior)
+        floored = [max(b / total, BELIEF_FLOOR) for b in posterior]
+        self.belief = [b / sum(floored) for b in floored]
+        self.history.append(
+            {
+                "round": round_,
+                "theirs": list(theirs),
+                "chances": [round(c, 4) for c in chances],
+                "belief": [round(b, 4) for b in self.belief],
+            }
+        )
 
     def _step(self, world: FarmeramaState, player: int, legal: list[Any], deadline: float | None) -> Any:
         """Phase 3: the next action of the best line (:func:`best_line`), planned at the turn's first
@@ -633,6 +736,7 @@ class DuelAgent(Agent):
             if action in legal:
                 return action
         self._second = None
+        seen: dict[int, list[tuple[tuple[int, ...], float]]] = {}
         try:
             stop = None if self.budget is None else self._start + STOP_SHARE * self.budget
             pair = choose_pair(
@@ -650,9 +754,13 @@ class DuelAgent(Agent):
                 refine=self.refine,
                 refine_by=None if self.budget is None else self._start + REFINE_SHARE * self.budget,
                 level=self.level,
+                belief=list(self.belief) if self.adapt else None,
+                seen=seen if self.adapt else None,
             )
         except clock.OutOfTime:
             pair = None
+        if seen and not chosen and (self._forecast is None or self._forecast[0] != world.round):
+            self._forecast = (world.round, seen)
         self.last_pair = pair
         if pair is None:
             return legal[greedy_choice(world, player, self.rng)]
