@@ -122,19 +122,25 @@ def test_market_change_rerolls_when_both_moves_hand_over_the_win() -> None:
 # --- the agent ------------------------------------------------------------------------------------------
 
 
-def test_seeded_games_repeat() -> None:
+@pytest.mark.parametrize(
+    ("spec", "moves_played", "seed"),
+    [("farmers-finances-duel:depth=1", 40, 11), ("farmers-finances-duel:depth=3,spread=3", 30, 12)],
+)
+def test_seeded_games_repeat(spec: str, moves_played: int, seed: int) -> None:
+    """The same seeds give the same game (the depth-3 spec searches on tuples, ``deep.py``)."""
+
     def play(seed: int) -> list[str]:
         state = GAME.new_game(players=2, seed=seed)
-        agents = [farmtable.agents.make("farmers-finances-duel:depth=1", seed=5 + p) for p in range(2)]
+        agents = [farmtable.agents.make(spec, seed=5 + p) for p in range(2)]
         moves: list[str] = []
-        while not state.is_over() and len(moves) < 40:
+        while not state.is_over() and len(moves) < moves_played:
             p = state.current
             action = agents[p].act(state, p)
             moves.append(action)
             state.apply(p, action)
         return moves
 
-    assert play(11) == play(11)
+    assert play(seed) == play(seed)
 
 
 def test_samples_nothing_the_seed_does_not_change_the_choice() -> None:

@@ -123,21 +123,6 @@ def test_variants_keep_the_state_search() -> None:
     assert agent.search is not None
 
 
-def test_seeded_deep_games_repeat() -> None:
-    def play(seed: int) -> list[str]:
-        state = GAME.new_game(players=2, seed=seed)
-        agents = [farmtable.agents.make("farmers-finances-duel:depth=3,spread=3", seed=5 + p) for p in range(2)]
-        moves: list[str] = []
-        while not state.is_over() and len(moves) < 30:
-            p = state.current
-            action = agents[p].act(state, p)
-            moves.append(action)
-            state.apply(p, action)
-        return moves
-
-    assert play(12) == play(12)
-
-
 def test_pickled_without_its_memories() -> None:
     """The web pickles the agent to a worker and back at every move: the kept search stays behind."""
     import pickle
