@@ -39,8 +39,6 @@ SIXTH: Final = 1.0 / c.DIE_SIDES
 ROWS: Final = c.MARKET_ROWS
 FULL_WHEAT: Final = c.WHEAT_CARDS_PER_COPY
 FULL_ANIMALS: Final = c.ANIMAL_CARDS_PER_COPY
-MODEL_DOUBT: Final = 1e-3
-"""As :data:`duel.MODEL_DOUBT` (the race leaf's chances kept this far from 0 and 1)."""
 
 BUY_WHEAT: Final = {row: c.buy_cost(c.WHEAT, row) for row in ROWS}
 BUY_ANIMAL: Final = {row: c.buy_cost(c.ANIMAL, row) for row in ROWS}
@@ -325,10 +323,9 @@ class Deep:
             if money >= GOAL:
                 value = self.change_value(pos, after, 1)
             else:
-                own = race.finishing(table, [w, b, a], [sw, sa], money, row, waiting=True)
-                rival = race.finishing(table, [tw, tb, ta], [sw, sa], their, row, waiting=True)
-                chance = race.race_win_chance(rival, own, mover_first=mover == 1)
-                value = 1.0 - min(max(chance, MODEL_DOUBT), 1.0 - MODEL_DOUBT)
+                value = race.leaf_chance(
+                    table, ([w, b, a], [sw, sa], money), ([tw, tb, ta], [sw, sa], their), row, mover == 1
+                )
             if value > best:
                 best = value
         self.leaf_memory[pos] = best

@@ -64,9 +64,6 @@ DEPTHS: Final = (1, 2, 3, 4, 5, 6)
 """How many whole turns the search looks ahead: 1 = this player's turn, 2 = and the other's reply, 3 = and the next."""
 STOCKS: Final = ("market", "free")
 """What each player's road may buy: the marketplace as it stands, or everything not in their own farm."""
-MODEL_DOUBT: Final = 1e-3
-"""The race model's chances are kept this far from 0 and 1, so a certain win on the board (a finished
-game) is preferred to one the model only predicts, and a certain loss is avoided before a predicted one."""
 BUDGET_SHARE: Final = 0.8
 """Share of a ``time`` budget after which a deeper level is abandoned (the rest covers the unwinding)."""
 
@@ -215,10 +212,9 @@ class Search:
                 )
                 value = normal_cdf((ahead - (1.0 if mover == 0 else 0.0)) / self.spread)
             else:
-                own = race.finishing(table, mine, mine_market, money, row, waiting=True)
-                rival = race.finishing(table, theirs, their_market, their_money, row, waiting=True)
-                chance = race.race_win_chance(rival, own, mover_first=other == 0)
-                value = 1.0 - min(max(chance, MODEL_DOUBT), 1.0 - MODEL_DOUBT)
+                value = race.leaf_chance(
+                    table, (mine, mine_market, money), (theirs, their_market, their_money), row, other == 0
+                )
             if value > best:
                 best = value
         self.leaf_memory[key] = best

@@ -280,6 +280,29 @@ def expected_waiting(table: RaceTable, hand: list[int], market: list[int], money
     return float(table.turns_waiting[table.config_index(hand, market), row - 1, money])
 
 
+MODEL_DOUBT: Final = 1e-3
+"""The race model's chances are kept this far from 0 and 1, so a certain win on the board (a finished
+game) is preferred to one the model only predicts, and a certain loss is avoided before a predicted one."""
+
+
+def leaf_chance(
+    table: RaceTable,
+    own: tuple[list[int], list[int], int],
+    theirs: tuple[list[int], list[int], int],
+    row: int,
+    they_act_first: bool,
+) -> float:
+    """The chance that the player who has just acted wins the race, kept :data:`MODEL_DOUBT` from 0 and 1.
+
+    ``own`` and ``theirs`` are each player's (hand, the market their road may buy from, money); the other
+    player acts next from ``row`` (both wait on it). ``they_act_first``: the other player is seat 0.
+    """
+    mine = finishing(table, own[0], own[1], own[2], row, waiting=True)
+    rival = finishing(table, theirs[0], theirs[1], theirs[2], row, waiting=True)
+    chance = race_win_chance(rival, mine, mover_first=they_act_first)
+    return 1.0 - min(max(chance, MODEL_DOUBT), 1.0 - MODEL_DOUBT)
+
+
 def race_win_chance(mover: Curve, other: Curve, mover_first: bool) -> float:
     """The chance that the player to act wins the race, from both cumulative finishing distributions.
 
