@@ -311,9 +311,10 @@ def fast_encoder(sp: Spec) -> FastEncode:
     It reads the fields ``FarminiState.view`` reads (everything but the deck order, of which only the
     size is shown). A farm's block and score change only when its owner moves, so both are kept per farm
     content (its cards and their orientation, its animals) as the indices of the block's ones and the
-    score's bytes; what depends on the cards only (their ones, the pens: :func:`find_pens`, the
-    pens' cornfields and animal cells) is kept per layout, so a token put on a farm costs no flood. The
-    score is ``score_sheet``'s (``scoring.py``) read off the kept pens: animals, corn in pens without
+    score's bytes, and by the farm's ``version`` (``Farm.version``: a new number whenever a card is laid or
+    its animals change, kept by copies), so a farm seen before costs one look-up, not a key built from its
+    content; what depends on the cards only (their ones, the pens: :func:`find_pens`, the pens' cornfields
+    and animal cells) is kept per layout, so a token put on a farm costs no flood. The score is ``score_sheet``'s (``scoring.py``) read off the kept pens: animals, corn in pens without
     animals, the second variant's single-kind bonus, the empty-cell penalty and the gaps. A layout one
     card larger than a kept one starts from it (its ones, its pens: :func:`find_pens`). The farms' part
     of the array is zeroed, then one numpy call per farm sets its ones (``fresh``: into ``np.zeros``).
@@ -348,6 +349,9 @@ def fast_encoder(sp: Spec) -> FastEncode:
     table_memo = f.Memo()
     discard_memo = f.Memo()
     farm_memo: dict[Any, tuple[np.ndarray, bytes]] = {}
+    by_version: dict[int, tuple[np.ndarray, bytes]] = {}
+    """A farm's entry by its ``Farm.version`` (bumped by every card laid and every change of its animals, kept
+    by copies): a farm seen before is not keyed by its content again."""
     layout_memo: dict[Any, _Layout] = {}
     card_at: dict[tuple[int, int, str, int], list[int]] = {}
     animal_at: dict[tuple[Cell, str], int] = {}
@@ -371,7 +375,16 @@ def fast_encoder(sp: Spec) -> FastEncode:
         return _Layout(values, ones, found, cards)
 
     def farm_entry(farm: Any) -> tuple[np.ndarray, bytes]:
-        """The indices of a farm's ones in its block, and its score as it stands."""
+        """The indices of a farm's ones in its block, and its score as it stands (kept by ``farm.version``)."""
+        known = by_version.get(farm.version)
+        if known is None:
+            if len(by_version) >= f.MEMO_SIZE:
+                by_version.clear()
+            known = by_version[farm.version] = content_entry(farm)
+        return known
+
+    def content_entry(farm: Any) -> tuple[np.ndarray, bytes]:
+        """:func:`farm_entry` of a version not seen yet: kept by the farm's content (cards and animals)."""
         cards = farm.cards
         animals = farm.animals
         # the oriented cards are shared, immutable objects: their ids say which face and rotation, cheaper
@@ -444,7 +457,8 @@ def fast_encoder(sp: Spec) -> FastEncode:
             0 if pending is None else s.pending_left,
         )
         farms = s.farms
-        entries = [farm_entry(farms[q]) for q in seats[player]]
+        known = by_version.get
+        entries = [known(farm.version) or farm_entry(farm) for farm in map(farms.__getitem__, seats[player])]
         if not zeroed:
             out[farms_at:].fill(0.0)
         bytes_view = memoryview(out).cast("B")  # type: ignore[arg-type]  # an ndarray is a buffer

@@ -18,7 +18,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import filterfalse
+from itertools import count, filterfalse
 from typing import Final
 
 from farmtable.games.farmini.components import (
@@ -295,6 +295,10 @@ class Region:
     """Gap reading only: the empty grid positions (missing cards) this enclosed fence surrounds."""
 
 
+next_version: Final = count(1).__next__
+"""A new :attr:`Farm.version`: a process-wide counter, so no two contents ever share a number."""
+
+
 class Farm:
     """One player's farm: placed cards, animals on animal cells, and its regions (cached).
 
@@ -317,6 +321,7 @@ class Farm:
         "cards",
         "faces",
         "gaps_enclose",
+        "version",
     )
 
     def __init__(self, gaps_enclose: bool = False, faces: Faces = DEFAULT) -> None:
@@ -339,9 +344,20 @@ class Farm:
         self._animal_cells: tuple[Cell, ...] | None = None
         self._fits_card: dict[str, bool] = {}
         """``can_place`` answers for this layout, by card (shared by copies until either lays a card)."""
+        self.version = next_version()
+        """A change counter: a new number (:func:`next_version`, unique in the process) whenever a card is
+        laid (``put_card``) or ``animals`` changes (the rules' moves and wolves). A copy keeps its original's
+        number, so two farms with the same version hold the same cards and animals: a reader may keep what
+        it computed from a farm by its version (``rl/farmini.py`` keeps each farm's encoding). Code that
+        edits ``cards`` or ``animals`` by hand calls :meth:`touch` afterwards."""
+
+    def touch(self) -> None:
+        """Give the farm a new :attr:`version` (after ``cards`` or ``animals`` were edited by hand)."""
+        self.version = next_version()
 
     def _changed(self) -> None:
-        """Forget what was computed from the cards (called whenever a card is laid)."""
+        """Forget what was computed from the cards (called whenever a card is laid); a new version."""
+        self.version = next_version()
         self._fits_card = {}
         self._regions = None
         self._open_regions = None
@@ -366,6 +382,7 @@ class Farm:
         other._slot_kinds = self._slot_kinds
         other._animal_cells = self._animal_cells
         other._fits_card = self._fits_card
+        other.version = self.version
         return other
 
     def put_card(self, card_id: str, pos: Pos, rot: int) -> None:
@@ -407,6 +424,7 @@ class Farm:
             opened[there] = opened.get(there, there << KIND_BITS) | west
         known = self._animal_cells
         # self._changed(), written out
+        self.version = next_version()
         self._fits_card = {}
         self._regions = self._open_regions = self._frontier = self._slot_kinds = self._animal_cells = None
         if known is not None:

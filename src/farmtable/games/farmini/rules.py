@@ -60,6 +60,7 @@ from farmtable.games.farmini.farm import (
     Pos,
     cell_name,
     faces_for,
+    next_version,
 )
 from farmtable.games.farmini.helper import HELPER_FORMAT, score_text
 from farmtable.games.farmini.render import card_text, render_text
@@ -611,7 +612,9 @@ class FarminiState(State[Action]):
             # Animal Cards: take the token from the farmyard and place it on a free animal cell.
             animal: PutAnimal = action  # type: ignore[assignment]  # the one type left
             self.farmyard[animal.kind] -= 1
-            self.farms[player].animals[animal.x, animal.y, animal.quarter] = animal.kind
+            farm = self.farms[player]
+            farm.animals[animal.x, animal.y, animal.quarter] = animal.kind
+            farm.version = next_version()  # the farm changed (``Farm.version``)
             self.pending_left -= 1
             if self.pending_left == 0:
                 done_card, self.pending = self.pending, None
@@ -660,8 +663,10 @@ class FarminiState(State[Action]):
             prey = [c for c, k in farm.animals.items() if k == wolf.kind]
             safe = farm.penned(prey)
             lost = [c for c in prey if c not in safe]
-            for cell in lost:
-                del farm.animals[cell]
+            if lost:
+                for cell in lost:
+                    del farm.animals[cell]
+                farm.version = next_version()  # the farm changed (``Farm.version``)
             self.farmyard[wolf.kind] += len(lost)
             self.events.append(f"wolf {wolf.id} scatters {len(lost)} {wolf.kind}(s) of player {p}")
 
