@@ -3,12 +3,14 @@
     nice -n 10 .venv/bin/python benchmarks/speed/engine.py --rounds 6 --seconds 1.5
     nice -n 10 .venv/bin/python benchmarks/speed/engine.py --games farmers-finances --rounds 10
     nice -n 10 .venv/bin/python benchmarks/speed/engine.py --this /tmp/snapshot/src   # a committed snapshot
+    nice -n 10 .venv/bin/python benchmarks/speed/engine.py --games farmini --warm 300  # a process's steady state
 
 Each round starts one worker process per side (``this`` = ``src/`` of this checkout or ``--this``, ``base`` = the
 snapshot in ``--base``, see ``common.py``), alternating which side goes first; each worker plays
 whole random 2-player games with the same seeds (game ``i`` = deal ``i``, ``random.Random(i)`` picks
-uniformly among ``legal_actions``; every move through ``apply``, every check kept) for ``--seconds``
-of its own CPU time (``time.process_time``) and reports decisions and games. The ratio this/base is
+uniformly among ``legal_actions``; every move through ``apply``, every check kept), after ``--warm``
+untimed games of other deals (1 by default; more measures a process whose per-process tables are made),
+for ``--seconds`` of its own CPU time (``time.process_time``) and reports decisions and games. The ratio this/base is
 taken per round (same seeds, same load), and its median and ~95% interval printed.
 Targets: Farmers Finances games/s >= 1.8x the base; every game >= 100k decisions/s.
 """
@@ -23,7 +25,7 @@ from common import add_sides, ensure_base, fmt, median_ci, ratio_ci, run_worker
 WORKER = r"""
 import json, random, sys, time
 import farmtable
-game_id, seconds = sys.argv[1], float(sys.argv[2])
+game_id, seconds, warm = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
 game = farmtable.get_game(game_id)
 players = 2
 def play(seed):
@@ -36,7 +38,8 @@ def play(seed):
         state.apply(player, legal[rng.randrange(len(legal))])
         n += 1
     return n
-play(10**6)  # warm-up
+for seed in range(10**6, 10**6 + warm):  # warm-up games of other deals (default 1)
+    play(seed)
 start = time.process_time()
 games = decisions = 0
 while games == 0 or time.process_time() - start < seconds:
@@ -47,9 +50,9 @@ print(json.dumps({"games": games, "decisions": decisions, "cpu": cpu}))
 """
 
 
-def run(src: Path, game_id: str, seconds: float) -> dict[str, float]:
-    """One worker process on ``src``: its games, decisions and CPU seconds."""
-    data: dict[str, float] = run_worker(src, WORKER, game_id, seconds)
+def run(src: Path, game_id: str, seconds: float, warm: int = 1) -> dict[str, float]:
+    """One worker process on ``src``: its games, decisions and CPU seconds (after ``warm`` untimed games)."""
+    data: dict[str, float] = run_worker(src, WORKER, game_id, seconds, warm)
     return data
 
 
@@ -58,10 +61,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=1.5)
+    parser.add_argument("--warm", type=int, default=1, help="untimed games of other deals first (1; 300: tables made)")
     add_sides(parser, "measure")
     args = parser.parse_args()
     base = ensure_base(args.base)
-    print(f"random 2-player play, CPU time, {args.rounds} alternating rounds of {args.seconds} s per side\n")
+    print(
+        f"random 2-player play, CPU time, {args.rounds} alternating rounds of {args.seconds} s per side "
+        f"after {args.warm} warm-up game(s)\n"
+    )
     print("| game | base decisions/s | this decisions/s | base games/s | this games/s | this/base (paired) |")
     print("|---|---:|---:|---:|---:|---:|")
     for game_id in args.games:
@@ -69,7 +76,7 @@ def main() -> None:
         for r in range(args.rounds):
             order = [("base", base), ("this", args.this)]
             for label, src in order if r % 2 == 0 else order[::-1]:
-                d = run(src, game_id, args.seconds)
+                d = run(src, game_id, args.seconds, args.warm)
                 rates[label].append((d["decisions"] / d["cpu"], d["games"] / d["cpu"]))
         pairs = [(t[1], b[1]) for t, b in zip(rates["this"], rates["base"], strict=True)]
         cells = [
