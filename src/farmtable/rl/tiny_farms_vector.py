@@ -28,7 +28,7 @@ scoring, so the simulator plays it too (:func:`score` takes the variants).
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 
@@ -44,11 +44,76 @@ K_MILK, K_DIE, K_PUT = 0, 1, 2
 (put, animal, board cell): the engine's ``rules.ACTION_CODES``."""
 VISIBLE: Final = np.array(rules.VISIBLE, dtype=np.int64)
 """``VISIBLE[rotation, space]``: the two animals the wheel shows."""
+_VISIBLE_ROWS: Final = VISIBLE.reshape(-1, 2)
+"""``VISIBLE`` by ``rotation * 8 + space``."""
 FACES: Final = np.arange(c.MIN_DIE_VALUE, c.DIE_FACES + 1)
+FARMS: Final = c.BOARD_CELLS // c.FARM_CELLS
+"""Farms per player (red and blue)."""
+_WHEEL_MASK: Final = c.WHEEL_SPACES - 1
+"""``x & _WHEEL_MASK`` is ``x % WHEEL_SPACES`` (eight spaces: a power of two, checked below)."""
+_MOD_LOW, _MOD_HIGH = -c.DIE_FACES, 1
+"""The milk change as the move table reads it (clipped: every change at or below ``-DIE_FACES`` leaves no
+move, every one at or above 1 the same moves as 1)."""
+_MOD_SPAN: Final = _MOD_HIGH - _MOD_LOW + 1
+
+if c.WHEEL_SPACES & _WHEEL_MASK or c.MIN_DIE_VALUE != 1 or c.FARM_CELLS != 16 or c.DIE_FACES > 6:
+    raise RuntimeError("the Tiny Farms components changed: rl/tiny_farms_vector.py tables need updating")
 
 
 VARIANTS: Final = (rules.HORSES_ZERO_RANKS,)
 """The variants the simulator plays (they change only the scoring)."""
+
+
+class Tables(NamedTuple):
+    """Look-up tables of the simulator (built once by :func:`tables`)."""
+
+    popcount: np.ndarray
+    """``(2**16,)``: how many bits of a farm's empty-space mask are set (its empty spaces)."""
+    kth: np.ndarray
+    """``(2**16 * 16,)``: ``kth[mask * 16 + k]`` is the ``k``-th set bit of ``mask`` (0 past the last)."""
+    rows: np.ndarray
+    """``(2**16, 16)`` int8: a mask's bits as one byte per space (the mask's put block)."""
+    move_case: np.ndarray
+    """Per (dice shown as bits, clipped milk change, milk left > 0): the legal move decisions as a case
+    (usable die values as bits 0..5, ``milk +1`` bit 6, ``milk -1`` bit 7)."""
+    move_count: np.ndarray
+    """The same index: how many move decisions are legal (2 per usable die value, then the milk moves)."""
+    face_bit: np.ndarray
+    """``face_bit[v]``: die value ``v``'s bit in the shown-dice mask (``face_bit[0] = 0``: no die)."""
+
+
+@cache
+def tables() -> Tables:
+    """The simulator's look-up tables, from the rules of ``_move_options`` below (once per process)."""
+    masks = np.arange(1 << c.FARM_CELLS, dtype=np.int64)
+    bits = (masks[:, None] >> np.arange(c.FARM_CELLS)) & 1
+    popcount = bits.sum(axis=1)
+    rank = np.cumsum(bits, axis=1) - 1
+    rows_at, cols = np.nonzero(bits)
+    kth = np.zeros((len(masks), c.FARM_CELLS), dtype=np.int64)
+    kth[rows_at, rank[rows_at, cols]] = cols
+    shown = np.arange(1 << c.DIE_FACES)
+    mod = np.arange(_MOD_LOW, _MOD_HIGH + 1)
+    milk = np.arange(2)
+    s, m, k = (g.ravel() for g in np.meshgrid(shown, mod, milk, indexing="ij"))
+    usable, up, down = _move_options((s[:, None] >> np.arange(c.DIE_FACES)) & 1 > 0, m, k > 0)
+    die_bits = 1 << np.arange(c.DIE_FACES)
+    usable_bits = usable @ die_bits
+    case = usable_bits | up.astype(np.int64) << c.DIE_FACES | down.astype(np.int64) << (c.DIE_FACES + 1)
+    count = 2 * usable.sum(axis=1) + up + down
+    face_bit = np.concatenate([[0], die_bits])
+    return Tables(popcount, kth.ravel(), bits.astype(np.int8), case, count, face_bit)
+
+
+def _move_options(shown: np.ndarray, mod: np.ndarray, milk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """RULEBOOK "Milk!" and "Move a Farmer": from the die values shown (``(N, 6)``), the milk change so far
+    and whether the player has milk left: which die values may be used, and whether ``milk +1`` /
+    ``milk -1`` are legal (a die never goes below 1; the change goes one way per turn)."""
+    usable = shown & (FACES + mod[:, None] >= c.MIN_DIE_VALUE)
+    highest = np.where(shown.any(axis=1), c.DIE_FACES - np.argmax(shown[:, ::-1], axis=1), 0)
+    up = milk & (mod >= 0)
+    down = milk & (mod <= 0) & (highest + mod - 1 >= c.MIN_DIE_VALUE)
+    return usable, up, down
 
 
 def check_setup(players: int, variants: tuple[str, ...] = ()) -> None:
@@ -64,7 +129,11 @@ def check_setup(players: int, variants: tuple[str, ...] = ()) -> None:
 
 
 def new_games(players: int, seeds: Any) -> dict[str, np.ndarray]:
-    """``len(seeds)`` new games; game ``i`` is ``engine.new_game(players, seed=seeds[i])`` (seeds < 2**64)."""
+    """``len(seeds)`` new games; game ``i`` is ``engine.new_game(players, seed=seeds[i])`` (seeds < 2**64).
+
+    The boards are int8 (cell codes); ``free`` keeps each farm's empty spaces as a 16-bit mask
+    (``(B, players * 2)``, farm ``seat * 2 + red/blue``) and ``shown`` the die values showing as bits, so
+    the legal moves are table look-ups (:func:`options`)."""
     check_setup(players)
     rng = np.array(seeds, dtype=np.uint64).reshape(-1)
     n = len(rng)
@@ -77,8 +146,10 @@ def new_games(players: int, seeds: Any) -> dict[str, np.ndarray]:
         "red": zeros + c.SETUP_RED_SPACE,
         "blue": zeros + c.SETUP_BLUE_SPACE,
         "milk": np.full((n, players), c.START_MILK, dtype=np.int64),
-        "boards": np.full((n, players, c.BOARD_CELLS), c.EMPTY, dtype=np.int64),
+        "boards": np.full((n, players, c.BOARD_CELLS), c.EMPTY, dtype=np.int8),
+        "free": np.full((n, players * FARMS), (1 << c.FARM_CELLS) - 1, dtype=np.int64),
         "dice": np.zeros((n, c.DIE_FACES + 1), dtype=np.int64),  # how many dice show each face (index = face)
+        "shown": zeros.copy(),
         "turn": zeros.copy(),
         "current": zeros.copy(),
         "phase": zeros + MOVE,
@@ -94,73 +165,70 @@ def new_games(players: int, seeds: Any) -> dict[str, np.ndarray]:
 def _start_round(state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
     """RULEBOOK "Roll Dice": ``players + 1`` dice, drawn one after the other as the engine does."""
     players = state["milk"].shape[1]
+    face_bit = tables().face_bit
     sub = state["rng"][lanes]
     dice = state["dice"]
+    shown = state["shown"][lanes]
     sides = np.full(len(lanes), c.DIE_FACES, dtype=np.int64)
     for _ in range(players + c.EXTRA_DICE):
         roll = c.MIN_DIE_VALUE + below(sub, sides)
         dice[lanes, roll] += 1  # each game once per draw: no repeated index
+        shown |= face_bit[roll]
     state["rng"][lanes] = sub
+    state["shown"][lanes] = shown
     state["turn"][lanes] = 0
     state["current"][lanes] = state["start"][lanes]
     state["phase"][lanes] = MOVE
     state["modifier"][lanes] = 0
 
 
-def _empty(state: dict[str, np.ndarray]) -> np.ndarray:
-    """``(B, 16)``: the empty spaces of the farm each game's current player writes into."""
-    boards = state["boards"]
-    n, players, _ = boards.shape
-    farms = boards.reshape(n, players * c.BOARD_CELLS // c.FARM_CELLS, c.FARM_CELLS)  # a view: (B, farms, 16)
-    which = np.maximum(state["current"], 0) * (c.BOARD_CELLS // c.FARM_CELLS) + state["farm"]
-    empty: np.ndarray = farms[np.arange(n), which] == c.EMPTY
-    return empty
+class Options(NamedTuple):
+    """What :func:`options` finds (pass it on to :func:`step` and :func:`action_mask` to save the work)."""
+
+    case: np.ndarray
+    """Per game in MOVE: its legal move decisions as bits (:attr:`Tables.move_case`; 0 otherwise)."""
+    free: np.ndarray
+    """Per game in PLACE: the empty spaces of the farm it writes into, as a 16-bit mask (0 otherwise)."""
+    kinds: np.ndarray
+    """Per game in PLACE: how many different animals are pending (the engine lists ``dict.fromkeys``)."""
+    spaces: np.ndarray
+    """Per game: the empty spaces of the farm of :attr:`free` (``popcount``)."""
+    count: np.ndarray
+    """How many legal decisions each game has (0 once it is over): ``len(legal_actions(current))``."""
 
 
-def _move_options(state: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """MOVE: which die values may be used (``(B, 6)``), and whether ``milk +1`` / ``milk -1`` are legal."""
-    lanes = np.arange(len(state["phase"]))
-    mod = state["modifier"]
-    shown = state["dice"][:, 1:] > 0
-    usable = shown & (FACES + mod[:, None] >= c.MIN_DIE_VALUE)
-    milk = state["milk"][lanes, np.maximum(state["current"], 0)] > 0
-    highest = np.where(shown.any(axis=1), c.DIE_FACES - np.argmax(shown[:, ::-1], axis=1), 0)
-    up = milk & (mod >= 0)
-    down = milk & (mod <= 0) & (highest + mod - 1 >= c.MIN_DIE_VALUE)
-    return usable, up, down
-
-
-def _unique_pending(state: dict[str, np.ndarray]) -> np.ndarray:
-    """How many different animals are pending (the engine lists ``dict.fromkeys(pending)``)."""
-    pending = state["pending"]
-    two: np.ndarray = (state["pending_n"] == 2) & (pending[:, 0] != pending[:, 1])
-    return np.where(state["pending_n"] == 0, 0, 1 + two)
-
-
-Options = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-"""What :func:`options` finds: usable die values, ``milk +1`` legal, ``milk -1`` legal, empty spaces, count."""
+def _farm_at(state: dict[str, np.ndarray]) -> np.ndarray:
+    """Per game: where the farm its current player writes into is in ``state["free"]`` (flattened)."""
+    n, farms = state["free"].shape
+    at: np.ndarray = np.arange(0, n * farms, farms) + np.maximum(state["current"], 0) * FARMS + state["farm"]
+    return at
 
 
 def options(state: dict[str, np.ndarray]) -> Options:
     """The legal decisions of every game now, as :func:`step` reads them (pass them on to save the work)."""
-    usable, up, down = _move_options(state)
-    empty = _empty(state)
-    moving = 2 * usable.sum(axis=1) + up + down
-    placing = _unique_pending(state) * empty.sum(axis=1)
+    t = tables()
+    n, players = state["milk"].shape
     phase = state["phase"]
-    count: np.ndarray = np.where(phase == MOVE, moving, np.where(phase == PLACE, placing, 0))
-    return usable, up, down, empty, count
+    moving = phase == MOVE
+    placing = phase == PLACE
+    cur = np.maximum(state["current"], 0)
+    has_milk = state["milk"].reshape(-1)[np.arange(0, n * players, players) + cur] > 0
+    mod = np.clip(state["modifier"], _MOD_LOW, _MOD_HIGH)
+    at = (state["shown"] * _MOD_SPAN + mod - _MOD_LOW) * 2 + has_milk
+    case = np.where(moving, t.move_case[at], 0)
+    free = np.where(placing, state["free"].reshape(-1)[_farm_at(state)], 0)
+    pending = state["pending"]
+    pending_n = state["pending_n"]
+    two = (pending_n == 2) & (pending[:, 0] != pending[:, 1])
+    kinds = np.where(placing & (pending_n > 0), 1 + two, 0)
+    spaces = t.popcount[free]
+    count: np.ndarray = np.where(moving, t.move_count[at], kinds * spaces)
+    return Options(case, free, kinds, spaces, count)
 
 
 def legal_count(state: dict[str, np.ndarray]) -> np.ndarray:
     """How many legal decisions each game has now (0 once it is over): ``len(legal_actions(current))``."""
-    return options(state)[4]
-
-
-def _kth(flags: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """The column of the ``k``-th true flag of each row (0 where there is none)."""
-    out: np.ndarray = np.argmax(np.cumsum(flags, axis=1) > k[:, None], axis=1)
-    return out
+    return options(state).count
 
 
 def step(
@@ -172,25 +240,26 @@ def step(
 
     Returns the decisions as (kind, a, b) arrays (``K_*``; ``-1`` for games already over).
     """
-    usable, up, _, empty, _ = options(state) if found is None else found
-    n = len(state["phase"])
+    found = options(state) if found is None else found
+    t = tables()
     phase = state["phase"]
-    kind = np.full(n, -1, dtype=np.int64)
-    a = np.zeros(n, dtype=np.int64)
-    b = np.zeros(n, dtype=np.int64)
-    dies = 2 * usable.sum(axis=1)
+    usable = found.case & ((1 << c.DIE_FACES) - 1)
+    dies = 2 * t.popcount[usable]
     moving = phase == MOVE
-    placing = phase == PLACE
     # MOVE: a die and a farmer (die values in order, red before blue), then milk +1, then milk -1
     die = moving & (k < dies)
-    milk = moving & ~die
-    kind[die], a[die], b[die] = K_DIE, (1 + _kth(usable, k // 2))[die], (k % 2)[die]
-    kind[milk], a[milk] = K_MILK, np.where(up & (k == dies), 1, -1)[milk]
+    up = (found.case >> c.DIE_FACES & 1).astype(bool) & (k == dies)
     # PLACE: each different pending animal (in order) into each empty space of the farm (in order)
-    free = np.maximum(empty.sum(axis=1), 1)
-    animal = np.where(k // free == 0, state["pending"][:, 0], state["pending"][:, 1])
-    cell = state["farm"] * c.FARM_CELLS + _kth(empty, k % free)
-    kind[placing], a[placing], b[placing] = K_PUT, animal[placing], cell[placing]
+    free = np.maximum(found.spaces, 1)
+    second = k >= free
+    within = k - second * free
+    animal = np.where(second, state["pending"][:, 1], state["pending"][:, 0])
+    cell = state["farm"] * c.FARM_CELLS + t.kth[found.free * c.FARM_CELLS + within]
+    kind = np.where(moving, np.where(die, K_DIE, K_MILK), np.where(phase == PLACE, K_PUT, -1))
+    a = np.where(moving, np.where(die, 1 + t.kth[usable * c.FARM_CELLS + (k >> 1)], np.where(up, 1, -1)), animal)
+    b = np.where(moving, np.where(die, k & 1, 0), cell)
+    a[kind < 0] = 0
+    b[kind < 0] = 0
     play(state, kind, a, b)
     return kind, a, b
 
@@ -203,7 +272,7 @@ def decode(state: dict[str, np.ndarray], layout: Layout, actions: np.ndarray) ->
     index = layout.index
     phase = state["phase"]
     die_at = index[rules.DIE_ACTIONS[c.MIN_DIE_VALUE][c.RED]]
-    put_at = index[rules.PUT_ACTIONS[c.ANIMALS[0]][0]]
+    put_at = layout.put_at
     rel_die = actions - die_at
     is_die = (rel_die >= 0) & (rel_die < 2 * c.DIE_FACES)
     moving = phase == MOVE
@@ -211,72 +280,86 @@ def decode(state: dict[str, np.ndarray], layout: Layout, actions: np.ndarray) ->
     put = np.clip(actions - put_at, 0, len(c.ANIMALS) * c.BOARD_CELLS - 1)
     a = np.where(
         moving,
-        np.where(is_die, rel_die // 2 + c.MIN_DIE_VALUE, np.where(actions == index[rules.MILK_UP], 1, -1)),
-        np.array(c.ANIMALS)[put // c.BOARD_CELLS],
+        np.where(is_die, (rel_die >> 1) + c.MIN_DIE_VALUE, np.where(actions == index[rules.MILK_UP], 1, -1)),
+        layout.animal_of_block[put >> 5],
     )
-    b = np.where(moving, np.where(is_die, rel_die % 2, 0), put % c.BOARD_CELLS)
+    b = np.where(moving, np.where(is_die, rel_die & 1, 0), put & (c.BOARD_CELLS - 1))
     return kind, a, b
 
 
 def play(state: dict[str, np.ndarray], kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
     """Play the decisions (kind, a, b) (``K_*``, as :func:`step` and :func:`decode` give them; ``-1``: none)
-    of the games' players to act, then everything automatic that follows. They must be legal."""
-    n = len(kind)
-    lanes = np.arange(n)
+    of the games' players to act, then everything automatic that follows. They must be legal.
+
+    Every game runs the same array operations (the branches are ``np.where``; a game that does not move a
+    farmer or write an animal writes nothing: its index points at a cell it leaves as it was)."""
+    t = tables()
+    n, players = state["milk"].shape
     cur = np.maximum(state["current"], 0)
     die = kind == K_DIE
     milk = kind == K_MILK
     placing = kind == K_PUT
     # --- milk: spend a token to change the die about to be used
-    state["milk"][lanes[milk], cur[milk]] -= 1
-    state["modifier"][milk] += a[milk]
-    # --- a die and a farmer
-    d = lanes[die]
-    value, farm = a[die], b[die]
-    state["dice"][d, value] -= 1
-    steps = value + state["modifier"][die]
-    state["modifier"][die] = 0
-    red_moves = farm == c.RED
-    start = np.where(red_moves, state["red"][die], state["blue"][die])
-    other = np.where(red_moves, state["blue"][die], state["red"][die])
-    end = (start + steps) % c.WHEEL_SPACES
-    end = np.where(end == other, (end + 1) % c.WHEEL_SPACES, end)  # RULEBOOK: never on the other farmer
-    state["red"][d] = np.where(red_moves, end, state["red"][d])
-    state["blue"][d] = np.where(red_moves, state["blue"][d], end)
-    state["pending"][d] = VISIBLE[state["rotation"][d], end]
-    state["pending_n"][d] = 2
-    state["farm"][d] = farm
-    state["phase"][d] = PLACE
-    # --- one pending animal into an empty space of the farm
-    p = lanes[placing]
-    animal = a[placing]
-    state["boards"][p, cur[placing], b[placing]] = animal
-    first = state["pending"][p, 0] == animal
-    state["pending"][p, 0] = np.where(first, state["pending"][p, 1], state["pending"][p, 0])
-    state["pending_n"][p] -= 1
-    _settle(state, die | placing)
+    state["milk"].reshape(-1)[np.arange(0, n * players, players) + cur] -= milk
+    modifier = state["modifier"] + a * milk
+    # --- a die and a farmer (face 0 of ``dice`` is never shown: the games without a die write there)
+    value = a * die
+    dice = state["dice"].reshape(-1)
+    at = np.arange(0, n * (c.DIE_FACES + 1), c.DIE_FACES + 1) + value
+    dice[at] -= die
+    state["shown"] &= ~(t.face_bit[value] * (dice[at] == 0))
+    red_moves = die & (b == c.RED)
+    blue_moves = die & (b != c.RED)
+    red, blue = state["red"], state["blue"]
+    start = np.where(red_moves, red, blue)
+    other = np.where(red_moves, blue, red)
+    end = (start + value + modifier) & _WHEEL_MASK
+    end = (end + (end == other)) & _WHEEL_MASK  # RULEBOOK: never on the other farmer
+    np.copyto(red, end, where=red_moves)
+    np.copyto(blue, end, where=blue_moves)
+    pending = state["pending"]
+    np.copyto(pending, _VISIBLE_ROWS[state["rotation"] * c.WHEEL_SPACES + end], where=die[:, None])
+    pending_n = np.where(die, 2, state["pending_n"])
+    farm = np.where(die, b, state["farm"])
+    state["farm"] = farm
+    phase = np.where(die, PLACE, state["phase"])
+    state["modifier"] = modifier * ~die
+    # --- one pending animal into an empty space of the farm (games not writing: their cell is rewritten)
+    cell = b & (c.FARM_CELLS - 1)  # a put's space in its farm (its board cell is ``farm * 16 + cell``)
+    boards = state["boards"].reshape(-1)
+    at = (np.arange(0, n * players, players) + cur) * c.BOARD_CELLS + b
+    boards[at] = np.where(placing, a, boards[at])
+    farm_at = np.arange(0, n * players * FARMS, players * FARMS) + cur * FARMS + farm
+    free = state["free"].reshape(-1)
+    left = free[farm_at] & ~(placing << cell)
+    free[farm_at] = left
+    first = placing & (pending[:, 0] == a)
+    np.copyto(pending[:, 0], pending[:, 1], where=first)
+    pending_n -= placing
+    # --- after a move or a placement: animals with no room are lost; with none left, the turn ends
+    moved = die | placing
+    pending_n[moved & (left == 0)] = 0
+    done = moved & (pending_n == 0)
+    state["pending_n"] = pending_n
+    turn = state["turn"] + done
+    state["turn"] = turn
+    nxt = done & (turn < players)
+    np.copyto(state["current"], (state["start"] + turn) % players, where=nxt)
+    state["phase"] = np.where(nxt, MOVE, phase)
+    ends = np.flatnonzero(done & (turn >= players))
+    if len(ends):
+        _end_round(state, ends)
 
 
-def _settle(state: dict[str, np.ndarray], moved: np.ndarray) -> None:
-    """After a move or a placement: animals with no room are lost; with none left, the turn ends."""
-    full = ~_empty(state).any(axis=1)
-    lost = moved & (state["pending_n"] > 0) & full
-    state["pending_n"][lost] = 0
-    done = moved & (state["pending_n"] == 0)
+def _end_round(state: dict[str, np.ndarray], ends: np.ndarray) -> None:
+    """RULEBOOK "Round End": the leftover (lowest) die turns the top wheel; the start player passes left;
+    after the last round the game is over."""
     players = state["milk"].shape[1]
-    state["turn"][done] += 1
-    nxt = done & (state["turn"] < players)
-    state["current"][nxt] = (state["start"][nxt] + state["turn"][nxt]) % players
-    state["phase"][nxt] = MOVE
-    state["modifier"][nxt] = 0
-    ends = np.flatnonzero(done & (state["turn"] >= players))
-    if not len(ends):
-        return
-    # RULEBOOK "Round End": the leftover (lowest) die turns the top wheel; the start player passes left.
-    shown = state["dice"][ends, 1:] > 0
-    leftover = 1 + np.argmax(shown, axis=1)
+    shown = state["shown"][ends]
+    leftover = tables().kth[shown * c.FARM_CELLS] + c.MIN_DIE_VALUE  # the lowest die value shown
     state["dice"][ends] = 0
-    state["rotation"][ends] = (state["rotation"][ends] + leftover) % c.WHEEL_SPACES
+    state["shown"][ends] = 0
+    state["rotation"][ends] = (state["rotation"][ends] + leftover) & _WHEEL_MASK
     state["modifier"][ends] = 0
     last = state["round"][ends] >= c.ROUNDS
     over = ends[last]
@@ -313,7 +396,7 @@ def play_random(players: int, seeds: Any, policy_seeds: Any) -> dict[str, Any]:
     decisions = np.zeros(len(policy), dtype=np.int64)
     while len(where):
         found = options(state)
-        count = found[4]
+        count = found.count
         live = count > 0
         if not live.any():
             break
@@ -323,7 +406,7 @@ def play_random(players: int, seeds: Any, policy_seeds: Any) -> dict[str, Any]:
             state = take(state, np.flatnonzero(live))
             where = where[live]
             found = options(state)
-            count = found[4]
+            count = found.count
             live = count > 0
         decisions[where] += live
         sub = policy[where]
@@ -372,6 +455,8 @@ class Layout:
             self.animal_index[animal] = i
         self.index = self.spec.index
         self.put_at = self.index[rules.PUT_ACTIONS[c.ANIMALS[0]][0]]
+        self.animal_of_block = np.array(c.ANIMALS, dtype=np.int64)
+        """The animal of each run of 32 put actions (one per board cell), in catalogue order."""
         """The first put action's catalogue index: the move actions (milk, dice) are the ones before it."""
         if self.put_at + len(c.ANIMALS) * c.BOARD_CELLS != len(self.index):
             raise RuntimeError("the Tiny Farms RL catalogue changed: rl/tiny_farms_vector.py Layout needs updating")
@@ -597,25 +682,24 @@ def action_mask(state: dict[str, np.ndarray], layout: Layout, found: Options | N
 
     The catalogue's move actions (milk, then each die value for the red and the blue farmer) come first
     and depend only on the usable die values and the two milk moves: they are one row of a table of
-    their 2**8 cases (:attr:`Layout.move_rows`). A put action is an animal, a farm and a space: the 16
-    spaces of one farm for one pending animal are one block, which is the farm's empty spaces.
+    their 2**8 cases (:attr:`Layout.move_rows`, by :attr:`Options.case`). A put action is an animal, a
+    farm and a space: the 16 spaces of one farm for one pending animal are one block, which is the
+    farm's empty-space mask as bytes (:attr:`Tables.rows`); a game not placing writes a zero block.
     """
-    usable, up, down, empty, _ = options(state) if found is None else found
-    n = len(state["phase"])
+    found = options(state) if found is None else found
+    n = len(found.count)
+    lanes = np.arange(n)
     mask = np.zeros((n, len(layout.index)), dtype=np.int8)
-    moving = state["phase"] == MOVE
-    case = usable.view(np.int8) @ layout.die_bits  # int16: the usable die values as bits 0..5
-    case |= up.astype(np.int16) << 6  # then milk +1, milk -1
-    case |= down.astype(np.int16) << 7
-    case[~moving] = 0
     put_at = layout.put_at
-    mask[:, :put_at] = layout.move_rows[case]
-    placing = np.flatnonzero(state["phase"] == PLACE)
+    mask[:, :put_at] = layout.move_rows[found.case]
     blocks = mask[:, put_at:].reshape(n, -1, c.FARM_CELLS)  # (B, animal * 2 + farm, space): a view
-    spaces = empty.view(np.int8)
-    for j in range(2):
-        has = placing[state["pending_n"][placing] > j]
-        blocks[has, layout.animal_index[state["pending"][has, j]] * 2 + state["farm"][has]] = spaces[has]
+    rows = tables().rows[found.free]
+    pending = state["pending"]
+    placing = found.kinds > 0
+    first = np.where(placing, layout.animal_index[pending[:, 0]] * FARMS + state["farm"], 0)
+    blocks[lanes, first] = rows
+    second = np.where(found.kinds == 2, layout.animal_index[pending[:, 1]] * FARMS + state["farm"], first)
+    blocks[lanes, second] = rows
     return mask
 
 
