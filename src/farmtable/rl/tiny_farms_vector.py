@@ -60,6 +60,10 @@ if c.WHEEL_SPACES & _WHEEL_MASK or c.MIN_DIE_VALUE != 1 or c.FARM_CELLS != 16 or
     raise RuntimeError("the Tiny Farms components changed: rl/tiny_farms_vector.py tables need updating")
 
 
+_PHASES: Final = 4
+"""The schema's phases (move, place, crop, over): the simulator's MOVE and PLACE are the first two."""
+_OVER_PHASE: Final = 3
+
 VARIANTS: Final = (rules.HORSES_ZERO_RANKS,)
 """The variants the simulator plays (they change only the scoring)."""
 
@@ -318,7 +322,7 @@ def play(state: dict[str, np.ndarray], kind: np.ndarray, a: np.ndarray, b: np.nd
     np.copyto(red, end, where=red_moves)
     np.copyto(blue, end, where=blue_moves)
     pending = state["pending"]
-    np.copyto(pending, _VISIBLE_ROWS[state["rotation"] * c.WHEEL_SPACES + end], where=die[:, None])
+    pending[...] = np.where(die[:, None], _VISIBLE_ROWS[state["rotation"] * c.WHEEL_SPACES + end], pending)
     pending_n = np.where(die, 2, state["pending_n"])
     farm = np.where(die, b, state["farm"])
     state["farm"] = farm
@@ -491,9 +495,36 @@ class Layout:
                 wheel[r, :, space, at["wheel.blue"] - self.wheel_at + space] = 1.0
         self.wheel = wheel.reshape(c.WHEEL_SPACES**3, -1)
         """``(rotation * 8 + red) * 8 + blue`` -> the wheel's whole block (rotation, farmers, spaces)."""
+        self.dice_at = at["dice"]
+        front = np.zeros((c.ROUNDS, _PHASES, players, self.dice_at), dtype=np.float32)
+        for r in range(c.ROUNDS):
+            front[r, ..., at["round"]] = r + 1
+        front[..., at["rounds"]] = c.ROUNDS
+        for phase in range(_PHASES):
+            front[:, phase, :, at["phase"] + phase] = 1.0
+        front[:, :_OVER_PHASE, :, at["to_act"]] = 1.0  # the viewer is the seat to act (none once over)
+        for k in range(players):
+            front[:, :, k, at["start_player"] + k] = 1.0
+        self.front = front.reshape(-1, self.dice_at)
+        """``((round - 1) * 4 + phase) * players + start seat from the viewer`` -> the observation before the
+        dice (round, rounds, phase, to act, start player); phase 3 is "over" (the schema's ``PHASES``)."""
+        self.tail_at = at["collected"]
+        animals = len(c.ANIMALS)
+        tail = np.zeros((FARMS, 3, animals, animals, self.size - self.tail_at), dtype=np.float32)
+        collected, collected_for = at["collected"] - self.tail_at, at["collected_for"] - self.tail_at
+        for farm in range(FARMS):
+            tail[farm, :, :, :, collected_for + farm] = 1.0
+            for first in range(animals):
+                tail[farm, 1:, first, :, collected + first] += 1.0
+                for second in range(animals):
+                    tail[farm, 2, first, second, collected + second] += 1.0
+        self.tail = np.concatenate([np.zeros((1, self.size - self.tail_at), dtype=np.float32), tail.reshape(-1, tail.shape[-1])])
+        """Row 0: a game not placing; row ``1 + ((farm * 3 + pending) * 11 + first) * 11 + second``: a game
+        placing into ``farm`` with ``pending`` animals still to write (``first``, ``second``: their animal
+        indices) -> the observation after the seats (collected animals, the farm; Emma's and the crop's
+        zeros)."""
         labels = ["self", *(f"+{k}" for k in range(1, players))]
         self.seat_at = [at[f"players[{label}].milk"] for label in labels]
-        self.tail_at = at["collected"]
         grid = c.FARM_CELLS * self.codes
         seat_size = 1 + 2 * grid
         contiguous = (
@@ -502,6 +533,12 @@ class Layout:
             and all(at[f"players[{label}].blue"] == self.seat_at[k] + 1 + grid for k, label in enumerate(labels))
             and self.seat_at == [self.wheel_end + k * seat_size for k in range(players)]
             and self.tail_at == self.wheel_end + players * seat_size
+        )
+        contiguous = contiguous and (
+            max(at["round"], at["rounds"], at["phase"] + _PHASES - 1, at["to_act"], at["start_player"] + players - 1)
+            < self.dice_at
+            and at["milk_change"] == self.dice_at + c.DIE_FACES
+            and self.wheel_at == at["milk_change"] + 1
         )
         if not contiguous:
             raise RuntimeError("the Tiny Farms RL schema changed: rl/tiny_farms_vector.py Layout needs updating")
@@ -549,8 +586,8 @@ class ViewerObs:
         self._code_at = 1 + layout.cell_code
         """Board value -> its entry in a cell's one-hot, past the seat's milk entry."""
         self._seat_size = 1 + c.BOARD_CELLS * layout.codes
-        self._wheel = layout.wheel.astype(self.dtype)
-        """:attr:`Layout.wheel` in the observation's dtype."""
+        self._tables = (layout.front.astype(self.dtype), layout.wheel.astype(self.dtype), layout.tail.astype(self.dtype))
+        """:attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` in the observation's dtype."""
         blocks = seat_blocks(new_games(players, [0]), layout)[0]
         order = (np.arange(players)[:, None] + np.arange(players)) % players  # viewer -> the seats in its order
         self._new_blocks = blocks[order].reshape(players, -1).astype(self.dtype)
@@ -568,23 +605,24 @@ class ViewerObs:
     def update(self, mover: np.ndarray, kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
         """Apply the decisions :func:`step` returned (``mover``: the seat that made each)."""
         layout = self.layout
-        players = layout.players
+        players, size, codes = layout.players, layout.size, layout.codes
         put = np.flatnonzero(kind == K_PUT)
         milk = np.flatnonzero(kind == K_MILK)
-        cell = b[put] * layout.codes
-        empty_at = self._empty_at + cell
-        code_at = self._code_at[a[put]] + cell
-        for viewer in range(players):
-            at = layout.wheel_end + (mover - viewer) % players * self._seat_size
-            self.full[put, viewer, at[put] + empty_at] = 0
-            self.full[put, viewer, at[put] + code_at] = 1
-            self.full[milk, viewer, at[milk]] -= 1
+        viewers = np.arange(players)
+        full = self.full.reshape(-1)  # flat positions: one index array per write, every viewer at once
+        seats = layout.wheel_end + (mover[put, None] - viewers) % players * self._seat_size
+        at = (put[:, None] * players + viewers) * size + seats + (b[put] * codes)[:, None]
+        full[at + self._empty_at] = 0
+        full[at + self._code_at[a[put]][:, None]] = 1
+        seats = layout.wheel_end + (mover[milk, None] - viewers) % players * self._seat_size
+        full[(milk[:, None] * players + viewers) * size + seats] -= 1
         # the same in the last observation, seen by its viewer (games not kept there are gathered anyway)
-        at = layout.wheel_end + (mover - self.last_viewer) % players * self._seat_size
-        last = self.last
-        last[put, at[put] + empty_at] = 0
-        last[put, at[put] + code_at] = 1
-        last[milk, at[milk]] -= 1
+        last = self.last.reshape(-1)
+        viewer = self.last_viewer
+        at = put * size + layout.wheel_end + (mover[put] - viewer[put]) % players * self._seat_size + b[put] * codes
+        last[at + self._empty_at] = 0
+        last[at + self._code_at[a[put]]] = 1
+        last[milk * size + layout.wheel_end + (mover[milk] - viewer[milk]) % players * self._seat_size] -= 1
 
     def restart(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
         """The games ``lanes`` are new: their seat blocks again (a new game's, when their farms are empty and
@@ -607,7 +645,7 @@ class ViewerObs:
         if len(moved):
             last[moved] = full.reshape(n * players, size)[moved * players + viewer[moved]]
             self.last_viewer[moved] = viewer[moved]
-        _head_tail(state, layout, self.dtype, self._wheel, into=last)
+        _head_tail(state, layout, self.dtype, self._tables, into=last)
         if out is None:
             return last.copy()
         np.copyto(out, last)
@@ -618,43 +656,35 @@ def _head_tail(
     state: dict[str, np.ndarray],
     layout: Layout,
     dtype: Any = np.float32,
-    wheel_table: np.ndarray | None = None,
+    tables: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     into: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The observation before the seats (``[0, wheel_end)``: round ... the wheel) and after them
     (``[tail_at, obs_size)``: collected animals, Emma's and the crop's zeros), in ``dtype``, and each game's
-    viewer. ``wheel_table``: :attr:`Layout.wheel` in ``dtype``, if the caller keeps one; ``into``: a
-    ``(B, obs_size)`` array of that dtype to write them into (its seat blocks are left alone)."""
-    at, players = layout.at, layout.players
+    viewer. ``tables``: :attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` in ``dtype``, if
+    the caller keeps them; ``into``: a ``(B, obs_size)`` array of that dtype to write them into (its seat
+    blocks are left alone). Four table rows and the dice and milk change, written as whole slices."""
+    front, wheel_rows, tail_rows = (layout.front, layout.wheel, layout.tail) if tables is None else tables
+    players, animals = layout.players, len(c.ANIMALS)
     n = len(state["phase"])
-    lanes = np.arange(n)
     if into is None:
-        head = np.zeros((n, layout.wheel_end), dtype=dtype)
-        tail = np.zeros((n, layout.size - layout.tail_at), dtype=dtype)
+        head = np.empty((n, layout.wheel_end), dtype=dtype)
+        tail = np.empty((n, layout.size - layout.tail_at), dtype=dtype)
     else:
         head, tail = into[:, : layout.wheel_end], into[:, layout.tail_at :]
-        head[...] = 0
-        tail[...] = 0
     phase = state["phase"]
     over = phase == OVER
     viewer = np.where(over, 0, state["current"])
-    head[:, at["round"]] = state["round"]
-    head[:, at["rounds"]] = c.ROUNDS
-    head[lanes, at["phase"] + np.where(over, 3, phase)] = 1  # PHASES: move, place, crop, over
-    live = lanes[~over]
-    head[live, at["to_act"] + (state["current"][live] - viewer[live]) % players] = 1
-    head[lanes, at["start_player"] + (state["start"] - viewer) % players] = 1
-    head[:, at["dice"] : at["dice"] + c.DIE_FACES] = state["dice"][:, 1:]
-    head[:, at["milk_change"]] = state["modifier"]
-    wheel = (state["rotation"] * c.WHEEL_SPACES + state["red"]) * c.WHEEL_SPACES + state["blue"]
-    table = layout.wheel if wheel_table is None else wheel_table
-    head[:, layout.wheel_at :] = table[wheel]
-    placing = lanes[phase == PLACE]
-    collected = at["collected"] - layout.tail_at
-    for j in range(2):  # each game once per j: no repeated index
-        has = placing[state["pending_n"][placing] > j]
-        tail[has, collected + layout.animal_index[state["pending"][has, j]]] += 1
-    tail[placing, at["collected_for"] - layout.tail_at + state["farm"][placing]] = 1
+    shown_phase = np.where(over, _OVER_PHASE, phase)
+    head[:, : layout.dice_at] = front[((state["round"] - 1) * _PHASES + shown_phase) * players + (state["start"] - viewer) % players]
+    head[:, layout.dice_at : layout.dice_at + c.DIE_FACES] = state["dice"][:, 1:]
+    head[:, layout.dice_at + c.DIE_FACES] = state["modifier"]
+    head[:, layout.wheel_at :] = wheel_rows[(state["rotation"] * c.WHEEL_SPACES + state["red"]) * c.WHEEL_SPACES + state["blue"]]
+    pending, count = state["pending"], state["pending_n"]
+    first = np.where(count >= 1, layout.animal_index[pending[:, 0]], 0)
+    second = np.where(count >= 2, layout.animal_index[pending[:, 1]], 0)
+    row = 1 + ((state["farm"] * 3 + count) * animals + first) * animals + second
+    tail[...] = tail_rows[np.where(phase == PLACE, row, 0)]
     return head, tail, viewer
 
 
