@@ -573,15 +573,17 @@ class ViewerObs:
         self.layout = layout
         self.dtype = np.dtype(dtype)
         n, players, _ = state["boards"].shape
-        self.full = np.zeros((n, players, layout.size), dtype=dtype)
-        """Every viewer's observation of every game (``dtype``: float32, or a whole-number type that holds
-        the schema's bounds; the values are whole numbers either way); only the seat blocks
-        (``[wheel_end, tail_at)``) are kept here, the head and tail are written by :meth:`observe`."""
+        self.full = np.zeros((n, players, layout.tail_at - layout.wheel_end), dtype=dtype)
+        """Every viewer's seat blocks of every game (the observation's ``[wheel_end, tail_at)``, in ``dtype``:
+        float32, or a whole-number type that holds the schema's bounds; the values are whole numbers)."""
         self._fill(state, np.arange(n))
         self.last = np.zeros((n, layout.size), dtype=dtype)
         """The observation :meth:`observe` last gave (its seat blocks kept up to date by :meth:`update`)."""
         self.last_viewer = np.full(n, -1, dtype=np.int64)
         """The seat each row of :attr:`last` shows the game to (−1: not kept, gathered at the next look)."""
+        self.last_rows = np.full((3, n), -1, dtype=np.int64)
+        """The rows of :attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` each row of
+        :attr:`last` holds (−1: none yet): only the games whose row changed are written again."""
         self._empty_at = 1 + int(layout.cell_code[c.EMPTY])
         self._code_at = 1 + layout.cell_code
         """Board value -> its entry in a cell's one-hot, past the seat's milk entry."""
@@ -595,97 +597,108 @@ class ViewerObs:
 
     def _fill(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
         """The seat blocks of the games ``lanes`` from their state, for every viewer."""
-        layout = self.layout
-        players = layout.players
-        blocks = seat_blocks(take(state, lanes), layout)
+        players = self.layout.players
+        blocks = seat_blocks(take(state, lanes), self.layout)
         for viewer in range(players):
             order = (viewer + np.arange(players)) % players
-            self.full[lanes, viewer, layout.wheel_end : layout.tail_at] = blocks[:, order].reshape(len(lanes), -1)
+            self.full[lanes, viewer] = blocks[:, order].reshape(len(lanes), -1)
 
     def update(self, mover: np.ndarray, kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
         """Apply the decisions :func:`step` returned (``mover``: the seat that made each)."""
         layout = self.layout
-        players, size, codes = layout.players, layout.size, layout.codes
+        players, codes, seat_size = layout.players, layout.codes, self._seat_size
+        size = self.full.shape[2]
         put = np.flatnonzero(kind == K_PUT)
         milk = np.flatnonzero(kind == K_MILK)
         viewers = np.arange(players)
         full = self.full.reshape(-1)  # flat positions: one index array per write, every viewer at once
-        seats = layout.wheel_end + (mover[put, None] - viewers) % players * self._seat_size
+        seats = (mover[put, None] - viewers) % players * seat_size
         at = (put[:, None] * players + viewers) * size + seats + (b[put] * codes)[:, None]
         full[at + self._empty_at] = 0
         full[at + self._code_at[a[put]][:, None]] = 1
-        seats = layout.wheel_end + (mover[milk, None] - viewers) % players * self._seat_size
+        seats = (mover[milk, None] - viewers) % players * seat_size
         full[(milk[:, None] * players + viewers) * size + seats] -= 1
         # the same in the last observation, seen by its viewer (games not kept there are gathered anyway)
         last = self.last.reshape(-1)
-        viewer = self.last_viewer
-        at = put * size + layout.wheel_end + (mover[put] - viewer[put]) % players * self._seat_size + b[put] * codes
+        viewer, size = self.last_viewer, layout.size
+        at = put * size + layout.wheel_end + (mover[put] - viewer[put]) % players * seat_size + b[put] * codes
         last[at + self._empty_at] = 0
         last[at + self._code_at[a[put]]] = 1
-        last[milk * size + layout.wheel_end + (mover[milk] - viewer[milk]) % players * self._seat_size] -= 1
+        last[milk * size + layout.wheel_end + (mover[milk] - viewer[milk]) % players * seat_size] -= 1
 
     def restart(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
         """The games ``lanes`` are new: their seat blocks again (a new game's, when their farms are empty and
         their milk the starting milk, as :func:`new_games` makes them; else from their state)."""
         boards, milk = state["boards"][lanes], state["milk"][lanes]
         if (boards == c.EMPTY).all() and (milk == c.START_MILK).all():
-            self.full[lanes, :, self.layout.wheel_end : self.layout.tail_at] = self._new_blocks
+            self.full[lanes] = self._new_blocks
         else:
             self._fill(state, lanes)
         self.last_viewer[lanes] = -1
 
     def observe(self, state: dict[str, np.ndarray], out: np.ndarray | None = None) -> np.ndarray:
         """``(B, obs_size)``: :func:`observe` of ``state`` (in :attr:`full`'s dtype), a fresh array, or
-        written into ``out`` (``(B, obs_size)``, that dtype) and returned."""
+        written into ``out`` (``(B, obs_size)``, that dtype) and returned.
+
+        Only what changed is written into :attr:`last`: the seat blocks of the games whose viewer changed
+        (gathered from :attr:`full`), the head's and tail's table rows of the games whose row changed; the
+        dice and the milk change of every game; then the batch leaves in one copy."""
         layout = self.layout
         full, last = self.full, self.last
         n, players, size = full.shape
-        viewer = np.where(state["phase"] == OVER, 0, state["current"])  # as ``_head_tail`` finds it
+        rows, viewer = _head_rows(state, layout)
         moved = np.flatnonzero(viewer != self.last_viewer)
         if len(moved):
-            last[moved] = full.reshape(n * players, size)[moved * players + viewer[moved]]
+            last[moved, layout.wheel_end : layout.tail_at] = full.reshape(n * players, size)[moved * players + viewer[moved]]
             self.last_viewer[moved] = viewer[moved]
-        _head_tail(state, layout, self.dtype, self._tables, into=last)
+        spans = ((0, layout.dice_at), (layout.wheel_at, layout.wheel_end), (layout.tail_at, layout.size))
+        for table, row, kept, (begin, end) in zip(self._tables, rows, self.last_rows, spans, strict=True):
+            changed = np.flatnonzero(row != kept)
+            last[changed, begin:end] = table[row[changed]]
+            kept[changed] = row[changed]
+        _dice_and_milk(state, layout, last)
         if out is None:
             return last.copy()
         np.copyto(out, last)
         return out
 
 
-def _head_tail(
-    state: dict[str, np.ndarray],
-    layout: Layout,
-    dtype: Any = np.float32,
-    tables: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-    into: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The observation before the seats (``[0, wheel_end)``: round ... the wheel) and after them
-    (``[tail_at, obs_size)``: collected animals, Emma's and the crop's zeros), in ``dtype``, and each game's
-    viewer. ``tables``: :attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` in ``dtype``, if
-    the caller keeps them; ``into``: a ``(B, obs_size)`` array of that dtype to write them into (its seat
-    blocks are left alone). Four table rows and the dice and milk change, written as whole slices."""
-    front, wheel_rows, tail_rows = (layout.front, layout.wheel, layout.tail) if tables is None else tables
+def _head_rows(state: dict[str, np.ndarray], layout: Layout) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """Each game's rows of :attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail`, and its viewer
+    (the seat to act; seat 0 once the game is over)."""
     players, animals = layout.players, len(c.ANIMALS)
-    n = len(state["phase"])
-    if into is None:
-        head = np.empty((n, layout.wheel_end), dtype=dtype)
-        tail = np.empty((n, layout.size - layout.tail_at), dtype=dtype)
-    else:
-        head, tail = into[:, : layout.wheel_end], into[:, layout.tail_at :]
     phase = state["phase"]
     over = phase == OVER
     viewer = np.where(over, 0, state["current"])
     shown_phase = np.where(over, _OVER_PHASE, phase)
-    head[:, : layout.dice_at] = front[((state["round"] - 1) * _PHASES + shown_phase) * players + (state["start"] - viewer) % players]
-    head[:, layout.dice_at : layout.dice_at + c.DIE_FACES] = state["dice"][:, 1:]
-    head[:, layout.dice_at + c.DIE_FACES] = state["modifier"]
-    head[:, layout.wheel_at :] = wheel_rows[(state["rotation"] * c.WHEEL_SPACES + state["red"]) * c.WHEEL_SPACES + state["blue"]]
+    front = ((state["round"] - 1) * _PHASES + shown_phase) * players + (state["start"] - viewer) % players
+    wheel = (state["rotation"] * c.WHEEL_SPACES + state["red"]) * c.WHEEL_SPACES + state["blue"]
     pending, count = state["pending"], state["pending_n"]
     first = np.where(count >= 1, layout.animal_index[pending[:, 0]], 0)
     second = np.where(count >= 2, layout.animal_index[pending[:, 1]], 0)
-    row = 1 + ((state["farm"] * 3 + count) * animals + first) * animals + second
-    tail[...] = tail_rows[np.where(phase == PLACE, row, 0)]
-    return head, tail, viewer
+    tail = np.where(phase == PLACE, 1 + ((state["farm"] * 3 + count) * animals + first) * animals + second, 0)
+    return (front, wheel, tail), viewer
+
+
+def _dice_and_milk(state: dict[str, np.ndarray], layout: Layout, into: np.ndarray) -> None:
+    """Write the dice shown (how many of each value) and the milk change into the head of ``into``."""
+    into[:, layout.dice_at : layout.dice_at + c.DIE_FACES] = state["dice"][:, 1:]
+    into[:, layout.dice_at + c.DIE_FACES] = state["modifier"]
+
+
+def _head_tail(
+    state: dict[str, np.ndarray], layout: Layout, dtype: Any = np.float32
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The observation before the seats (``[0, wheel_end)``: round ... the wheel) and after them
+    (``[tail_at, obs_size)``: collected animals, Emma's and the crop's zeros), in ``dtype``, and each game's
+    viewer: three table rows (:func:`_head_rows`), the dice and the milk change."""
+    n = len(state["phase"])
+    (front, wheel, tail), viewer = _head_rows(state, layout)
+    head = np.empty((n, layout.wheel_end), dtype=dtype)
+    head[:, : layout.dice_at] = layout.front[front]
+    _dice_and_milk(state, layout, head)
+    head[:, layout.wheel_at :] = layout.wheel[wheel]
+    return head, layout.tail[tail].astype(dtype), viewer
 
 
 def observe(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
