@@ -75,8 +75,9 @@ class Tables(NamedTuple):
     """``(2**16,)``: how many bits of a farm's empty-space mask are set (its empty spaces)."""
     kth: np.ndarray
     """``(2**16 * 16,)``: ``kth[mask * 16 + k]`` is the ``k``-th set bit of ``mask`` (0 past the last)."""
-    rows: np.ndarray
-    """``(2**16, 16)`` int8: a mask's bits as one byte per space (the mask's put block)."""
+    bytes8: np.ndarray
+    """``(256,)`` uint64: eight bits as eight bytes of 0/1 (memory order): a farm's empty-space mask as its
+    put block is two of them (:func:`_block_rows`)."""
     move_case: np.ndarray
     """Per (dice shown as bits, clipped milk change, milk left > 0): the legal move decisions as a case
     (usable die values as bits 0..5, ``milk +1`` bit 6, ``milk -1`` bit 7)."""
@@ -106,7 +107,37 @@ def tables() -> Tables:
     case = usable_bits | up.astype(np.int64) << c.DIE_FACES | down.astype(np.int64) << (c.DIE_FACES + 1)
     count = 2 * usable.sum(axis=1) + up + down
     face_bit = np.concatenate([[0], die_bits])
-    return Tables(popcount, kth.ravel(), bits.astype(np.int8), case, count, face_bit)
+    bytes8 = np.ascontiguousarray(bits[:256, :8].astype(np.int8)).view(np.uint64).reshape(-1)
+    return Tables(popcount, kth.ravel(), bytes8, case, count, face_bit)
+
+
+def _spans(arr: np.ndarray, begin: int, width: int, count: int = 1) -> np.ndarray:
+    """``(rows, count)`` view of the 2-D C-contiguous ``arr`` as opaque items: item ``j`` of row ``i`` is
+    ``arr[i, begin + j * width : begin + (j + 1) * width]`` (a row's run of entries moves as one item, so a
+    fancy write of whole runs is one copy per run, not a sub-array loop)."""
+    size = arr.itemsize
+    item = np.dtype((np.void, width * size))
+    view: np.ndarray = np.ndarray(
+        (arr.shape[0], count), item, buffer=arr, offset=begin * size, strides=(arr.strides[0], width * size)
+    )
+    return view
+
+
+def _items(table: np.ndarray) -> np.ndarray:
+    """The rows of the 2-D ``table`` as opaque items (``(rows,)``; a copy if it is not C-contiguous)."""
+    table = np.ascontiguousarray(table)
+    items: np.ndarray = table.view(np.dtype((np.void, table.shape[1] * table.itemsize))).reshape(-1)
+    return items
+
+
+def _block_rows(free: np.ndarray) -> np.ndarray:
+    """``(B,)`` 16-byte items: each 16-bit empty-space mask of ``free`` as 16 bytes of 0/1 (a put block)."""
+    bytes8 = tables().bytes8
+    out = np.empty((len(free), 2), dtype=np.uint64)
+    out[:, 0] = bytes8[free & 0xFF]
+    out[:, 1] = bytes8[free >> 8]
+    rows: np.ndarray = out.view(np.dtype((np.void, 16)))[:, 0]
+    return rows
 
 
 def _move_options(shown: np.ndarray, mod: np.ndarray, milk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -478,6 +509,8 @@ class Layout:
         if die_at + 2 * c.DIE_FACES > self.put_at:
             raise RuntimeError("the Tiny Farms RL catalogue changed: rl/tiny_farms_vector.py Layout needs updating")
         self.move_rows = move_rows
+        self.move_items = _items(move_rows)
+        """:attr:`move_rows` as opaque items (one per case)."""
         """Per move case (usable die values as bits 0..5, ``milk +1`` bit 6, ``milk -1`` bit 7): the mask's
         move actions."""
         self.cell_rows = np.eye(self.codes, dtype=np.float32)[self.cell_code]
@@ -556,110 +589,78 @@ def seat_blocks(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
 
 
 class ViewerObs:
-    """Every game's seat blocks as each seat sees them, and the last observation handed out, kept up to
-    date move by move: :meth:`observe` gathers only the rows whose viewer changed, writes the small head
-    and tail, and copies the whole batch out in one piece.
+    """Every game's seat blocks (each seat's milk and farms, by absolute seat) kept up to date move by
+    move, and the batch observation written from them in one pass.
 
-    The seat blocks (milk and farms, in each viewer's seat order) change only where :func:`step` reports
-    a ``put`` (two entries) or ``milk`` (one), for every viewer at once, and in the last observation for
-    its viewer; a game that starts over gets the blocks every new game has (empty farms, the starting
-    milk). A Tiny Farms turn is several decisions of one player (a die, its animals, milk), so most games
-    are seen by the same seat as one step earlier and need no gather. The head (round, phase, dice,
-    wheel ...) and tail (collected animals) are written for the viewer to act. It equals :func:`observe`
-    (the stateless reference) by test.
+    The seat blocks change only where :func:`step` reports a ``put`` (two entries) or ``milk`` (one);
+    a game that starts over gets the blocks every new game has (empty farms, the starting milk).
+    :meth:`observe` writes each row once: the head's and tail's table rows (round ... phase, the wheel,
+    the collected animals), the dice and milk change, and the seat blocks in the viewer's order (each
+    block one opaque item of a gather). It equals :func:`observe` (the stateless reference) by test.
     """
 
     def __init__(self, state: dict[str, np.ndarray], layout: Layout, dtype: Any = np.float32) -> None:
         self.layout = layout
         self.dtype = np.dtype(dtype)
         n, players, _ = state["boards"].shape
-        self.full = np.zeros((n, players, layout.tail_at - layout.wheel_end), dtype=dtype)
-        """Every viewer's seat blocks of every game (the observation's ``[wheel_end, tail_at)``, in ``dtype``:
-        float32, or a whole-number type that holds the schema's bounds; the values are whole numbers)."""
+        self._seat_size = 1 + c.BOARD_CELLS * layout.codes
+        self.seats = np.zeros((n, players, self._seat_size), dtype=dtype)
+        """Every game's seat blocks by absolute seat (``dtype``: float32, or a whole-number type that holds
+        the schema's bounds; the values are whole numbers either way)."""
         self._fill(state, np.arange(n))
-        self.last = np.zeros((n, layout.size), dtype=dtype)
-        """The observation :meth:`observe` last gave (its seat blocks kept up to date by :meth:`update`)."""
-        self.last_viewer = np.full(n, -1, dtype=np.int64)
-        """The seat each row of :attr:`last` shows the game to (−1: not kept, gathered at the next look)."""
-        self.last_rows = np.full((3, n), -1, dtype=np.int64)
-        """The rows of :attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` each row of
-        :attr:`last` holds (−1: none yet): only the games whose row changed are written again."""
+        self._seat_items = _items(self.seats.reshape(n * players, -1))
+        """:attr:`seats` by ``game * players + seat``, each block one opaque item."""
         self._empty_at = 1 + int(layout.cell_code[c.EMPTY])
         self._code_at = 1 + layout.cell_code
         """Board value -> its entry in a cell's one-hot, past the seat's milk entry."""
-        self._seat_size = 1 + c.BOARD_CELLS * layout.codes
-        self._tables = (layout.front.astype(self.dtype), layout.wheel.astype(self.dtype), layout.tail.astype(self.dtype))
-        """:attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` in the observation's dtype."""
-        blocks = seat_blocks(new_games(players, [0]), layout)[0]
-        order = (np.arange(players)[:, None] + np.arange(players)) % players  # viewer -> the seats in its order
-        self._new_blocks = blocks[order].reshape(players, -1).astype(self.dtype)
-        """``(players, seat blocks)``: what each viewer sees of the seats of a new game (every new game's)."""
+        self._tables = tuple(_items(t.astype(self.dtype)) for t in (layout.front, layout.wheel, layout.tail))
+        """:attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` in the observation's dtype, their
+        rows as opaque items."""
+        self._new_blocks = seat_blocks(new_games(players, [0]), layout)[0].astype(self.dtype)
+        """``(players, seat block)``: the seat blocks of a new game (every new game's)."""
 
     def _fill(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
-        """The seat blocks of the games ``lanes`` from their state, for every viewer."""
-        players = self.layout.players
-        blocks = seat_blocks(take(state, lanes), self.layout)
-        for viewer in range(players):
-            order = (viewer + np.arange(players)) % players
-            self.full[lanes, viewer] = blocks[:, order].reshape(len(lanes), -1)
+        """The seat blocks of the games ``lanes`` from their state."""
+        self.seats[lanes] = seat_blocks(take(state, lanes), self.layout)
 
     def update(self, mover: np.ndarray, kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
         """Apply the decisions :func:`step` returned (``mover``: the seat that made each)."""
-        layout = self.layout
-        players, codes, seat_size = layout.players, layout.codes, self._seat_size
-        size = self.full.shape[2]
+        players, codes, size = self.layout.players, self.layout.codes, self._seat_size
         put = np.flatnonzero(kind == K_PUT)
         milk = np.flatnonzero(kind == K_MILK)
-        viewers = np.arange(players)
-        full = self.full.reshape(-1)  # flat positions: one index array per write, every viewer at once
-        seats = (mover[put, None] - viewers) % players * seat_size
-        at = (put[:, None] * players + viewers) * size + seats + (b[put] * codes)[:, None]
-        full[at + self._empty_at] = 0
-        full[at + self._code_at[a[put]][:, None]] = 1
-        seats = (mover[milk, None] - viewers) % players * seat_size
-        full[(milk[:, None] * players + viewers) * size + seats] -= 1
-        # the same in the last observation, seen by its viewer (games not kept there are gathered anyway)
-        last = self.last.reshape(-1)
-        viewer, size = self.last_viewer, layout.size
-        at = put * size + layout.wheel_end + (mover[put] - viewer[put]) % players * seat_size + b[put] * codes
-        last[at + self._empty_at] = 0
-        last[at + self._code_at[a[put]]] = 1
-        last[milk * size + layout.wheel_end + (mover[milk] - viewer[milk]) % players * seat_size] -= 1
+        seats = self.seats.reshape(-1)
+        at = (put * players + mover[put]) * size + b[put] * codes
+        seats[at + self._empty_at] = 0
+        seats[at + self._code_at[a[put]]] = 1
+        seats[(milk * players + mover[milk]) * size] -= 1
 
     def restart(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
         """The games ``lanes`` are new: their seat blocks again (a new game's, when their farms are empty and
         their milk the starting milk, as :func:`new_games` makes them; else from their state)."""
         boards, milk = state["boards"][lanes], state["milk"][lanes]
         if (boards == c.EMPTY).all() and (milk == c.START_MILK).all():
-            self.full[lanes] = self._new_blocks
+            self.seats[lanes] = self._new_blocks
         else:
             self._fill(state, lanes)
-        self.last_viewer[lanes] = -1
 
     def observe(self, state: dict[str, np.ndarray], out: np.ndarray | None = None) -> np.ndarray:
-        """``(B, obs_size)``: :func:`observe` of ``state`` (in :attr:`full`'s dtype), a fresh array, or
-        written into ``out`` (``(B, obs_size)``, that dtype) and returned.
-
-        Only what changed is written into :attr:`last`: the seat blocks of the games whose viewer changed
-        (gathered from :attr:`full`), the head's and tail's table rows of the games whose row changed; the
-        dice and the milk change of every game; then the batch leaves in one copy."""
+        """``(B, obs_size)``: :func:`observe` of ``state`` (in :attr:`seats`' dtype), a fresh array, or
+        written into ``out`` (``(B, obs_size)``, that dtype, C-contiguous) and returned."""
         layout = self.layout
-        full, last = self.full, self.last
-        n, players, size = full.shape
-        rows, viewer = _head_rows(state, layout)
-        moved = np.flatnonzero(viewer != self.last_viewer)
-        if len(moved):
-            last[moved, layout.wheel_end : layout.tail_at] = full.reshape(n * players, size)[moved * players + viewer[moved]]
-            self.last_viewer[moved] = viewer[moved]
-        spans = ((0, layout.dice_at), (layout.wheel_at, layout.wheel_end), (layout.tail_at, layout.size))
-        for table, row, kept, (begin, end) in zip(self._tables, rows, self.last_rows, spans, strict=True):
-            changed = np.flatnonzero(row != kept)
-            last[changed, begin:end] = table[row[changed]]
-            kept[changed] = row[changed]
-        _dice_and_milk(state, layout, last)
+        n, players, _ = self.seats.shape
         if out is None:
-            return last.copy()
-        np.copyto(out, last)
+            out = np.empty((n, layout.size), dtype=self.dtype)
+        elif out.shape != (n, layout.size) or out.dtype != self.dtype or not out.flags.c_contiguous:
+            raise ValueError(f"out must be a C-contiguous ({n}, {layout.size}) {self.dtype} array")
+        rows, viewer = _head_rows(state, layout)
+        spans = ((0, layout.dice_at), (layout.wheel_at, layout.wheel_end), (layout.tail_at, layout.size))
+        for table, row, (begin, end) in zip(self._tables, rows, spans, strict=True):
+            _spans(out, begin, end - begin)[:, 0] = table[row]
+        _dice_and_milk(state, layout, out)
+        seats = _spans(out, layout.wheel_end, self._seat_size, players)  # (B, players): in the viewer's order
+        first = np.arange(0, n * players, players)
+        for k in range(players):
+            seats[:, k] = self._seat_items[first + (viewer + k) % players]
         return out
 
 
@@ -720,23 +721,31 @@ def observe(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
     return out
 
 
-def action_mask(state: dict[str, np.ndarray], layout: Layout, found: Options | None = None) -> np.ndarray:
-    """``(B, actions)`` int8: the legal catalogue actions of the seat to act (``Spec.legal_and_mask``).
+def action_mask(
+    state: dict[str, np.ndarray], layout: Layout, found: Options | None = None, out: np.ndarray | None = None
+) -> np.ndarray:
+    """``(B, actions)`` int8: the legal catalogue actions of the seat to act (``Spec.legal_and_mask``), a
+    fresh array or written into ``out`` (``(B, actions)`` int8) and returned.
 
     The catalogue's move actions (milk, then each die value for the red and the blue farmer) come first
     and depend only on the usable die values and the two milk moves: they are one row of a table of
     their 2**8 cases (:attr:`Layout.move_rows`, by :attr:`Options.case`). A put action is an animal, a
     farm and a space: the 16 spaces of one farm for one pending animal are one block, which is the
-    farm's empty-space mask as bytes (:attr:`Tables.rows`); a game not placing writes a zero block.
+    farm's empty-space mask as bytes; a game not placing writes a zero block. Rows and blocks are
+    written as whole items (:func:`_spans`).
     """
     found = options(state) if found is None else found
     n = len(found.count)
     lanes = np.arange(n)
-    mask = np.zeros((n, len(layout.index)), dtype=np.int8)
+    if out is None:
+        mask = np.zeros((n, len(layout.index)), dtype=np.int8)
+    else:
+        mask = out
+        mask.fill(0)
     put_at = layout.put_at
-    mask[:, :put_at] = layout.move_rows[found.case]
-    blocks = mask[:, put_at:].reshape(n, -1, c.FARM_CELLS)  # (B, animal * 2 + farm, space): a view
-    rows = tables().rows[found.free]
+    _spans(mask, 0, put_at)[:, 0] = layout.move_items[found.case]
+    blocks = _spans(mask, put_at, c.FARM_CELLS, (mask.shape[1] - put_at) // c.FARM_CELLS)  # (B, animal * 2 + farm)
+    rows = _block_rows(found.free)
     pending = state["pending"]
     placing = found.kinds > 0
     first = np.where(placing, layout.animal_index[pending[:, 0]] * FARMS + state["farm"], 0)

@@ -171,7 +171,7 @@ class BatchVectorEnv(VectorEnv):
         mask = self._legal_mask()
         self._mask = mask.view(bool) if mask.dtype == np.int8 else mask.astype(bool)
         return {
-            "action_mask": mask.astype(np.int8),  # a copy: changing it changes no check
+            "action_mask": mask.astype(np.int8, copy=True),  # a copy: changing it changes no check
             "to_act": self.state["current"].copy(),
             "final_rewards": final,
         }
@@ -292,6 +292,7 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
         self._out: np.ndarray | None = None
         self._found: tf.Options | None = None
         self._views: tf.ViewerObs | None = None
+        self._mask_out: np.ndarray | None = None
         tf.set_tables()  # the scorer's pig and sheep tables: built once per process (~0.2 s), not mid-game
 
     def _options(self) -> tf.Options:
@@ -341,7 +342,10 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
 
     def _legal_mask(self) -> np.ndarray:
         self._found = None  # games may have restarted since the last look
-        return tf.action_mask(self.state, self.layout, self._options())
+        if self._mask_out is None:
+            self._mask_out = np.zeros((self.num_envs, self.rl_spec.num_actions), dtype=np.int8)
+        # written into one kept array: the base class hands out a copy and checks actions against this one
+        return tf.action_mask(self.state, self.layout, self._options(), out=self._mask_out)
 
     def _scores(self, lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         milk = self.state["milk"][lanes]
