@@ -589,78 +589,110 @@ def seat_blocks(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
 
 
 class ViewerObs:
-    """Every game's seat blocks (each seat's milk and farms, by absolute seat) kept up to date move by
-    move, and the batch observation written from them in one pass.
+    """Every game's seat blocks as each seat sees them, and the last observation handed out, kept up to
+    date move by move: :meth:`observe` gathers only the rows whose viewer changed, writes the small head
+    and tail, and copies the whole batch out in one piece.
 
-    The seat blocks change only where :func:`step` reports a ``put`` (two entries) or ``milk`` (one);
-    a game that starts over gets the blocks every new game has (empty farms, the starting milk).
-    :meth:`observe` writes each row once: the head's and tail's table rows (round ... phase, the wheel,
-    the collected animals), the dice and milk change, and the seat blocks in the viewer's order (each
-    block one opaque item of a gather). It equals :func:`observe` (the stateless reference) by test.
+    The seat blocks (milk and farms, in each viewer's seat order) change only where :func:`step` reports
+    a ``put`` (two entries) or ``milk`` (one), for every viewer at once, and in the last observation for
+    its viewer; a game that starts over gets the blocks every new game has (empty farms, the starting
+    milk). A Tiny Farms turn is several decisions of one player (a die, its animals, milk), so most games
+    are seen by the same seat as one step earlier and need no gather. The head (round, phase, dice,
+    wheel ...) and tail (collected animals) are written for the viewer to act. It equals :func:`observe`
+    (the stateless reference) by test.
     """
 
     def __init__(self, state: dict[str, np.ndarray], layout: Layout, dtype: Any = np.float32) -> None:
         self.layout = layout
         self.dtype = np.dtype(dtype)
         n, players, _ = state["boards"].shape
-        self._seat_size = 1 + c.BOARD_CELLS * layout.codes
-        self.seats = np.zeros((n, players, self._seat_size), dtype=dtype)
-        """Every game's seat blocks by absolute seat (``dtype``: float32, or a whole-number type that holds
-        the schema's bounds; the values are whole numbers either way)."""
+        self.full = np.zeros((n, players, layout.tail_at - layout.wheel_end), dtype=dtype)
+        """Every viewer's seat blocks of every game (the observation's ``[wheel_end, tail_at)``, in ``dtype``:
+        float32, or a whole-number type that holds the schema's bounds; the values are whole numbers)."""
         self._fill(state, np.arange(n))
-        self._seat_items = _items(self.seats.reshape(n * players, -1))
-        """:attr:`seats` by ``game * players + seat``, each block one opaque item."""
+        self.last = np.zeros((n, layout.size), dtype=dtype)
+        """The observation :meth:`observe` last gave (its seat blocks kept up to date by :meth:`update`)."""
+        self.last_viewer = np.full(n, -1, dtype=np.int64)
+        """The seat each row of :attr:`last` shows the game to (−1: not kept, gathered at the next look)."""
+        self.last_rows = np.full((3, n), -1, dtype=np.int64)
+        """The rows of :attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` each row of
+        :attr:`last` holds (−1: none yet): only the games whose row changed are written again."""
         self._empty_at = 1 + int(layout.cell_code[c.EMPTY])
         self._code_at = 1 + layout.cell_code
         """Board value -> its entry in a cell's one-hot, past the seat's milk entry."""
-        self._tables = tuple(_items(t.astype(self.dtype)) for t in (layout.front, layout.wheel, layout.tail))
-        """:attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` in the observation's dtype, their
-        rows as opaque items."""
-        self._new_blocks = seat_blocks(new_games(players, [0]), layout)[0].astype(self.dtype)
-        """``(players, seat block)``: the seat blocks of a new game (every new game's)."""
+        self._seat_size = 1 + c.BOARD_CELLS * layout.codes
+        self._tables = (layout.front.astype(self.dtype), layout.wheel.astype(self.dtype), layout.tail.astype(self.dtype))
+        """:attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` in the observation's dtype."""
+        blocks = seat_blocks(new_games(players, [0]), layout)[0]
+        order = (np.arange(players)[:, None] + np.arange(players)) % players  # viewer -> the seats in its order
+        self._new_blocks = blocks[order].reshape(players, -1).astype(self.dtype)
+        """``(players, seat blocks)``: what each viewer sees of the seats of a new game (every new game's)."""
 
     def _fill(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
-        """The seat blocks of the games ``lanes`` from their state."""
-        self.seats[lanes] = seat_blocks(take(state, lanes), self.layout)
+        """The seat blocks of the games ``lanes`` from their state, for every viewer."""
+        players = self.layout.players
+        blocks = seat_blocks(take(state, lanes), self.layout)
+        for viewer in range(players):
+            order = (viewer + np.arange(players)) % players
+            self.full[lanes, viewer] = blocks[:, order].reshape(len(lanes), -1)
 
     def update(self, mover: np.ndarray, kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
         """Apply the decisions :func:`step` returned (``mover``: the seat that made each)."""
-        players, codes, size = self.layout.players, self.layout.codes, self._seat_size
+        layout = self.layout
+        players, codes, seat_size = layout.players, layout.codes, self._seat_size
+        size = self.full.shape[2]
         put = np.flatnonzero(kind == K_PUT)
         milk = np.flatnonzero(kind == K_MILK)
-        seats = self.seats.reshape(-1)
-        at = (put * players + mover[put]) * size + b[put] * codes
-        seats[at + self._empty_at] = 0
-        seats[at + self._code_at[a[put]]] = 1
-        seats[(milk * players + mover[milk]) * size] -= 1
+        viewers = np.arange(players)
+        full = self.full.reshape(-1)  # flat positions: one index array per write, every viewer at once
+        seats = (mover[put, None] - viewers) % players * seat_size
+        at = (put[:, None] * players + viewers) * size + seats + (b[put] * codes)[:, None]
+        full[at + self._empty_at] = 0
+        full[at + self._code_at[a[put]][:, None]] = 1
+        seats = (mover[milk, None] - viewers) % players * seat_size
+        full[(milk[:, None] * players + viewers) * size + seats] -= 1
+        # the same in the last observation, seen by its viewer (games not kept there are gathered anyway)
+        last = self.last.reshape(-1)
+        viewer, size = self.last_viewer, layout.size
+        at = put * size + layout.wheel_end + (mover[put] - viewer[put]) % players * seat_size + b[put] * codes
+        last[at + self._empty_at] = 0
+        last[at + self._code_at[a[put]]] = 1
+        last[milk * size + layout.wheel_end + (mover[milk] - viewer[milk]) % players * seat_size] -= 1
 
     def restart(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
         """The games ``lanes`` are new: their seat blocks again (a new game's, when their farms are empty and
         their milk the starting milk, as :func:`new_games` makes them; else from their state)."""
         boards, milk = state["boards"][lanes], state["milk"][lanes]
         if (boards == c.EMPTY).all() and (milk == c.START_MILK).all():
-            self.seats[lanes] = self._new_blocks
+            self.full[lanes] = self._new_blocks
         else:
             self._fill(state, lanes)
+        self.last_viewer[lanes] = -1
 
     def observe(self, state: dict[str, np.ndarray], out: np.ndarray | None = None) -> np.ndarray:
-        """``(B, obs_size)``: :func:`observe` of ``state`` (in :attr:`seats`' dtype), a fresh array, or
-        written into ``out`` (``(B, obs_size)``, that dtype, C-contiguous) and returned."""
+        """``(B, obs_size)``: :func:`observe` of ``state`` (in :attr:`full`'s dtype), a fresh array, or
+        written into ``out`` (``(B, obs_size)``, that dtype) and returned.
+
+        Only what changed is written into :attr:`last`: the seat blocks of the games whose viewer changed
+        (gathered from :attr:`full`), the head's and tail's table rows of the games whose row changed; the
+        dice and the milk change of every game; then the batch leaves in one copy."""
         layout = self.layout
-        n, players, _ = self.seats.shape
-        if out is None:
-            out = np.empty((n, layout.size), dtype=self.dtype)
-        elif out.shape != (n, layout.size) or out.dtype != self.dtype or not out.flags.c_contiguous:
-            raise ValueError(f"out must be a C-contiguous ({n}, {layout.size}) {self.dtype} array")
+        full, last = self.full, self.last
+        n, players, size = full.shape
         rows, viewer = _head_rows(state, layout)
+        moved = np.flatnonzero(viewer != self.last_viewer)
+        if len(moved):
+            last[moved, layout.wheel_end : layout.tail_at] = full.reshape(n * players, size)[moved * players + viewer[moved]]
+            self.last_viewer[moved] = viewer[moved]
         spans = ((0, layout.dice_at), (layout.wheel_at, layout.wheel_end), (layout.tail_at, layout.size))
-        for table, row, (begin, end) in zip(self._tables, rows, spans, strict=True):
-            _spans(out, begin, end - begin)[:, 0] = table[row]
-        _dice_and_milk(state, layout, out)
-        seats = _spans(out, layout.wheel_end, self._seat_size, players)  # (B, players): in the viewer's order
-        first = np.arange(0, n * players, players)
-        for k in range(players):
-            seats[:, k] = self._seat_items[first + (viewer + k) % players]
+        for table, row, kept, (begin, end) in zip(self._tables, rows, self.last_rows, spans, strict=True):
+            changed = np.flatnonzero(row != kept)
+            last[changed, begin:end] = table[row[changed]]
+            kept[changed] = row[changed]
+        _dice_and_milk(state, layout, last)
+        if out is None:
+            return last.copy()
+        np.copyto(out, last)
         return out
 
 
