@@ -44,8 +44,9 @@ K_MILK, K_DIE, K_PUT = 0, 1, 2
 (put, animal, board cell): the engine's ``rules.ACTION_CODES``."""
 VISIBLE: Final = np.array(rules.VISIBLE, dtype=np.int64)
 """``VISIBLE[rotation, space]``: the two animals the wheel shows."""
-_VISIBLE_ROWS: Final = VISIBLE.reshape(-1, 2)
-"""``VISIBLE`` by ``rotation * 8 + space``."""
+_VISIBLE_FIRST: Final = np.ascontiguousarray(VISIBLE.reshape(-1, 2)[:, 0])
+_VISIBLE_SECOND: Final = np.ascontiguousarray(VISIBLE.reshape(-1, 2)[:, 1])
+"""The first and the second animal of ``VISIBLE`` by ``rotation * 8 + space``."""
 FACES: Final = np.arange(c.MIN_DIE_VALUE, c.DIE_FACES + 1)
 FARMS: Final = c.BOARD_CELLS // c.FARM_CELLS
 """Farms per player (red and blue)."""
@@ -353,7 +354,9 @@ def play(state: dict[str, np.ndarray], kind: np.ndarray, a: np.ndarray, b: np.nd
     np.copyto(red, end, where=red_moves)
     np.copyto(blue, end, where=blue_moves)
     pending = state["pending"]
-    pending[...] = np.where(die[:, None], _VISIBLE_ROWS[state["rotation"] * c.WHEEL_SPACES + end], pending)
+    shows = state["rotation"] * c.WHEEL_SPACES + end
+    pending[:, 0] = np.where(die, _VISIBLE_FIRST[shows], pending[:, 0])
+    pending[:, 1] = np.where(die, _VISIBLE_SECOND[shows], pending[:, 1])
     pending_n = np.where(die, 2, state["pending_n"])
     farm = np.where(die, b, state["farm"])
     state["farm"] = farm
