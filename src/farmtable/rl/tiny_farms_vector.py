@@ -624,8 +624,15 @@ class ViewerObs:
         self._code_at = 1 + layout.cell_code
         """Board value -> its entry in a cell's one-hot, past the seat's milk entry."""
         self._seat_size = 1 + c.BOARD_CELLS * layout.codes
-        self._tables = (layout.front.astype(self.dtype), layout.wheel.astype(self.dtype), layout.tail.astype(self.dtype))
-        """:attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` in the observation's dtype."""
+        self._tables = tuple(_items(t.astype(self.dtype)) for t in (layout.front, layout.wheel, layout.tail))
+        """:attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` in the observation's dtype, their
+        rows as opaque items."""
+        spans = ((0, layout.dice_at), (layout.wheel_at, layout.wheel_end), (layout.tail_at, layout.size))
+        self._last_spans = tuple(_spans(self.last, begin, end - begin)[:, 0] for begin, end in spans)
+        """Where those rows go in :attr:`last` (one opaque item per game)."""
+        self._last_seats = _spans(self.last, layout.wheel_end, layout.tail_at - layout.wheel_end)[:, 0]
+        self._full_items = _items(self.full.reshape(n * players, -1))
+        """The seat blocks of :attr:`last` and of :attr:`full` (by ``game * players + viewer``) as items."""
         blocks = seat_blocks(new_games(players, [0]), layout)[0]
         order = (np.arange(players)[:, None] + np.arange(players)) % players  # viewer -> the seats in its order
         self._new_blocks = blocks[order].reshape(players, -1).astype(self.dtype)
@@ -685,12 +692,11 @@ class ViewerObs:
         rows, viewer = _head_rows(state, layout)
         moved = np.flatnonzero(viewer != self.last_viewer)
         if len(moved):
-            last[moved, layout.wheel_end : layout.tail_at] = full.reshape(n * players, size)[moved * players + viewer[moved]]
+            self._last_seats[moved] = self._full_items[moved * players + viewer[moved]]
             self.last_viewer[moved] = viewer[moved]
-        spans = ((0, layout.dice_at), (layout.wheel_at, layout.wheel_end), (layout.tail_at, layout.size))
-        for table, row, kept, (begin, end) in zip(self._tables, rows, self.last_rows, spans, strict=True):
+        for table, row, kept, into in zip(self._tables, rows, self.last_rows, self._last_spans, strict=True):
             changed = np.flatnonzero(row != kept)
-            last[changed, begin:end] = table[row[changed]]
+            into[changed] = table[row[changed]]
             kept[changed] = row[changed]
         _dice_and_milk(state, layout, last)
         if out is None:
