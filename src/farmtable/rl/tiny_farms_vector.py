@@ -800,8 +800,6 @@ def action_mask(
 
 FARM_BITS: Final = np.int64(1) << np.arange(c.FARM_CELLS, dtype=np.int64)
 """Bit ``i`` of a farm's mask is its cell ``i`` (``scoring._mask``)."""
-_NEIGHBOURS: Final = np.array([list(ns) + [c.FARM_CELLS] * (4 - len(ns)) for ns in scoring.NEIGHBOURS], dtype=np.int64)
-"""``(16, 4)``: the orthogonal neighbours of each farm cell, padded with 16 (a cell outside the farm)."""
 
 
 @cache
@@ -814,40 +812,62 @@ def set_tables() -> tuple[np.ndarray, np.ndarray]:
     return pigs, sheep
 
 
+@cache
+def herd_groups() -> np.ndarray:
+    """``(2**16, 8)``: the adjacent groups of every one-farm mask, as masks (0 past the last group).
+
+    Built once (well under a second) for all masks at once by flooding from each group's lowest cell,
+    one ring of the engine's orthogonal neighbours (``scoring.NEIGHBOUR_MASKS``) at a time; a 4x4 farm
+    has at most 8 separate groups."""
+    byte_ring = np.zeros((2, 256), dtype=np.int64)  # the neighbours of the cells of one byte of a mask
+    for half in range(2):
+        for cells in range(256):
+            for bit in range(8):
+                if cells >> bit & 1:
+                    byte_ring[half, cells] |= scoring.NEIGHBOUR_MASKS[half * 8 + bit]
+    rest = np.arange(1 << c.FARM_CELLS, dtype=np.int64)
+    groups = np.zeros((len(rest), 8), dtype=np.int64)
+    for j in range(groups.shape[1]):
+        group = rest & -rest  # the lowest cell left
+        while True:
+            grown = (group | byte_ring[0, group & 0xFF] | byte_ring[1, group >> 8]) & rest
+            if np.array_equal(grown, group):
+                break
+            group = grown
+        groups[:, j] = group
+        rest &= ~group
+    if rest.any():
+        raise RuntimeError("a farm mask with more than 8 groups: rl/tiny_farms_vector.herd_groups needs more")
+    return groups
+
+
 def cow_points(farms: np.ndarray) -> np.ndarray:
     """``scoring.cow_points`` of every farm of ``farms`` (``(..., 16)`` cell codes).
 
-    Each adjacent group of cows and calves is found by spreading the smallest cell index through the
-    group (a fixed point after at most 15 rounds), then every cow scores 1 per calf of its group.
+    The adjacent groups of cows and calves are one look-up of the herd's mask (:func:`herd_groups`);
+    every cow scores 1 per calf of its group (``CALVES_PER_SPACE`` calves a space).
     """
-    shape = farms.shape[:-1]
-    flat = farms.reshape(-1, c.FARM_CELLS)
-    n = len(flat)
-    cows = flat == c.COW
-    herd = cows | (flat == c.CALVES)
-    outside = c.FARM_CELLS
-    label = np.where(herd, np.arange(c.FARM_CELLS), outside)
-    for _ in range(c.FARM_CELLS - 1):
-        padded = np.concatenate([label, np.full((n, 1), outside)], axis=1)
-        spread = np.where(herd, np.minimum(label, padded[:, _NEIGHBOURS].min(axis=2)), outside)
-        if np.array_equal(spread, label):
-            break
-        label = spread
-    slot = np.arange(n)[:, None] * (c.FARM_CELLS + 1) + label
-    size = n * (c.FARM_CELLS + 1)
-    herd_cows = np.bincount(slot.ravel(), weights=cows.ravel(), minlength=size).reshape(n, -1)
-    calves = np.bincount(slot.ravel(), weights=(flat == c.CALVES).ravel() * c.CALVES_PER_SPACE, minlength=size)
-    points: np.ndarray = (herd_cows * calves.reshape(n, -1))[:, :outside].sum(axis=1).astype(np.int64)
-    return points.reshape(shape)
+    cows = (farms == c.COW) @ FARM_BITS
+    calves = (farms == c.CALVES) @ FARM_BITS
+    groups = herd_groups()[cows | calves]  # (..., 8)
+    popcount = tables().popcount
+    per_group = popcount[groups & cows[..., None]] * popcount[groups & calves[..., None]]
+    points: np.ndarray = per_group.sum(axis=-1) * c.CALVES_PER_SPACE
+    return points
 
 
 def forest_points(counts: np.ndarray) -> np.ndarray:
     """``scoring.forest_points`` of ``counts`` (``(..., 5)`` Forest Friends of each kind): the ``k``-th
-    set holds every kind with at least ``k`` friends."""
-    most = max(int(counts.max(initial=0)), 1)
-    kinds = (counts[..., None] >= np.arange(1, most + 1)).sum(axis=-2)  # (..., most): kinds in set k
+    set holds every kind with at least ``k`` friends.
+
+    With the counts sorted from most to fewest (``s_0 >= s_1 >= ...``, ``s_5 = 0``), the sets
+    ``s_{i+1} + 1 .. s_i`` hold ``i + 1`` kinds each, so the total is ``sum_i (s_i - s_{i+1}) *
+    points[i + 1]`` (sets of more kinds than the table lists score its last entry)."""
     table = np.array(c.FOREST_SET_POINTS, dtype=np.int64)
-    out: np.ndarray = table[np.minimum(kinds, len(table) - 1)].sum(axis=-1)
+    ordered = -np.sort(-counts, axis=-1)  # most first
+    runs = ordered - np.concatenate([ordered[..., 1:], np.zeros_like(ordered[..., :1])], axis=-1)
+    points = table[np.minimum(np.arange(1, counts.shape[-1] + 1), len(table) - 1)]
+    out: np.ndarray = runs @ points
     return out
 
 
@@ -867,19 +887,26 @@ def horse_points(horses: np.ndarray, min_horses: int) -> np.ndarray:
 
 def score(boards: np.ndarray, milk: np.ndarray, variants: tuple[str, ...] = ()) -> np.ndarray:
     """``(B, players)`` final totals of the boards ``(B, players, 32)`` and milk ``(B, players)``:
-    ``scoring.score_players(boards, milk).totals`` of every game (``horses-zero-ranks``: 0 horses rank)."""
+    ``scoring.score_players(boards, milk).totals`` of every game (``horses-zero-ranks``: 0 horses rank).
+
+    How many cells of each kind every farm has is one ``bincount``; pigs and sheep score from their
+    farm masks (:func:`set_tables`), cows from the herd's groups (:func:`cow_points`)."""
     check_setup(boards.shape[1], variants)
     least = 0 if rules.HORSES_ZERO_RANKS in variants else c.MIN_HORSES_TO_SCORE
     pig_table, sheep_table = set_tables()
-    farms = boards.reshape(*boards.shape[:2], 2, c.FARM_CELLS)  # (B, P, 2 farms, 16)
+    n, players = boards.shape[:2]
+    farms = boards.reshape(n, players, FARMS, c.FARM_CELLS)
+    kinds = max(len(c.ABBREVIATIONS), int(boards.max(initial=0)) + 1)
+    slots = np.arange(n * players * FARMS)[:, None] * kinds + farms.reshape(-1, c.FARM_CELLS)
+    counts = np.bincount(slots.ravel(), minlength=n * players * FARMS * kinds).reshape(n, players, FARMS, kinds)
     total = pig_table[(farms == c.PIG) @ FARM_BITS] + sheep_table[(farms == c.SHEEP) @ FARM_BITS]
-    total += c.CHICKEN_POINTS * (farms == c.CHICKEN).sum(axis=-1) + cow_points(farms)
-    used = ((farms != c.EMPTY) & (farms != c.CROSSED)).sum(axis=-1)
-    friends = (boards[..., None] == np.array(c.FOREST_FRIENDS)).sum(axis=-2)  # (B, P, 5)
+    total += c.CHICKEN_POINTS * counts[..., c.CHICKEN] + cow_points(farms)
+    used = c.FARM_CELLS - counts[..., c.EMPTY] - counts[..., c.CROSSED]
+    board = counts.sum(axis=2)  # (B, P, kinds)
     out: np.ndarray = (
         total.sum(axis=-1)
-        + horse_points((boards == c.HORSE).sum(axis=-1), least)
-        + forest_points(friends)
+        + horse_points(board[..., c.HORSE], least)
+        + forest_points(board[..., list(c.FOREST_FRIENDS)])
         + c.MILK_POINTS * milk
         - c.BALANCE_PENALTY * np.abs(used[..., 0] - used[..., 1])
     )
@@ -913,6 +940,7 @@ __all__ = [
     "action_mask",
     "check_setup",
     "cow_points",
+    "herd_groups",
     "decode",
     "forest_points",
     "horse_points",
