@@ -32,7 +32,7 @@ from typing import Any, Final, NamedTuple
 
 import numpy as np
 
-from farmtable.games.farmers_finances.vector import U64, below
+from farmtable.games.farmers_finances.vector import U64, below, next64
 from farmtable.games.tiny_farms import components as c
 from farmtable.games.tiny_farms import rules, scoring
 
@@ -205,9 +205,7 @@ def _start_round(state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
     sub = state["rng"][lanes]
     dice = state["dice"]
     shown = state["shown"][lanes]
-    sides = np.full(len(lanes), c.DIE_FACES, dtype=np.int64)
-    for _ in range(players + c.EXTRA_DICE):
-        roll = c.MIN_DIE_VALUE + below(sub, sides)
+    for roll in _rolls(sub, players + c.EXTRA_DICE).T:
         dice[lanes, roll] += 1  # each game once per draw: no repeated index
         shown |= face_bit[roll]
     state["rng"][lanes] = sub
@@ -216,6 +214,38 @@ def _start_round(state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
     state["current"][lanes] = state["start"][lanes]
     state["phase"][lanes] = MOVE
     state["modifier"][lanes] = 0
+
+
+def _rolls(rng: np.ndarray, draws: int) -> np.ndarray:
+    """``(len(rng), draws)`` die values, each generator's next ``draws`` rolls (``Rng.randint(1, 6)`` one
+    after the other); ``rng`` is advanced past them.
+
+    SplitMix64's state moves by one constant a draw, so the states of all the draws are known at once
+    and mixed in one pass (``next64`` of each); a draw ``below`` would reject (about one in 4·10**18)
+    sends the batch through ``below`` draw by draw instead, as the engine draws."""
+    golden = _golden()
+    states = rng[:, None] + golden * np.arange(draws, dtype=U64)  # before each draw (uint64 wraps)
+    outputs = next64(states.reshape(-1)).reshape(len(rng), draws)
+    if (outputs >= _DIE_LIMIT).any():
+        out = np.empty((len(rng), draws), dtype=np.int64)
+        for k in range(draws):
+            out[:, k] = c.MIN_DIE_VALUE + below(rng, np.full(len(rng), c.DIE_FACES, dtype=np.int64))
+        return out
+    rng += U64(int(golden) * draws % (1 << 64))
+    rolls: np.ndarray = (outputs % U64(c.DIE_FACES)).astype(np.int64) + c.MIN_DIE_VALUE
+    return rolls
+
+
+_DIE_LIMIT: Final = U64((1 << 64) - (1 << 64) % c.DIE_FACES)
+"""``Rng.below(6)`` draws again at or above this (``limit`` there)."""
+
+
+@cache
+def _golden() -> np.uint64:
+    """How far SplitMix64's state moves a draw (read off the generator: ``next64`` of a zero state)."""
+    state = np.zeros(1, dtype=U64)
+    next64(state)
+    return U64(state[0])
 
 
 class Options(NamedTuple):
@@ -624,6 +654,14 @@ class ViewerObs:
         self._code_at = 1 + layout.cell_code
         """Board value -> its entry in a cell's one-hot, past the seat's milk entry."""
         self._seat_size = 1 + c.BOARD_CELLS * layout.codes
+        movers = np.arange(players)
+        self._viewer_offsets = [viewer * self.full.shape[2] + (movers - viewer) % players * self._seat_size for viewer in range(players)]
+        """Per viewer, per mover: where the mover's seat block starts in that viewer's row of :attr:`full`."""
+        self._last_offsets = np.array(
+            [layout.wheel_end + (m - v) % players * self._seat_size for m in range(players) for v in range(-1, players)]
+        )
+        """By ``mover * (players + 1) + viewer + 1`` (viewer −1: none kept; any block, the row is gathered
+        again): where the mover's seat block starts in a row of :attr:`last`."""
         self._tables = tuple(_items(t.astype(self.dtype)) for t in (layout.front, layout.wheel, layout.tail))
         """:attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` in the observation's dtype, their
         rows as opaque items."""
@@ -649,25 +687,27 @@ class ViewerObs:
     def update(self, mover: np.ndarray, kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
         """Apply the decisions :func:`step` returned (``mover``: the seat that made each)."""
         layout = self.layout
-        players, codes, seat_size = layout.players, layout.codes, self._seat_size
-        size = self.full.shape[2]
+        players = layout.players
         put = np.flatnonzero(kind == K_PUT)
         milk = np.flatnonzero(kind == K_MILK)
-        viewers = np.arange(players)
-        full = self.full.reshape(-1)  # flat positions: one index array per write, every viewer at once
-        seats = (mover[put, None] - viewers) % players * seat_size
-        at = (put[:, None] * players + viewers) * size + seats + (b[put] * codes)[:, None]
-        full[at + self._empty_at] = 0
-        full[at + self._code_at[a[put]][:, None]] = 1
-        seats = (mover[milk, None] - viewers) % players * seat_size
-        full[(milk[:, None] * players + viewers) * size + seats] -= 1
+        cell = b[put] * layout.codes
+        empty = cell + self._empty_at
+        code = cell + self._code_at[a[put]]
+        put_mover, milk_mover = mover[put], mover[milk]
+        full = self.full.reshape(-1)  # flat positions: one index array per write
+        game = players * self.full.shape[2]
+        for offsets in self._viewer_offsets:
+            at = put * game + offsets[put_mover]
+            full[at + empty] = 0
+            full[at + code] = 1
+            full[milk * game + offsets[milk_mover]] -= 1
         # the same in the last observation, seen by its viewer (games not kept there are gathered anyway)
         last = self.last.reshape(-1)
-        viewer, size = self.last_viewer, layout.size
-        at = put * size + layout.wheel_end + (mover[put] - viewer[put]) % players * seat_size + b[put] * codes
-        last[at + self._empty_at] = 0
-        last[at + self._code_at[a[put]]] = 1
-        last[milk * size + layout.wheel_end + (mover[milk] - viewer[milk]) % players * seat_size] -= 1
+        viewer = self.last_viewer + 1
+        at = put * layout.size + self._last_offsets[put_mover * (players + 1) + viewer[put]]
+        last[at + empty] = 0
+        last[at + code] = 1
+        last[milk * layout.size + self._last_offsets[milk_mover * (players + 1) + viewer[milk]]] -= 1
 
     def restart(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
         """The games ``lanes`` are new: their seat blocks again (a new game's, when their farms are empty and
