@@ -57,7 +57,13 @@ _MOD_LOW, _MOD_HIGH = -c.DIE_FACES, 1
 move, every one at or above 1 the same moves as 1)."""
 _MOD_SPAN: Final = _MOD_HIGH - _MOD_LOW + 1
 
-if c.WHEEL_SPACES & _WHEEL_MASK or c.MIN_DIE_VALUE != 1 or c.FARM_CELLS != 16 or c.DIE_FACES > 6:
+if (
+    c.WHEEL_SPACES & _WHEEL_MASK
+    or c.MIN_DIE_VALUE != 1
+    or c.FARM_CELLS != 16
+    or c.DIE_FACES > 6
+    or (K_MILK, K_DIE, K_PUT) != (rules.K_MILK, rules.K_DIE, rules.K_PUT)
+):
     raise RuntimeError("the Tiny Farms components changed: rl/tiny_farms_vector.py tables need updating")
 
 
@@ -331,26 +337,14 @@ def step(
 
 
 def decode(state: dict[str, np.ndarray], layout: Layout, actions: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Catalogue actions as the (kind, a, b) decisions :func:`play` takes (``-1`` for games over).
+    """Catalogue actions as the (kind, a, b) decisions :func:`play` takes (``-1`` for games over): three
+    look-ups of :attr:`Layout.decisions`.
 
     ``actions`` must be legal (:func:`action_mask`): nothing is checked here.
     """
-    index = layout.index
-    phase = state["phase"]
-    die_at = index[rules.DIE_ACTIONS[c.MIN_DIE_VALUE][c.RED]]
-    put_at = layout.put_at
-    rel_die = actions - die_at
-    is_die = (rel_die >= 0) & (rel_die < 2 * c.DIE_FACES)
-    moving = phase == MOVE
-    kind = np.where(moving, np.where(is_die, K_DIE, K_MILK), np.where(phase == PLACE, K_PUT, -1))
-    put = np.clip(actions - put_at, 0, len(c.ANIMALS) * c.BOARD_CELLS - 1)
-    a = np.where(
-        moving,
-        np.where(is_die, (rel_die >> 1) + c.MIN_DIE_VALUE, np.where(actions == index[rules.MILK_UP], 1, -1)),
-        layout.animal_of_block[put >> 5],
-    )
-    b = np.where(moving, np.where(is_die, rel_die & 1, 0), put & (c.BOARD_CELLS - 1))
-    return kind, a, b
+    kinds, first, second = layout.decisions
+    kind = np.where(state["phase"] == OVER, -1, kinds[actions])
+    return kind, first[actions], second[actions]
 
 
 def play(state: dict[str, np.ndarray], kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
@@ -523,8 +517,12 @@ class Layout:
             self.animal_index[animal] = i
         self.index = self.spec.index
         self.put_at = self.index[rules.PUT_ACTIONS[c.ANIMALS[0]][0]]
-        self.animal_of_block = np.array(c.ANIMALS, dtype=np.int64)
-        """The animal of each run of 32 put actions (one per board cell), in catalogue order."""
+        decisions = np.zeros((3, len(self.index)), dtype=np.int64)
+        for name, at in self.index.items():
+            decisions[:, at] = rules.ACTION_CODES[name]
+        self.decisions = decisions
+        """``(kind, a, b)`` of every catalogue action, as :func:`step` reports decisions (``K_*``: the
+        engine's ``rules.ACTION_CODES``)."""
         """The first put action's catalogue index: the move actions (milk, dice) are the ones before it."""
         if self.put_at + len(c.ANIMALS) * c.BOARD_CELLS != len(self.index):
             raise RuntimeError("the Tiny Farms RL catalogue changed: rl/tiny_farms_vector.py Layout needs updating")
