@@ -115,7 +115,7 @@ def tables() -> Tables:
     count = 2 * usable.sum(axis=1) + up + down
     face_bit = np.concatenate([[0], die_bits])
     bytes8 = np.ascontiguousarray(bits[:256, :8].astype(np.int8)).view(np.uint64).reshape(-1)
-    return Tables(popcount, kth.ravel(), bytes8, case, count, face_bit)
+    return Tables(popcount.astype(np.int8), kth.ravel().astype(np.int8), bytes8, case, count, face_bit)
 
 
 def _spans(arr: np.ndarray, begin: int, width: int, count: int = 1) -> np.ndarray:
@@ -285,7 +285,7 @@ def options(state: dict[str, np.ndarray]) -> Options:
     placing = phase == PLACE
     cur = np.maximum(state["current"], 0)
     has_milk = state["milk"].reshape(-1)[np.arange(0, n * players, players) + cur] > 0
-    mod = np.clip(state["modifier"], _MOD_LOW, _MOD_HIGH)
+    mod = np.minimum(np.maximum(state["modifier"], _MOD_LOW), _MOD_HIGH)
     at = (state["shown"] * _MOD_SPAN + mod - _MOD_LOW) * 2 + has_milk
     case = np.where(moving, t.move_case[at], 0)
     free = np.where(placing, state["free"].reshape(-1)[_farm_at(state)], 0)
@@ -889,7 +889,7 @@ def cow_points(farms: np.ndarray) -> np.ndarray:
     calves = (farms == c.CALVES) @ FARM_BITS
     groups = herd_groups()[cows | calves]  # (..., 8)
     popcount = tables().popcount
-    per_group = popcount[groups & cows[..., None]] * popcount[groups & calves[..., None]]
+    per_group = popcount[groups & cows[..., None]].astype(np.int64) * popcount[groups & calves[..., None]]
     points: np.ndarray = per_group.sum(axis=-1) * c.CALVES_PER_SPACE
     return points
 
