@@ -106,8 +106,9 @@ class BatchVectorEnv(VectorEnv):
         restart = self._restart.copy()
         playing = ~restart
         n = self.rl_spec.num_actions
-        bad = playing & ((chosen < 0) | (chosen >= n))
-        bad[playing & ~bad] = ~self._mask[np.flatnonzero(playing & ~bad), chosen[playing & ~bad]]
+        known = (chosen >= 0) & (chosen < n)
+        allowed = self._mask.reshape(-1)[np.arange(0, self.num_envs * n, n) + np.where(known, chosen, 0)]
+        bad = playing & ~(known & allowed)
         if bad.any():
             games = np.flatnonzero(bad)
             raise ValueError(
