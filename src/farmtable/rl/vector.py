@@ -295,6 +295,8 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
         self._views: tf.ViewerObs | None = None
         self._mask_out: np.ndarray | None = None
         tf.set_tables()  # the scorer's pig and sheep tables: built once per process (~0.2 s), not mid-game
+        tf.herd_groups()  # and its cow groups (the simulator's own tables too)
+        tf.tables()
 
     def _options(self) -> tf.Options:
         if self._found is None:
