@@ -190,7 +190,7 @@ def new_games(players: int, seeds: Any) -> dict[str, np.ndarray]:
         "milk": np.full((n, players), c.START_MILK, dtype=np.int64),
         "boards": np.full((n, players, c.BOARD_CELLS), c.EMPTY, dtype=np.int8),
         "free": np.full((n, players * FARMS), (1 << c.FARM_CELLS) - 1, dtype=np.int64),
-        "dice": np.zeros((n, c.DIE_FACES + 1), dtype=np.int64),  # how many dice show each face (index = face)
+        "dice": np.zeros((n, c.DIE_FACES + 1), dtype=np.int8),  # how many dice show each face (index = face)
         "shown": zeros.copy(),
         "turn": zeros.copy(),
         "current": zeros.copy(),
