@@ -435,14 +435,36 @@ def _end_round(state: dict[str, np.ndarray], ends: np.ndarray) -> None:
 
 
 def pick_random(policy_rng: np.ndarray, count: np.ndarray) -> np.ndarray:
-    """``k = Rng.below(count)`` per game from ``policy_rng`` (advanced; games with no move: 0, unmoved)."""
+    """``k = Rng.below(count)`` per game from ``policy_rng`` (advanced; games with no move: 0, unmoved).
+
+    Counts below 1024 read ``below``'s rejection limit from a table (:func:`_below_limits`); a draw at or
+    above it (about one in 10**16) sends the batch through ``below`` itself, which draws again as the
+    engine does."""
     k = np.zeros(len(count), dtype=np.int64)
     live = np.flatnonzero(count > 0)
-    if len(live):
+    if not len(live):
+        return k
+    sub = policy_rng[live]
+    n = count[live]
+    limits = _below_limits()
+    if n.max() < len(limits):
+        x = next64(sub)
+        if not (x >= limits[n]).any():
+            k[live] = (x % n.astype(U64)).astype(np.int64)
+            policy_rng[live] = sub
+            return k
         sub = policy_rng[live]
-        k[live] = below(sub, count[live])
-        policy_rng[live] = sub
+    k[live] = below(sub, n)
+    policy_rng[live] = sub
     return k
+
+
+@cache
+def _below_limits() -> np.ndarray:
+    """``Rng.below(n)``'s limit for ``n < 1024`` (a draw at or above it is drawn again; ``2**64 - 1`` stands
+    for ``2**64`` when ``n`` divides it: that one draw then goes through ``below``, which keeps it)."""
+    limits = [(1 << 64) - (1 << 64) % n if n else 0 for n in range(1024)]
+    return np.array([min(x, (1 << 64) - 1) for x in limits], dtype=U64)
 
 
 def play_random(players: int, seeds: Any, policy_seeds: Any) -> dict[str, Any]:
