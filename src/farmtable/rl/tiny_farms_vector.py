@@ -655,7 +655,9 @@ class ViewerObs:
     (the stateless reference) by test.
     """
 
-    def __init__(self, state: dict[str, np.ndarray], layout: Layout, dtype: Any = np.float32) -> None:
+    def __init__(
+        self, state: dict[str, np.ndarray], layout: Layout, dtype: Any = np.float32, previous: ViewerObs | None = None
+    ) -> None:
         self.layout = layout
         self.dtype = np.dtype(dtype)
         n, players, _ = state["boards"].shape
@@ -663,8 +665,17 @@ class ViewerObs:
         """Every viewer's seat blocks of every game (the observation's ``[wheel_end, tail_at)``, in ``dtype``:
         float32, or a whole-number type that holds the schema's bounds; the values are whole numbers)."""
         self._fill(state, np.arange(n))
-        self.last = np.zeros((n, layout.size), dtype=dtype)
-        """The observation :meth:`observe` last gave (its seat blocks kept up to date by :meth:`update`)."""
+        if previous is not None and previous.last.shape == (n, layout.size) and previous.dtype == self.dtype:
+            self.last, self.shared = previous.last, previous.shared  # the same arrays again (a reset env's)
+            self.last.fill(0)
+        else:
+            self.last = np.zeros((n, layout.size), dtype=dtype)
+            self.shared = self.last.view()
+            self.shared.flags.writeable = False
+        """:attr:`last`: the observation :meth:`observe` last gave (its seat blocks kept up to date by
+        :meth:`update`); :attr:`shared`: the same, read-only: ``observe(state, out=shared)`` brings it up to
+        date and hands it out without a copy (nobody can write into the kept state). ``previous``: a former
+        ``ViewerObs`` of the same shape whose two arrays are used again."""
         self.last_viewer = np.full(n, -1, dtype=np.int64)
         """The seat each row of :attr:`last` shows the game to (−1: not kept, gathered at the next look)."""
         self.last_rows = np.full((3, n), -1, dtype=np.int64)
@@ -741,7 +752,8 @@ class ViewerObs:
 
     def observe(self, state: dict[str, np.ndarray], out: np.ndarray | None = None) -> np.ndarray:
         """``(B, obs_size)``: :func:`observe` of ``state`` (in :attr:`full`'s dtype), a fresh array, or
-        written into ``out`` (``(B, obs_size)``, that dtype) and returned.
+        written into ``out`` (``(B, obs_size)``, that dtype) and returned; ``out=self.shared``: no copy, the
+        read-only view of :attr:`last` itself.
 
         Only what changed is written into :attr:`last`: the seat blocks of the games whose viewer changed
         (gathered from :attr:`full`), the head's and tail's table rows of the games whose row changed; the
@@ -761,6 +773,8 @@ class ViewerObs:
         _dice_and_milk(state, layout, last)
         if out is None:
             return last.copy()
+        if out is self.shared:
+            return out
         np.copyto(out, last)
         return out
 

@@ -271,7 +271,9 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
     byte each (every entry of this schema is a whole number in −3..12; the observation space says
     ``int8``), a quarter of the float32 bytes to write per step; ``copy=False`` writes every step's
     observations into one array kept by the env (Gymnasium's ``copy=False`` convention for vector envs:
-    the array returned by ``reset``/``step`` is overwritten by the next ``step``; copy what you keep).
+    the array returned by ``reset``/``step`` is overwritten by the next ``step``; copy what you keep). That
+    array is read-only: it is the env's own kept observation (updated move by move), handed out without a
+    copy.
     """
 
     def __init__(
@@ -290,7 +292,7 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
         self.layout = tf.Layout(players, variants)
         super().__init__(num_envs, players, reward, self.layout.spec, obs_dtype)
         self.copy = copy
-        self._out: np.ndarray | None = None
+        self._previous: tf.ViewerObs | None = None
         self._found: tf.Options | None = None
         self._views: tf.ViewerObs | None = None
         self._mask_out: np.ndarray | None = None
@@ -321,7 +323,9 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
 
     def _viewer_obs(self) -> tf.ViewerObs:
         if self._views is None:
-            self._views = tf.ViewerObs(self.state, self.layout, self.obs_dtype)
+            # after a reset, the same arrays again (``copy=False`` hands out one array)
+            self._views = tf.ViewerObs(self.state, self.layout, self.obs_dtype, previous=self._previous)
+            self._previous = self._views
         return self._views
 
     def _play(self, chosen: np.ndarray) -> None:
@@ -337,11 +341,8 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
         return over
 
     def _observe(self) -> np.ndarray:
-        if self.copy:
-            return self._viewer_obs().observe(self.state)
-        if self._out is None:
-            self._out = np.empty((self.num_envs, self.rl_spec.obs_size), dtype=self.obs_dtype)
-        return self._viewer_obs().observe(self.state, out=self._out)
+        views = self._viewer_obs()
+        return views.observe(self.state) if self.copy else views.observe(self.state, out=views.shared)
 
     def _legal_mask(self) -> np.ndarray:
         self._found = None  # games may have restarted since the last look
