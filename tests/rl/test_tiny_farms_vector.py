@@ -93,7 +93,7 @@ def test_batch_observations_and_masks_are_the_adapters(players: int) -> None:
     checked = 0
     while True:
         found = v.options(state)
-        count = found.count
+        count = found.legal
         if not count.any():
             break
         obs = v.observe(state, layout)

@@ -180,7 +180,7 @@ def new_games(players: int, seeds: Any) -> dict[str, np.ndarray]:
     rng = np.array(seeds, dtype=np.uint64).reshape(-1)
     n = len(rng)
     zeros = np.zeros(n, dtype=np.int64)
-    state = {
+    state: dict[str, np.ndarray] = {
         "rng": rng,
         "round": zeros + 1,
         "start": zeros.copy(),
@@ -265,7 +265,7 @@ class Options(NamedTuple):
     """Per game in PLACE: how many different animals are pending (the engine lists ``dict.fromkeys``)."""
     spaces: np.ndarray
     """Per game: the empty spaces of the farm of :attr:`free` (``popcount``)."""
-    count: np.ndarray
+    legal: np.ndarray
     """How many legal decisions each game has (0 once it is over): ``len(legal_actions(current))``."""
 
 
@@ -300,7 +300,7 @@ def options(state: dict[str, np.ndarray]) -> Options:
 
 def legal_count(state: dict[str, np.ndarray]) -> np.ndarray:
     """How many legal decisions each game has now (0 once it is over): ``len(legal_actions(current))``."""
-    return options(state).count
+    return options(state).legal
 
 
 def step(
@@ -480,7 +480,7 @@ def play_random(players: int, seeds: Any, policy_seeds: Any) -> dict[str, Any]:
     decisions = np.zeros(len(policy), dtype=np.int64)
     while len(where):
         found = options(state)
-        count = found.count
+        count = found.legal
         live = count > 0
         if not live.any():
             break
@@ -490,7 +490,7 @@ def play_random(players: int, seeds: Any, policy_seeds: Any) -> dict[str, Any]:
             state = take(state, np.flatnonzero(live))
             where = where[live]
             found = options(state)
-            count = found.count
+            count = found.legal
             live = count > 0
         decisions[where] += live
         sub = policy[where]
@@ -540,8 +540,8 @@ class Layout:
         self.index = self.spec.index
         self.put_at = self.index[rules.PUT_ACTIONS[c.ANIMALS[0]][0]]
         decisions = np.zeros((3, len(self.index)), dtype=np.int64)
-        for name, at in self.index.items():
-            decisions[:, at] = rules.ACTION_CODES[name]
+        for name, column in self.index.items():
+            decisions[:, column] = rules.ACTION_CODES[name]
         self.decisions = decisions
         """``(kind, a, b)`` of every catalogue action, as :func:`step` reports decisions (``K_*``: the
         engine's ``rules.ACTION_CODES``)."""
@@ -604,7 +604,9 @@ class Layout:
                 tail[farm, 1:, first, :, collected + first] += 1.0
                 for second in range(animals):
                     tail[farm, 2, first, second, collected + second] += 1.0
-        self.tail = np.concatenate([np.zeros((1, self.size - self.tail_at), dtype=np.float32), tail.reshape(-1, tail.shape[-1])])
+        self.tail = np.concatenate(
+            [np.zeros((1, self.size - self.tail_at), dtype=np.float32), tail.reshape(-1, tail.shape[-1])]
+        )
         """Row 0: a game not placing; row ``1 + ((farm * 3 + pending) * 11 + first) * 11 + second``: a game
         placing into ``farm`` with ``pending`` animals still to write (``first``, ``second``: their animal
         indices) -> the observation after the seats (collected animals, the farm; Emma's and the crop's
@@ -665,6 +667,8 @@ class ViewerObs:
         """Every viewer's seat blocks of every game (the observation's ``[wheel_end, tail_at)``, in ``dtype``:
         float32, or a whole-number type that holds the schema's bounds; the values are whole numbers)."""
         self._fill(state, np.arange(n))
+        self.last: np.ndarray
+        self.shared: np.ndarray
         if previous is not None and previous.last.shape == (n, layout.size) and previous.dtype == self.dtype:
             self.last, self.shared = previous.last, previous.shared  # the same arrays again (a reset env's)
             self.last.fill(0)
@@ -686,7 +690,9 @@ class ViewerObs:
         """Board value -> its entry in a cell's one-hot, past the seat's milk entry."""
         self._seat_size = 1 + c.BOARD_CELLS * layout.codes
         movers = np.arange(players)
-        self._viewer_offsets = [viewer * self.full.shape[2] + (movers - viewer) % players * self._seat_size for viewer in range(players)]
+        self._viewer_offsets = [
+            viewer * self.full.shape[2] + (movers - viewer) % players * self._seat_size for viewer in range(players)
+        ]
         """Per viewer, per mover: where the mover's seat block starts in that viewer's row of :attr:`full`."""
         self._last_offsets = np.array(
             [layout.wheel_end + (m - v) % players * self._seat_size for m in range(players) for v in range(-1, players)]
@@ -760,7 +766,7 @@ class ViewerObs:
         dice and the milk change of every game; then the batch leaves in one copy."""
         layout = self.layout
         full, last = self.full, self.last
-        n, players, size = full.shape
+        players = full.shape[1]
         rows, viewer = _head_rows(state, layout)
         moved = np.flatnonzero(viewer != self.last_viewer)
         if len(moved):
@@ -772,10 +778,10 @@ class ViewerObs:
             kept[changed] = row[changed]
         _dice_and_milk(state, layout, last)
         if out is None:
-            return last.copy()
-        if out is self.shared:
-            return out
-        np.copyto(out, last)
+            fresh: np.ndarray = last.copy()
+            return fresh
+        if out is not self.shared:
+            np.copyto(out, last)
         return out
 
 
@@ -850,7 +856,7 @@ def action_mask(
     written as whole items (:func:`_spans`).
     """
     found = options(state) if found is None else found
-    n = len(found.count)
+    n = len(found.legal)
     lanes = np.arange(n)
     if out is None:
         mask = np.zeros((n, len(layout.index)), dtype=np.int8)
@@ -1014,9 +1020,9 @@ __all__ = [
     "action_mask",
     "check_setup",
     "cow_points",
-    "herd_groups",
     "decode",
     "forest_points",
+    "herd_groups",
     "horse_points",
     "legal_count",
     "new_games",
