@@ -14,7 +14,13 @@ plays the ``k``-th. So a policy that picks ``legal[agent.below(len(legal))]`` in
 it move by move). :func:`step` is :func:`play` of the decoded position; an RL policy's catalogue
 indices go through :func:`decode` instead. Every function is a pure transformation of arrays with no
 per-game Python branch, so a JAX port can follow it line by line (``np.where`` for the branches,
-fixed shapes).
+fixed shapes; :func:`play` runs the same operations on every game, only the round end works on the
+games whose round ended).
+
+The state keeps what the legal moves need as small integers: each farm's empty spaces as a 16-bit mask
+(``free``) and the die values showing as bits (``shown``), so the legal moves, their count and the
+``k``-th one are look-ups of :func:`tables` (popcount, the ``k``-th set bit, the move case of every
+(dice shown, milk change, milk left)); boards and dice are int8.
 
 :func:`observe` and :func:`action_mask` give the whole batch's observations and catalogue masks for the
 seats to act, the same numbers as the RL adapters' (``Spec.observe``, ``Spec.legal_and_mask``);
@@ -645,8 +651,10 @@ def seat_blocks(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
 
 class ViewerObs:
     """Every game's seat blocks as each seat sees them, and the last observation handed out, kept up to
-    date move by move: :meth:`observe` gathers only the rows whose viewer changed, writes the small head
-    and tail, and copies the whole batch out in one piece.
+    date move by move: :meth:`observe` gathers only the rows whose viewer changed, writes only the head
+    and tail table rows that changed (:attr:`Layout.front`, :attr:`Layout.wheel`, :attr:`Layout.tail`),
+    the dice and the milk change, and copies the whole batch out in one piece (or hands out
+    :attr:`shared`, the kept array itself, read-only).
 
     The seat blocks (milk and farms, in each viewer's seat order) change only where :func:`step` reports
     a ``put`` (two entries) or ``milk`` (one), for every viewer at once, and in the last observation for
