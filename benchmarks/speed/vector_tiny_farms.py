@@ -10,7 +10,8 @@ move ``legal[agent.below(len(legal))]`` with ``agent = Rng(seed ^ 0x5DEECE66D)``
 from identical seeds (``tests/rl/test_tiny_farms_vector.py`` checks it move by move). Then the
 ``gymnasium.vector`` env ``rl.vector.TinyFarmsVectorEnv`` at each ``--env-batch``: ``--env-steps``
 calls of ``step`` (observations, masks, final scoring, autoreset), the action drawn uniformly from
-the mask (``mask.nonzero()`` and ``Rng.below(count)`` per game, the same sampler as the engine's),
+the mask (:func:`sample`: the mask's ones, then ``Rng.below(count)`` per game: the engine's sampler on
+the mask's indices; the decisions counted from the same counts),
 once per ``--env-obs`` mode (float32 or int8 observations; ``-nocopy``: ``copy=False``, one array).
 Target: >= 10x the engine on one core.
 """
@@ -62,16 +63,28 @@ def vector_rate(players: int, batch: int, first_seed: int) -> float:
     return float(out["decisions"].sum()) / (time.process_time() - start)
 
 
-def sample(mask: np.ndarray, policy: np.ndarray) -> np.ndarray:
-    """A uniformly drawn legal action per game (0 where none): ``Rng.below(count)`` among the mask's ones."""
-    legal = mask.view(bool)
-    count = np.count_nonzero(legal, axis=1)
+def sample(mask: np.ndarray, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A uniformly drawn legal action per game (0 where none): ``Rng.below(count)`` among the mask's ones,
+    and each game's count of legal actions.
+
+    The mask's ones are found eight bytes at a time (the 8-byte words with a one, then the ones in those
+    words), then each row's run of them by ``searchsorted``: the same indices as ``np.flatnonzero(mask)``
+    (a Tiny Farms mask has 366 entries and at most 32 ones), without scanning every byte twice."""
+    n, width = mask.shape
+    data = np.ascontiguousarray(mask).reshape(-1).view(bool)
+    if data.size % 8:
+        flat = np.flatnonzero(data)
+    else:
+        words = data.view(np.uint64)
+        hot = np.flatnonzero(words != 0)
+        ones = np.flatnonzero(words[hot].view(bool))
+        flat = hot[ones >> 3] * 8 + (ones & 7)
+    edges = np.searchsorted(flat, np.arange(n + 1) * width)
+    count = np.diff(edges)
     k = v.pick_random(policy, count)
-    flat = np.flatnonzero(legal)
-    first = np.cumsum(count) - count
-    at = np.minimum(first + k, max(len(flat) - 1, 0))
-    chosen: np.ndarray = np.where(count > 0, flat[at] - np.arange(len(mask)) * mask.shape[1], 0)
-    return chosen
+    at = np.minimum(edges[:-1] + k, max(len(flat) - 1, 0))
+    chosen: np.ndarray = np.where(count > 0, flat[at] - np.arange(n) * width, 0) if len(flat) else count
+    return chosen, count
 
 
 OBS_MODES = ("float32", "float32-nocopy", "int8", "int8-nocopy")
@@ -90,9 +103,8 @@ def env_rate(players: int, batch: int, steps: int, seed: int, mode: str = "float
     start = time.process_time()
     decisions = 0
     for _ in range(steps):
-        mask = infos["action_mask"]
-        actions = sample(mask, policy)
-        decisions += int(mask.view(bool).any(axis=1).sum())
+        actions, count = sample(infos["action_mask"], policy)
+        decisions += int(np.count_nonzero(count))
         _, _, _, _, infos = envs.step(actions)
     return decisions / (time.process_time() - start)
 

@@ -93,7 +93,7 @@ def test_batch_observations_and_masks_are_the_adapters(players: int) -> None:
     checked = 0
     while True:
         found = v.options(state)
-        count = found[4]
+        count = found.legal
         if not count.any():
             break
         obs = v.observe(state, layout)
@@ -151,3 +151,21 @@ def test_decode_names_every_legal_catalogue_action() -> None:
             checked += len(games)
         v.step(state, v.pick_random(policy, v.legal_count(state)))
     assert checked > 2000
+
+
+def test_pick_random_and_the_round_dice_draw_what_the_engine_rng_draws() -> None:
+    """``pick_random`` (its limit table, counts 1..1023, and ``below`` past it) and ``_rolls`` (a round's dice
+    in one pass) give the engine ``Rng``'s draws, one after the other, and leave the generators where it does."""
+    rng = np.random.default_rng(2)
+    counts = rng.integers(0, 3000, size=300)
+    counts[:9] = [0, 1, 2, 4, 1023, 1024, 366, 65536, 6]
+    seeds = rng.integers(0, 2**63, size=300, dtype=np.uint64)
+    engines = [Rng(int(s)) for s in seeds]
+    state = seeds.copy()
+    for _ in range(3):
+        k = v.pick_random(state, counts)
+        assert k.tolist() == [e.below(int(n)) if n else 0 for e, n in zip(engines, counts, strict=True)]
+    rolls = v._rolls(state, 5)
+    assert rolls.tolist() == [[e.randint(1, 6) for _ in range(5)] for e in engines]
+    after = v.pick_random(state, np.full(300, 2**40))  # the generators' states, compared through the next draw
+    assert after.tolist() == [e.below(2**40) for e in engines]

@@ -174,6 +174,10 @@ def test_int8_and_float32_envs_give_the_same_observations_and_copy_false_reuses_
         obs_w, _, _, _, infos = wide.step(actions)
         obs_s, _, _, _, infos_s = small.step(actions)
         assert obs_s is first  # one array, written again by every step
+        assert not obs_s.flags.writeable  # the env's kept observation: read-only
+    obs_again, _ = small.reset(seed=9)
+    assert obs_again is first and np.array_equal(obs_again, small.reset(seed=9)[0])
+    assert np.array_equal(obs_again, wide.reset(seed=9)[0])
     with pytest.raises(ValueError, match="obs_dtype"):
         TinyFarmsVectorEnv(2, obs_dtype=np.uint8)  # the milk change can be negative
 

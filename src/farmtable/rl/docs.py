@@ -108,12 +108,12 @@ the final reward to the seat that made the last decision and every seat's in
 seed=game_seeds[i])`). An action the mask forbids raises `ValueError` naming the games and changes
 nothing. No solo; Farmers Finances plays the standard rules, Tiny Farms also `horses-zero-ranks`
 (it changes only the scoring). Tiny Farms' final scores come from a batched scorer
-(`tiny_farms_vector.score`: pig and sheep sets from tables of every farm mask, herds by label
-spreading; equal to `scoring.score_players` by test on random finished games and random boards).
+(`tiny_farms_vector.score`: pig and sheep sets and the groups of cows and calves from tables of every
+farm mask; equal to `scoring.score_players` by test on random finished games and random boards).
 `TinyFarmsVectorEnv(..., obs_dtype=np.int8)` gives the same observation as one-byte whole numbers (every
-entry is a whole number in −3..12; the observation space says `int8`), and `copy=False` writes every
-step's observations into one array kept by the env (Gymnasium's `copy=False` convention: the next
-`step` overwrites it, so copy what you keep).
+entry is a whole number in −3..12; the observation space says `int8`), and `copy=False` hands out the
+env's own kept observation, read-only, the same array every step (Gymnasium's `copy=False` convention:
+the next `step` overwrites it, so copy what you keep).
 
 **Known limits.** Farmini's farms are seen and played in a window `|x|, |y| <= 12` around the farm
 card (see its section): a farm stretched further raises `KeyError` naming the move. Tiny Towns'

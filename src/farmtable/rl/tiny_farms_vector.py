@@ -14,7 +14,13 @@ plays the ``k``-th. So a policy that picks ``legal[agent.below(len(legal))]`` in
 it move by move). :func:`step` is :func:`play` of the decoded position; an RL policy's catalogue
 indices go through :func:`decode` instead. Every function is a pure transformation of arrays with no
 per-game Python branch, so a JAX port can follow it line by line (``np.where`` for the branches,
-fixed shapes).
+fixed shapes; :func:`play` runs the same operations on every game, only the round end works on the
+games whose round ended).
+
+The state keeps what the legal moves need as small integers: each farm's empty spaces as a 16-bit mask
+(``free``) and the die values showing as bits (``shown``), so the legal moves, their count and the
+``k``-th one are look-ups of :func:`tables` (popcount, the ``k``-th set bit, the move case of every
+(dice shown, milk change, milk left)); boards and dice are int8.
 
 :func:`observe` and :func:`action_mask` give the whole batch's observations and catalogue masks for the
 seats to act, the same numbers as the RL adapters' (``Spec.observe``, ``Spec.legal_and_mask``);
@@ -28,11 +34,11 @@ scoring, so the simulator plays it too (:func:`score` takes the variants).
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 
-from farmtable.games.farmers_finances.vector import U64, below
+from farmtable.games.farmers_finances.vector import U64, below, next64
 from farmtable.games.tiny_farms import components as c
 from farmtable.games.tiny_farms import rules, scoring
 
@@ -44,11 +50,118 @@ K_MILK, K_DIE, K_PUT = 0, 1, 2
 (put, animal, board cell): the engine's ``rules.ACTION_CODES``."""
 VISIBLE: Final = np.array(rules.VISIBLE, dtype=np.int64)
 """``VISIBLE[rotation, space]``: the two animals the wheel shows."""
+_VISIBLE_FIRST: Final = np.ascontiguousarray(VISIBLE.reshape(-1, 2)[:, 0])
+_VISIBLE_SECOND: Final = np.ascontiguousarray(VISIBLE.reshape(-1, 2)[:, 1])
+"""The first and the second animal of ``VISIBLE`` by ``rotation * 8 + space``."""
 FACES: Final = np.arange(c.MIN_DIE_VALUE, c.DIE_FACES + 1)
+FARMS: Final = c.BOARD_CELLS // c.FARM_CELLS
+"""Farms per player (red and blue)."""
+_WHEEL_MASK: Final = c.WHEEL_SPACES - 1
+"""``x & _WHEEL_MASK`` is ``x % WHEEL_SPACES`` (eight spaces: a power of two, checked below)."""
+_MOD_LOW, _MOD_HIGH = -c.DIE_FACES, 1
+"""The milk change as the move table reads it (clipped: every change at or below ``-DIE_FACES`` leaves no
+move, every one at or above 1 the same moves as 1)."""
+_MOD_SPAN: Final = _MOD_HIGH - _MOD_LOW + 1
 
+if (
+    c.WHEEL_SPACES & _WHEEL_MASK
+    or c.MIN_DIE_VALUE != 1
+    or c.FARM_CELLS != 16
+    or c.DIE_FACES > 6
+    or (K_MILK, K_DIE, K_PUT) != (rules.K_MILK, rules.K_DIE, rules.K_PUT)
+):
+    raise RuntimeError("the Tiny Farms components changed: rl/tiny_farms_vector.py tables need updating")
+
+
+_PHASES: Final = 4
+"""The schema's phases (move, place, crop, over): the simulator's MOVE and PLACE are the first two."""
+_OVER_PHASE: Final = 3
 
 VARIANTS: Final = (rules.HORSES_ZERO_RANKS,)
 """The variants the simulator plays (they change only the scoring)."""
+
+
+class Tables(NamedTuple):
+    """Look-up tables of the simulator (built once by :func:`tables`)."""
+
+    popcount: np.ndarray
+    """``(2**16,)``: how many bits of a farm's empty-space mask are set (its empty spaces)."""
+    kth: np.ndarray
+    """``(2**16 * 16,)``: ``kth[mask * 16 + k]`` is the ``k``-th set bit of ``mask`` (0 past the last)."""
+    bytes8: np.ndarray
+    """``(256,)`` uint64: eight bits as eight bytes of 0/1 (memory order): a farm's empty-space mask as its
+    put block is two of them (:func:`_block_rows`)."""
+    move_case: np.ndarray
+    """Per (dice shown as bits, clipped milk change, milk left > 0): the legal move decisions as a case
+    (usable die values as bits 0..5, ``milk +1`` bit 6, ``milk -1`` bit 7)."""
+    move_count: np.ndarray
+    """The same index: how many move decisions are legal (2 per usable die value, then the milk moves)."""
+    face_bit: np.ndarray
+    """``face_bit[v]``: die value ``v``'s bit in the shown-dice mask (``face_bit[0] = 0``: no die)."""
+
+
+@cache
+def tables() -> Tables:
+    """The simulator's look-up tables, from the rules of ``_move_options`` below (once per process)."""
+    masks = np.arange(1 << c.FARM_CELLS, dtype=np.int64)
+    bits = (masks[:, None] >> np.arange(c.FARM_CELLS)) & 1
+    popcount = bits.sum(axis=1)
+    rank = np.cumsum(bits, axis=1) - 1
+    rows_at, cols = np.nonzero(bits)
+    kth = np.zeros((len(masks), c.FARM_CELLS), dtype=np.int64)
+    kth[rows_at, rank[rows_at, cols]] = cols
+    shown = np.arange(1 << c.DIE_FACES)
+    mod = np.arange(_MOD_LOW, _MOD_HIGH + 1)
+    milk = np.arange(2)
+    s, m, k = (g.ravel() for g in np.meshgrid(shown, mod, milk, indexing="ij"))
+    usable, up, down = _move_options((s[:, None] >> np.arange(c.DIE_FACES)) & 1 > 0, m, k > 0)
+    die_bits = 1 << np.arange(c.DIE_FACES)
+    usable_bits = usable @ die_bits
+    case = usable_bits | up.astype(np.int64) << c.DIE_FACES | down.astype(np.int64) << (c.DIE_FACES + 1)
+    count = 2 * usable.sum(axis=1) + up + down
+    face_bit = np.concatenate([[0], die_bits])
+    bytes8 = np.ascontiguousarray(bits[:256, :8].astype(np.int8)).view(np.uint64).reshape(-1)
+    return Tables(popcount.astype(np.int8), kth.ravel().astype(np.int8), bytes8, case, count, face_bit)
+
+
+def _spans(arr: np.ndarray, begin: int, width: int, count: int = 1) -> np.ndarray:
+    """``(rows, count)`` view of the 2-D C-contiguous ``arr`` as opaque items: item ``j`` of row ``i`` is
+    ``arr[i, begin + j * width : begin + (j + 1) * width]`` (a row's run of entries moves as one item, so a
+    fancy write of whole runs is one copy per run, not a sub-array loop)."""
+    size = arr.itemsize
+    item = np.dtype((np.void, width * size))
+    view: np.ndarray = np.ndarray(
+        (arr.shape[0], count), item, buffer=arr, offset=begin * size, strides=(arr.strides[0], width * size)
+    )
+    return view
+
+
+def _items(table: np.ndarray) -> np.ndarray:
+    """The rows of the 2-D ``table`` as opaque items (``(rows,)``; a copy if it is not C-contiguous)."""
+    table = np.ascontiguousarray(table)
+    items: np.ndarray = table.view(np.dtype((np.void, table.shape[1] * table.itemsize))).reshape(-1)
+    return items
+
+
+def _block_rows(free: np.ndarray) -> np.ndarray:
+    """``(B,)`` 16-byte items: each 16-bit empty-space mask of ``free`` as 16 bytes of 0/1 (a put block)."""
+    bytes8 = tables().bytes8
+    out = np.empty((len(free), 2), dtype=np.uint64)
+    out[:, 0] = bytes8[free & 0xFF]
+    out[:, 1] = bytes8[free >> 8]
+    rows: np.ndarray = out.view(np.dtype((np.void, 16)))[:, 0]
+    return rows
+
+
+def _move_options(shown: np.ndarray, mod: np.ndarray, milk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """RULEBOOK "Milk!" and "Move a Farmer": from the die values shown (``(N, 6)``), the milk change so far
+    and whether the player has milk left: which die values may be used, and whether ``milk +1`` /
+    ``milk -1`` are legal (a die never goes below 1; the change goes one way per turn)."""
+    usable = shown & (FACES + mod[:, None] >= c.MIN_DIE_VALUE)
+    highest = np.where(shown.any(axis=1), c.DIE_FACES - np.argmax(shown[:, ::-1], axis=1), 0)
+    up = milk & (mod >= 0)
+    down = milk & (mod <= 0) & (highest + mod - 1 >= c.MIN_DIE_VALUE)
+    return usable, up, down
 
 
 def check_setup(players: int, variants: tuple[str, ...] = ()) -> None:
@@ -64,12 +177,16 @@ def check_setup(players: int, variants: tuple[str, ...] = ()) -> None:
 
 
 def new_games(players: int, seeds: Any) -> dict[str, np.ndarray]:
-    """``len(seeds)`` new games; game ``i`` is ``engine.new_game(players, seed=seeds[i])`` (seeds < 2**64)."""
+    """``len(seeds)`` new games; game ``i`` is ``engine.new_game(players, seed=seeds[i])`` (seeds < 2**64).
+
+    The boards are int8 (cell codes); ``free`` keeps each farm's empty spaces as a 16-bit mask
+    (``(B, players * 2)``, farm ``seat * 2 + red/blue``) and ``shown`` the die values showing as bits, so
+    the legal moves are table look-ups (:func:`options`)."""
     check_setup(players)
     rng = np.array(seeds, dtype=np.uint64).reshape(-1)
     n = len(rng)
     zeros = np.zeros(n, dtype=np.int64)
-    state = {
+    state: dict[str, np.ndarray] = {
         "rng": rng,
         "round": zeros + 1,
         "start": zeros.copy(),
@@ -77,8 +194,10 @@ def new_games(players: int, seeds: Any) -> dict[str, np.ndarray]:
         "red": zeros + c.SETUP_RED_SPACE,
         "blue": zeros + c.SETUP_BLUE_SPACE,
         "milk": np.full((n, players), c.START_MILK, dtype=np.int64),
-        "boards": np.full((n, players, c.BOARD_CELLS), c.EMPTY, dtype=np.int64),
-        "dice": np.zeros((n, c.DIE_FACES + 1), dtype=np.int64),  # how many dice show each face (index = face)
+        "boards": np.full((n, players, c.BOARD_CELLS), c.EMPTY, dtype=np.int8),
+        "free": np.full((n, players * FARMS), (1 << c.FARM_CELLS) - 1, dtype=np.int64),
+        "dice": np.zeros((n, c.DIE_FACES + 1), dtype=np.int8),  # how many dice show each face (index = face)
+        "shown": zeros.copy(),
         "turn": zeros.copy(),
         "current": zeros.copy(),
         "phase": zeros + MOVE,
@@ -94,73 +213,100 @@ def new_games(players: int, seeds: Any) -> dict[str, np.ndarray]:
 def _start_round(state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
     """RULEBOOK "Roll Dice": ``players + 1`` dice, drawn one after the other as the engine does."""
     players = state["milk"].shape[1]
+    face_bit = tables().face_bit
     sub = state["rng"][lanes]
     dice = state["dice"]
-    sides = np.full(len(lanes), c.DIE_FACES, dtype=np.int64)
-    for _ in range(players + c.EXTRA_DICE):
-        roll = c.MIN_DIE_VALUE + below(sub, sides)
+    shown = state["shown"][lanes]
+    for roll in _rolls(sub, players + c.EXTRA_DICE).T:
         dice[lanes, roll] += 1  # each game once per draw: no repeated index
+        shown |= face_bit[roll]
     state["rng"][lanes] = sub
+    state["shown"][lanes] = shown
     state["turn"][lanes] = 0
     state["current"][lanes] = state["start"][lanes]
     state["phase"][lanes] = MOVE
     state["modifier"][lanes] = 0
 
 
-def _empty(state: dict[str, np.ndarray]) -> np.ndarray:
-    """``(B, 16)``: the empty spaces of the farm each game's current player writes into."""
-    boards = state["boards"]
-    n, players, _ = boards.shape
-    farms = boards.reshape(n, players * c.BOARD_CELLS // c.FARM_CELLS, c.FARM_CELLS)  # a view: (B, farms, 16)
-    which = np.maximum(state["current"], 0) * (c.BOARD_CELLS // c.FARM_CELLS) + state["farm"]
-    empty: np.ndarray = farms[np.arange(n), which] == c.EMPTY
-    return empty
+def _rolls(rng: np.ndarray, draws: int) -> np.ndarray:
+    """``(len(rng), draws)`` die values, each generator's next ``draws`` rolls (``Rng.randint(1, 6)`` one
+    after the other); ``rng`` is advanced past them.
+
+    SplitMix64's state moves by one constant a draw, so the states of all the draws are known at once
+    and mixed in one pass (``next64`` of each); a draw ``below`` would reject (about one in 4·10**18)
+    sends the batch through ``below`` draw by draw instead, as the engine draws."""
+    golden = _golden()
+    states = rng[:, None] + golden * np.arange(draws, dtype=U64)  # before each draw (uint64 wraps)
+    outputs = next64(states.reshape(-1)).reshape(len(rng), draws)
+    if (outputs >= _DIE_LIMIT).any():
+        out = np.empty((len(rng), draws), dtype=np.int64)
+        for k in range(draws):
+            out[:, k] = c.MIN_DIE_VALUE + below(rng, np.full(len(rng), c.DIE_FACES, dtype=np.int64))
+        return out
+    rng += U64(int(golden) * draws % (1 << 64))
+    rolls: np.ndarray = (outputs % U64(c.DIE_FACES)).astype(np.int64) + c.MIN_DIE_VALUE
+    return rolls
 
 
-def _move_options(state: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """MOVE: which die values may be used (``(B, 6)``), and whether ``milk +1`` / ``milk -1`` are legal."""
-    lanes = np.arange(len(state["phase"]))
-    mod = state["modifier"]
-    shown = state["dice"][:, 1:] > 0
-    usable = shown & (FACES + mod[:, None] >= c.MIN_DIE_VALUE)
-    milk = state["milk"][lanes, np.maximum(state["current"], 0)] > 0
-    highest = np.where(shown.any(axis=1), c.DIE_FACES - np.argmax(shown[:, ::-1], axis=1), 0)
-    up = milk & (mod >= 0)
-    down = milk & (mod <= 0) & (highest + mod - 1 >= c.MIN_DIE_VALUE)
-    return usable, up, down
+_DIE_LIMIT: Final = U64((1 << 64) - (1 << 64) % c.DIE_FACES)
+"""``Rng.below(6)`` draws again at or above this (``limit`` there)."""
 
 
-def _unique_pending(state: dict[str, np.ndarray]) -> np.ndarray:
-    """How many different animals are pending (the engine lists ``dict.fromkeys(pending)``)."""
-    pending = state["pending"]
-    two: np.ndarray = (state["pending_n"] == 2) & (pending[:, 0] != pending[:, 1])
-    return np.where(state["pending_n"] == 0, 0, 1 + two)
+@cache
+def _golden() -> np.uint64:
+    """How far SplitMix64's state moves a draw (read off the generator: ``next64`` of a zero state)."""
+    state = np.zeros(1, dtype=U64)
+    next64(state)
+    return U64(state[0])
 
 
-Options = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-"""What :func:`options` finds: usable die values, ``milk +1`` legal, ``milk -1`` legal, empty spaces, count."""
+class Options(NamedTuple):
+    """What :func:`options` finds (pass it on to :func:`step` and :func:`action_mask` to save the work)."""
+
+    case: np.ndarray
+    """Per game in MOVE: its legal move decisions as bits (:attr:`Tables.move_case`; 0 otherwise)."""
+    free: np.ndarray
+    """Per game in PLACE: the empty spaces of the farm it writes into, as a 16-bit mask (0 otherwise)."""
+    kinds: np.ndarray
+    """Per game in PLACE: how many different animals are pending (the engine lists ``dict.fromkeys``)."""
+    spaces: np.ndarray
+    """Per game: the empty spaces of the farm of :attr:`free` (``popcount``)."""
+    legal: np.ndarray
+    """How many legal decisions each game has (0 once it is over): ``len(legal_actions(current))``."""
+
+
+def _farm_at(state: dict[str, np.ndarray]) -> np.ndarray:
+    """Per game: where the farm its current player writes into is in ``state["free"]`` (flattened)."""
+    n, farms = state["free"].shape
+    at: np.ndarray = np.arange(0, n * farms, farms) + np.maximum(state["current"], 0) * FARMS + state["farm"]
+    return at
 
 
 def options(state: dict[str, np.ndarray]) -> Options:
     """The legal decisions of every game now, as :func:`step` reads them (pass them on to save the work)."""
-    usable, up, down = _move_options(state)
-    empty = _empty(state)
-    moving = 2 * usable.sum(axis=1) + up + down
-    placing = _unique_pending(state) * empty.sum(axis=1)
+    t = tables()
+    n, players = state["milk"].shape
     phase = state["phase"]
-    count: np.ndarray = np.where(phase == MOVE, moving, np.where(phase == PLACE, placing, 0))
-    return usable, up, down, empty, count
+    moving = phase == MOVE
+    placing = phase == PLACE
+    cur = np.maximum(state["current"], 0)
+    has_milk = state["milk"].reshape(-1)[np.arange(0, n * players, players) + cur] > 0
+    mod = np.minimum(np.maximum(state["modifier"], _MOD_LOW), _MOD_HIGH)
+    at = (state["shown"] * _MOD_SPAN + mod - _MOD_LOW) * 2 + has_milk
+    case = np.where(moving, t.move_case[at], 0)
+    free = np.where(placing, state["free"].reshape(-1)[_farm_at(state)], 0)
+    pending = state["pending"]
+    pending_n = state["pending_n"]
+    two = (pending_n == 2) & (pending[:, 0] != pending[:, 1])
+    kinds = np.where(placing & (pending_n > 0), 1 + two, 0)
+    spaces = t.popcount[free]
+    count: np.ndarray = np.where(moving, t.move_count[at], kinds * spaces)
+    return Options(case, free, kinds, spaces, count)
 
 
 def legal_count(state: dict[str, np.ndarray]) -> np.ndarray:
     """How many legal decisions each game has now (0 once it is over): ``len(legal_actions(current))``."""
-    return options(state)[4]
-
-
-def _kth(flags: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """The column of the ``k``-th true flag of each row (0 where there is none)."""
-    out: np.ndarray = np.argmax(np.cumsum(flags, axis=1) > k[:, None], axis=1)
-    return out
+    return options(state).legal
 
 
 def step(
@@ -172,111 +318,116 @@ def step(
 
     Returns the decisions as (kind, a, b) arrays (``K_*``; ``-1`` for games already over).
     """
-    usable, up, _, empty, _ = options(state) if found is None else found
-    n = len(state["phase"])
+    found = options(state) if found is None else found
+    t = tables()
     phase = state["phase"]
-    kind = np.full(n, -1, dtype=np.int64)
-    a = np.zeros(n, dtype=np.int64)
-    b = np.zeros(n, dtype=np.int64)
-    dies = 2 * usable.sum(axis=1)
+    usable = found.case & ((1 << c.DIE_FACES) - 1)
+    dies = 2 * t.popcount[usable]
     moving = phase == MOVE
-    placing = phase == PLACE
     # MOVE: a die and a farmer (die values in order, red before blue), then milk +1, then milk -1
     die = moving & (k < dies)
-    milk = moving & ~die
-    kind[die], a[die], b[die] = K_DIE, (1 + _kth(usable, k // 2))[die], (k % 2)[die]
-    kind[milk], a[milk] = K_MILK, np.where(up & (k == dies), 1, -1)[milk]
+    up = (found.case >> c.DIE_FACES & 1).astype(bool) & (k == dies)
     # PLACE: each different pending animal (in order) into each empty space of the farm (in order)
-    free = np.maximum(empty.sum(axis=1), 1)
-    animal = np.where(k // free == 0, state["pending"][:, 0], state["pending"][:, 1])
-    cell = state["farm"] * c.FARM_CELLS + _kth(empty, k % free)
-    kind[placing], a[placing], b[placing] = K_PUT, animal[placing], cell[placing]
+    free = np.maximum(found.spaces, 1)
+    second = k >= free
+    within = k - second * free
+    animal = np.where(second, state["pending"][:, 1], state["pending"][:, 0])
+    cell = state["farm"] * c.FARM_CELLS + t.kth[found.free * c.FARM_CELLS + within]
+    kind = np.where(moving, np.where(die, K_DIE, K_MILK), np.where(phase == PLACE, K_PUT, -1))
+    a = np.where(moving, np.where(die, 1 + t.kth[usable * c.FARM_CELLS + (k >> 1)], np.where(up, 1, -1)), animal)
+    b = np.where(moving, np.where(die, k & 1, 0), cell)
+    a[kind < 0] = 0
+    b[kind < 0] = 0
     play(state, kind, a, b)
     return kind, a, b
 
 
 def decode(state: dict[str, np.ndarray], layout: Layout, actions: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Catalogue actions as the (kind, a, b) decisions :func:`play` takes (``-1`` for games over).
+    """Catalogue actions as the (kind, a, b) decisions :func:`play` takes (``-1`` for games over): three
+    look-ups of :attr:`Layout.decisions`.
 
     ``actions`` must be legal (:func:`action_mask`): nothing is checked here.
     """
-    index = layout.index
-    phase = state["phase"]
-    die_at = index[rules.DIE_ACTIONS[c.MIN_DIE_VALUE][c.RED]]
-    put_at = index[rules.PUT_ACTIONS[c.ANIMALS[0]][0]]
-    rel_die = actions - die_at
-    is_die = (rel_die >= 0) & (rel_die < 2 * c.DIE_FACES)
-    moving = phase == MOVE
-    kind = np.where(moving, np.where(is_die, K_DIE, K_MILK), np.where(phase == PLACE, K_PUT, -1))
-    put = np.clip(actions - put_at, 0, len(c.ANIMALS) * c.BOARD_CELLS - 1)
-    a = np.where(
-        moving,
-        np.where(is_die, rel_die // 2 + c.MIN_DIE_VALUE, np.where(actions == index[rules.MILK_UP], 1, -1)),
-        np.array(c.ANIMALS)[put // c.BOARD_CELLS],
-    )
-    b = np.where(moving, np.where(is_die, rel_die % 2, 0), put % c.BOARD_CELLS)
-    return kind, a, b
+    kinds, first, second = layout.decisions
+    kind = np.where(state["phase"] == OVER, -1, kinds[actions])
+    return kind, first[actions], second[actions]
 
 
 def play(state: dict[str, np.ndarray], kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
     """Play the decisions (kind, a, b) (``K_*``, as :func:`step` and :func:`decode` give them; ``-1``: none)
-    of the games' players to act, then everything automatic that follows. They must be legal."""
-    n = len(kind)
-    lanes = np.arange(n)
+    of the games' players to act, then everything automatic that follows. They must be legal.
+
+    Every game runs the same array operations (the branches are ``np.where``; a game that does not move a
+    farmer or write an animal writes nothing: its index points at a cell it leaves as it was)."""
+    t = tables()
+    n, players = state["milk"].shape
     cur = np.maximum(state["current"], 0)
     die = kind == K_DIE
     milk = kind == K_MILK
     placing = kind == K_PUT
     # --- milk: spend a token to change the die about to be used
-    state["milk"][lanes[milk], cur[milk]] -= 1
-    state["modifier"][milk] += a[milk]
-    # --- a die and a farmer
-    d = lanes[die]
-    value, farm = a[die], b[die]
-    state["dice"][d, value] -= 1
-    steps = value + state["modifier"][die]
-    state["modifier"][die] = 0
-    red_moves = farm == c.RED
-    start = np.where(red_moves, state["red"][die], state["blue"][die])
-    other = np.where(red_moves, state["blue"][die], state["red"][die])
-    end = (start + steps) % c.WHEEL_SPACES
-    end = np.where(end == other, (end + 1) % c.WHEEL_SPACES, end)  # RULEBOOK: never on the other farmer
-    state["red"][d] = np.where(red_moves, end, state["red"][d])
-    state["blue"][d] = np.where(red_moves, state["blue"][d], end)
-    state["pending"][d] = VISIBLE[state["rotation"][d], end]
-    state["pending_n"][d] = 2
-    state["farm"][d] = farm
-    state["phase"][d] = PLACE
-    # --- one pending animal into an empty space of the farm
-    p = lanes[placing]
-    animal = a[placing]
-    state["boards"][p, cur[placing], b[placing]] = animal
-    first = state["pending"][p, 0] == animal
-    state["pending"][p, 0] = np.where(first, state["pending"][p, 1], state["pending"][p, 0])
-    state["pending_n"][p] -= 1
-    _settle(state, die | placing)
+    state["milk"].reshape(-1)[np.arange(0, n * players, players) + cur] -= milk
+    modifier = state["modifier"] + a * milk
+    # --- a die and a farmer (face 0 of ``dice`` is never shown: the games without a die write there)
+    value = a * die
+    dice = state["dice"].reshape(-1)
+    at = np.arange(0, n * (c.DIE_FACES + 1), c.DIE_FACES + 1) + value
+    dice[at] -= die
+    state["shown"] &= ~(t.face_bit[value] * (dice[at] == 0))
+    red_moves = die & (b == c.RED)
+    blue_moves = die & (b != c.RED)
+    red, blue = state["red"], state["blue"]
+    start = np.where(red_moves, red, blue)
+    other = np.where(red_moves, blue, red)
+    end = (start + value + modifier) & _WHEEL_MASK
+    end = (end + (end == other)) & _WHEEL_MASK  # RULEBOOK: never on the other farmer
+    np.copyto(red, end, where=red_moves)
+    np.copyto(blue, end, where=blue_moves)
+    pending = state["pending"]
+    shows = state["rotation"] * c.WHEEL_SPACES + end
+    pending[:, 0] = np.where(die, _VISIBLE_FIRST[shows], pending[:, 0])
+    pending[:, 1] = np.where(die, _VISIBLE_SECOND[shows], pending[:, 1])
+    pending_n = np.where(die, 2, state["pending_n"])
+    farm = np.where(die, b, state["farm"])
+    state["farm"] = farm
+    phase = np.where(die, PLACE, state["phase"])
+    state["modifier"] = modifier * ~die
+    # --- one pending animal into an empty space of the farm (games not writing: their cell is rewritten)
+    cell = b & (c.FARM_CELLS - 1)  # a put's space in its farm (its board cell is ``farm * 16 + cell``)
+    boards = state["boards"].reshape(-1)
+    at = (np.arange(0, n * players, players) + cur) * c.BOARD_CELLS + b
+    boards[at] = np.where(placing, a, boards[at])
+    farm_at = np.arange(0, n * players * FARMS, players * FARMS) + cur * FARMS + farm
+    free = state["free"].reshape(-1)
+    left = free[farm_at] & ~(placing << cell)
+    free[farm_at] = left
+    first = placing & (pending[:, 0] == a)
+    np.copyto(pending[:, 0], pending[:, 1], where=first)
+    pending_n -= placing
+    # --- after a move or a placement: animals with no room are lost; with none left, the turn ends
+    moved = die | placing
+    pending_n[moved & (left == 0)] = 0
+    done = moved & (pending_n == 0)
+    state["pending_n"] = pending_n
+    turn = state["turn"] + done
+    state["turn"] = turn
+    nxt = done & (turn < players)
+    np.copyto(state["current"], (state["start"] + turn) % players, where=nxt)
+    state["phase"] = np.where(nxt, MOVE, phase)
+    ends = np.flatnonzero(done & (turn >= players))
+    if len(ends):
+        _end_round(state, ends)
 
 
-def _settle(state: dict[str, np.ndarray], moved: np.ndarray) -> None:
-    """After a move or a placement: animals with no room are lost; with none left, the turn ends."""
-    full = ~_empty(state).any(axis=1)
-    lost = moved & (state["pending_n"] > 0) & full
-    state["pending_n"][lost] = 0
-    done = moved & (state["pending_n"] == 0)
+def _end_round(state: dict[str, np.ndarray], ends: np.ndarray) -> None:
+    """RULEBOOK "Round End": the leftover (lowest) die turns the top wheel; the start player passes left;
+    after the last round the game is over."""
     players = state["milk"].shape[1]
-    state["turn"][done] += 1
-    nxt = done & (state["turn"] < players)
-    state["current"][nxt] = (state["start"][nxt] + state["turn"][nxt]) % players
-    state["phase"][nxt] = MOVE
-    state["modifier"][nxt] = 0
-    ends = np.flatnonzero(done & (state["turn"] >= players))
-    if not len(ends):
-        return
-    # RULEBOOK "Round End": the leftover (lowest) die turns the top wheel; the start player passes left.
-    shown = state["dice"][ends, 1:] > 0
-    leftover = 1 + np.argmax(shown, axis=1)
+    shown = state["shown"][ends]
+    leftover = tables().kth[shown * c.FARM_CELLS] + c.MIN_DIE_VALUE  # the lowest die value shown
     state["dice"][ends] = 0
-    state["rotation"][ends] = (state["rotation"][ends] + leftover) % c.WHEEL_SPACES
+    state["shown"][ends] = 0
+    state["rotation"][ends] = (state["rotation"][ends] + leftover) & _WHEEL_MASK
     state["modifier"][ends] = 0
     last = state["round"][ends] >= c.ROUNDS
     over = ends[last]
@@ -290,14 +441,36 @@ def _settle(state: dict[str, np.ndarray], moved: np.ndarray) -> None:
 
 
 def pick_random(policy_rng: np.ndarray, count: np.ndarray) -> np.ndarray:
-    """``k = Rng.below(count)`` per game from ``policy_rng`` (advanced; games with no move: 0, unmoved)."""
+    """``k = Rng.below(count)`` per game from ``policy_rng`` (advanced; games with no move: 0, unmoved).
+
+    Counts below 1024 read ``below``'s rejection limit from a table (:func:`_below_limits`); a draw at or
+    above it (about one in 10**16) sends the batch through ``below`` itself, which draws again as the
+    engine does."""
     k = np.zeros(len(count), dtype=np.int64)
     live = np.flatnonzero(count > 0)
-    if len(live):
+    if not len(live):
+        return k
+    sub = policy_rng[live]
+    n = count[live]
+    limits = _below_limits()
+    if n.max() < len(limits):
+        x = next64(sub)
+        if not (x >= limits[n]).any():
+            k[live] = (x % n.astype(U64)).astype(np.int64)
+            policy_rng[live] = sub
+            return k
         sub = policy_rng[live]
-        k[live] = below(sub, count[live])
-        policy_rng[live] = sub
+    k[live] = below(sub, n)
+    policy_rng[live] = sub
     return k
+
+
+@cache
+def _below_limits() -> np.ndarray:
+    """``Rng.below(n)``'s limit for ``n < 1024`` (a draw at or above it is drawn again; ``2**64 - 1`` stands
+    for ``2**64`` when ``n`` divides it: that one draw then goes through ``below``, which keeps it)."""
+    limits = [(1 << 64) - (1 << 64) % n if n else 0 for n in range(1024)]
+    return np.array([min(x, (1 << 64) - 1) for x in limits], dtype=U64)
 
 
 def play_random(players: int, seeds: Any, policy_seeds: Any) -> dict[str, Any]:
@@ -313,7 +486,7 @@ def play_random(players: int, seeds: Any, policy_seeds: Any) -> dict[str, Any]:
     decisions = np.zeros(len(policy), dtype=np.int64)
     while len(where):
         found = options(state)
-        count = found[4]
+        count = found.legal
         live = count > 0
         if not live.any():
             break
@@ -323,7 +496,7 @@ def play_random(players: int, seeds: Any, policy_seeds: Any) -> dict[str, Any]:
             state = take(state, np.flatnonzero(live))
             where = where[live]
             found = options(state)
-            count = found[4]
+            count = found.legal
             live = count > 0
         decisions[where] += live
         sub = policy[where]
@@ -372,6 +545,12 @@ class Layout:
             self.animal_index[animal] = i
         self.index = self.spec.index
         self.put_at = self.index[rules.PUT_ACTIONS[c.ANIMALS[0]][0]]
+        decisions = np.zeros((3, len(self.index)), dtype=np.int64)
+        for name, column in self.index.items():
+            decisions[:, column] = rules.ACTION_CODES[name]
+        self.decisions = decisions
+        """``(kind, a, b)`` of every catalogue action, as :func:`step` reports decisions (``K_*``: the
+        engine's ``rules.ACTION_CODES``)."""
         """The first put action's catalogue index: the move actions (milk, dice) are the ones before it."""
         if self.put_at + len(c.ANIMALS) * c.BOARD_CELLS != len(self.index):
             raise RuntimeError("the Tiny Farms RL catalogue changed: rl/tiny_farms_vector.py Layout needs updating")
@@ -389,6 +568,8 @@ class Layout:
         if die_at + 2 * c.DIE_FACES > self.put_at:
             raise RuntimeError("the Tiny Farms RL catalogue changed: rl/tiny_farms_vector.py Layout needs updating")
         self.move_rows = move_rows
+        self.move_items = _items(move_rows)
+        """:attr:`move_rows` as opaque items (one per case)."""
         """Per move case (usable die values as bits 0..5, ``milk +1`` bit 6, ``milk -1`` bit 7): the mask's
         move actions."""
         self.cell_rows = np.eye(self.codes, dtype=np.float32)[self.cell_code]
@@ -406,9 +587,38 @@ class Layout:
                 wheel[r, :, space, at["wheel.blue"] - self.wheel_at + space] = 1.0
         self.wheel = wheel.reshape(c.WHEEL_SPACES**3, -1)
         """``(rotation * 8 + red) * 8 + blue`` -> the wheel's whole block (rotation, farmers, spaces)."""
+        self.dice_at = at["dice"]
+        front = np.zeros((c.ROUNDS, _PHASES, players, self.dice_at), dtype=np.float32)
+        for r in range(c.ROUNDS):
+            front[r, ..., at["round"]] = r + 1
+        front[..., at["rounds"]] = c.ROUNDS
+        for phase in range(_PHASES):
+            front[:, phase, :, at["phase"] + phase] = 1.0
+        front[:, :_OVER_PHASE, :, at["to_act"]] = 1.0  # the viewer is the seat to act (none once over)
+        for k in range(players):
+            front[:, :, k, at["start_player"] + k] = 1.0
+        self.front = front.reshape(-1, self.dice_at)
+        """``((round - 1) * 4 + phase) * players + start seat from the viewer`` -> the observation before the
+        dice (round, rounds, phase, to act, start player); phase 3 is "over" (the schema's ``PHASES``)."""
+        self.tail_at = at["collected"]
+        animals = len(c.ANIMALS)
+        tail = np.zeros((FARMS, 3, animals, animals, self.size - self.tail_at), dtype=np.float32)
+        collected, collected_for = at["collected"] - self.tail_at, at["collected_for"] - self.tail_at
+        for farm in range(FARMS):
+            tail[farm, :, :, :, collected_for + farm] = 1.0
+            for first in range(animals):
+                tail[farm, 1:, first, :, collected + first] += 1.0
+                for second in range(animals):
+                    tail[farm, 2, first, second, collected + second] += 1.0
+        self.tail = np.concatenate(
+            [np.zeros((1, self.size - self.tail_at), dtype=np.float32), tail.reshape(-1, tail.shape[-1])]
+        )
+        """Row 0: a game not placing; row ``1 + ((farm * 3 + pending) * 11 + first) * 11 + second``: a game
+        placing into ``farm`` with ``pending`` animals still to write (``first``, ``second``: their animal
+        indices) -> the observation after the seats (collected animals, the farm; Emma's and the crop's
+        zeros)."""
         labels = ["self", *(f"+{k}" for k in range(1, players))]
         self.seat_at = [at[f"players[{label}].milk"] for label in labels]
-        self.tail_at = at["collected"]
         grid = c.FARM_CELLS * self.codes
         seat_size = 1 + 2 * grid
         contiguous = (
@@ -417,6 +627,12 @@ class Layout:
             and all(at[f"players[{label}].blue"] == self.seat_at[k] + 1 + grid for k, label in enumerate(labels))
             and self.seat_at == [self.wheel_end + k * seat_size for k in range(players)]
             and self.tail_at == self.wheel_end + players * seat_size
+        )
+        contiguous = contiguous and (
+            max(at["round"], at["rounds"], at["phase"] + _PHASES - 1, at["to_act"], at["start_player"] + players - 1)
+            < self.dice_at
+            and at["milk_change"] == self.dice_at + c.DIE_FACES
+            and self.wheel_at == at["milk_change"] + 1
         )
         if not contiguous:
             raise RuntimeError("the Tiny Farms RL schema changed: rl/tiny_farms_vector.py Layout needs updating")
@@ -435,8 +651,10 @@ def seat_blocks(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
 
 class ViewerObs:
     """Every game's seat blocks as each seat sees them, and the last observation handed out, kept up to
-    date move by move: :meth:`observe` gathers only the rows whose viewer changed, writes the small head
-    and tail, and copies the whole batch out in one piece.
+    date move by move: :meth:`observe` gathers only the rows whose viewer changed, writes only the head
+    and tail table rows that changed (:attr:`Layout.front`, :attr:`Layout.wheel`, :attr:`Layout.tail`),
+    the dice and the milk change, and copies the whole batch out in one piece (or hands out
+    :attr:`shared`, the kept array itself, read-only).
 
     The seat blocks (milk and farms, in each viewer's seat order) change only where :func:`step` reports
     a ``put`` (two entries) or ``milk`` (one), for every viewer at once, and in the last observation for
@@ -447,25 +665,57 @@ class ViewerObs:
     (the stateless reference) by test.
     """
 
-    def __init__(self, state: dict[str, np.ndarray], layout: Layout, dtype: Any = np.float32) -> None:
+    def __init__(
+        self, state: dict[str, np.ndarray], layout: Layout, dtype: Any = np.float32, previous: ViewerObs | None = None
+    ) -> None:
         self.layout = layout
         self.dtype = np.dtype(dtype)
         n, players, _ = state["boards"].shape
-        self.full = np.zeros((n, players, layout.size), dtype=dtype)
-        """Every viewer's observation of every game (``dtype``: float32, or a whole-number type that holds
-        the schema's bounds; the values are whole numbers either way); only the seat blocks
-        (``[wheel_end, tail_at)``) are kept here, the head and tail are written by :meth:`observe`."""
+        self.full = np.zeros((n, players, layout.tail_at - layout.wheel_end), dtype=dtype)
+        """Every viewer's seat blocks of every game (the observation's ``[wheel_end, tail_at)``, in ``dtype``:
+        float32, or a whole-number type that holds the schema's bounds; the values are whole numbers)."""
         self._fill(state, np.arange(n))
-        self.last = np.zeros((n, layout.size), dtype=dtype)
-        """The observation :meth:`observe` last gave (its seat blocks kept up to date by :meth:`update`)."""
+        self.last: np.ndarray
+        self.shared: np.ndarray
+        if previous is not None and previous.last.shape == (n, layout.size) and previous.dtype == self.dtype:
+            self.last, self.shared = previous.last, previous.shared  # the same arrays again (a reset env's)
+            self.last.fill(0)
+        else:
+            self.last = np.zeros((n, layout.size), dtype=dtype)
+            self.shared = self.last.view()
+            self.shared.flags.writeable = False
+        """:attr:`last`: the observation :meth:`observe` last gave (its seat blocks kept up to date by
+        :meth:`update`); :attr:`shared`: the same, read-only: ``observe(state, out=shared)`` brings it up to
+        date and hands it out without a copy (nobody can write into the kept state). ``previous``: a former
+        ``ViewerObs`` of the same shape whose two arrays are used again."""
         self.last_viewer = np.full(n, -1, dtype=np.int64)
         """The seat each row of :attr:`last` shows the game to (−1: not kept, gathered at the next look)."""
+        self.last_rows = np.full((3, n), -1, dtype=np.int64)
+        """The rows of :attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` each row of
+        :attr:`last` holds (−1: none yet): only the games whose row changed are written again."""
         self._empty_at = 1 + int(layout.cell_code[c.EMPTY])
         self._code_at = 1 + layout.cell_code
         """Board value -> its entry in a cell's one-hot, past the seat's milk entry."""
         self._seat_size = 1 + c.BOARD_CELLS * layout.codes
-        self._wheel = layout.wheel.astype(self.dtype)
-        """:attr:`Layout.wheel` in the observation's dtype."""
+        movers = np.arange(players)
+        self._viewer_offsets = [
+            viewer * self.full.shape[2] + (movers - viewer) % players * self._seat_size for viewer in range(players)
+        ]
+        """Per viewer, per mover: where the mover's seat block starts in that viewer's row of :attr:`full`."""
+        self._last_offsets = np.array(
+            [layout.wheel_end + (m - v) % players * self._seat_size for m in range(players) for v in range(-1, players)]
+        )
+        """By ``mover * (players + 1) + viewer + 1`` (viewer −1: none kept; any block, the row is gathered
+        again): where the mover's seat block starts in a row of :attr:`last`."""
+        self._tables = tuple(_items(t.astype(self.dtype)) for t in (layout.front, layout.wheel, layout.tail))
+        """:attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` in the observation's dtype, their
+        rows as opaque items."""
+        spans = ((0, layout.dice_at), (layout.wheel_at, layout.wheel_end), (layout.tail_at, layout.size))
+        self._last_spans = tuple(_spans(self.last, begin, end - begin)[:, 0] for begin, end in spans)
+        """Where those rows go in :attr:`last` (one opaque item per game)."""
+        self._last_seats = _spans(self.last, layout.wheel_end, layout.tail_at - layout.wheel_end)[:, 0]
+        self._full_items = _items(self.full.reshape(n * players, -1))
+        """The seat blocks of :attr:`last` and of :attr:`full` (by ``game * players + viewer``) as items."""
         blocks = seat_blocks(new_games(players, [0]), layout)[0]
         order = (np.arange(players)[:, None] + np.arange(players)) % players  # viewer -> the seats in its order
         self._new_blocks = blocks[order].reshape(players, -1).astype(self.dtype)
@@ -473,12 +723,11 @@ class ViewerObs:
 
     def _fill(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
         """The seat blocks of the games ``lanes`` from their state, for every viewer."""
-        layout = self.layout
-        players = layout.players
-        blocks = seat_blocks(take(state, lanes), layout)
+        players = self.layout.players
+        blocks = seat_blocks(take(state, lanes), self.layout)
         for viewer in range(players):
             order = (viewer + np.arange(players)) % players
-            self.full[lanes, viewer, layout.wheel_end : layout.tail_at] = blocks[:, order].reshape(len(lanes), -1)
+            self.full[lanes, viewer] = blocks[:, order].reshape(len(lanes), -1)
 
     def update(self, mover: np.ndarray, kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
         """Apply the decisions :func:`step` returned (``mover``: the seat that made each)."""
@@ -487,90 +736,99 @@ class ViewerObs:
         put = np.flatnonzero(kind == K_PUT)
         milk = np.flatnonzero(kind == K_MILK)
         cell = b[put] * layout.codes
-        empty_at = self._empty_at + cell
-        code_at = self._code_at[a[put]] + cell
-        for viewer in range(players):
-            at = layout.wheel_end + (mover - viewer) % players * self._seat_size
-            self.full[put, viewer, at[put] + empty_at] = 0
-            self.full[put, viewer, at[put] + code_at] = 1
-            self.full[milk, viewer, at[milk]] -= 1
+        empty = cell + self._empty_at
+        code = cell + self._code_at[a[put]]
+        put_mover, milk_mover = mover[put], mover[milk]
+        full = self.full.reshape(-1)  # flat positions: one index array per write
+        game = players * self.full.shape[2]
+        for offsets in self._viewer_offsets:
+            at = put * game + offsets[put_mover]
+            full[at + empty] = 0
+            full[at + code] = 1
+            full[milk * game + offsets[milk_mover]] -= 1
         # the same in the last observation, seen by its viewer (games not kept there are gathered anyway)
-        at = layout.wheel_end + (mover - self.last_viewer) % players * self._seat_size
-        last = self.last
-        last[put, at[put] + empty_at] = 0
-        last[put, at[put] + code_at] = 1
-        last[milk, at[milk]] -= 1
+        last = self.last.reshape(-1)
+        viewer = self.last_viewer + 1
+        at = put * layout.size + self._last_offsets[put_mover * (players + 1) + viewer[put]]
+        last[at + empty] = 0
+        last[at + code] = 1
+        last[milk * layout.size + self._last_offsets[milk_mover * (players + 1) + viewer[milk]]] -= 1
 
     def restart(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
         """The games ``lanes`` are new: their seat blocks again (a new game's, when their farms are empty and
         their milk the starting milk, as :func:`new_games` makes them; else from their state)."""
         boards, milk = state["boards"][lanes], state["milk"][lanes]
         if (boards == c.EMPTY).all() and (milk == c.START_MILK).all():
-            self.full[lanes, :, self.layout.wheel_end : self.layout.tail_at] = self._new_blocks
+            self.full[lanes] = self._new_blocks
         else:
             self._fill(state, lanes)
         self.last_viewer[lanes] = -1
 
     def observe(self, state: dict[str, np.ndarray], out: np.ndarray | None = None) -> np.ndarray:
         """``(B, obs_size)``: :func:`observe` of ``state`` (in :attr:`full`'s dtype), a fresh array, or
-        written into ``out`` (``(B, obs_size)``, that dtype) and returned."""
+        written into ``out`` (``(B, obs_size)``, that dtype) and returned; ``out=self.shared``: no copy, the
+        read-only view of :attr:`last` itself.
+
+        Only what changed is written into :attr:`last`: the seat blocks of the games whose viewer changed
+        (gathered from :attr:`full`), the head's and tail's table rows of the games whose row changed; the
+        dice and the milk change of every game; then the batch leaves in one copy."""
         layout = self.layout
         full, last = self.full, self.last
-        n, players, size = full.shape
-        viewer = np.where(state["phase"] == OVER, 0, state["current"])  # as ``_head_tail`` finds it
+        players = full.shape[1]
+        rows, viewer = _head_rows(state, layout)
         moved = np.flatnonzero(viewer != self.last_viewer)
         if len(moved):
-            last[moved] = full.reshape(n * players, size)[moved * players + viewer[moved]]
+            self._last_seats[moved] = self._full_items[moved * players + viewer[moved]]
             self.last_viewer[moved] = viewer[moved]
-        _head_tail(state, layout, self.dtype, self._wheel, into=last)
+        for table, row, kept, into in zip(self._tables, rows, self.last_rows, self._last_spans, strict=True):
+            changed = np.flatnonzero(row != kept)
+            into[changed] = table[row[changed]]
+            kept[changed] = row[changed]
+        _dice_and_milk(state, layout, last)
         if out is None:
-            return last.copy()
-        np.copyto(out, last)
+            fresh: np.ndarray = last.copy()
+            return fresh
+        if out is not self.shared:
+            np.copyto(out, last)
         return out
 
 
-def _head_tail(
-    state: dict[str, np.ndarray],
-    layout: Layout,
-    dtype: Any = np.float32,
-    wheel_table: np.ndarray | None = None,
-    into: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The observation before the seats (``[0, wheel_end)``: round ... the wheel) and after them
-    (``[tail_at, obs_size)``: collected animals, Emma's and the crop's zeros), in ``dtype``, and each game's
-    viewer. ``wheel_table``: :attr:`Layout.wheel` in ``dtype``, if the caller keeps one; ``into``: a
-    ``(B, obs_size)`` array of that dtype to write them into (its seat blocks are left alone)."""
-    at, players = layout.at, layout.players
-    n = len(state["phase"])
-    lanes = np.arange(n)
-    if into is None:
-        head = np.zeros((n, layout.wheel_end), dtype=dtype)
-        tail = np.zeros((n, layout.size - layout.tail_at), dtype=dtype)
-    else:
-        head, tail = into[:, : layout.wheel_end], into[:, layout.tail_at :]
-        head[...] = 0
-        tail[...] = 0
+def _head_rows(state: dict[str, np.ndarray], layout: Layout) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """Each game's rows of :attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail`, and its viewer
+    (the seat to act; seat 0 once the game is over)."""
+    players, animals = layout.players, len(c.ANIMALS)
     phase = state["phase"]
     over = phase == OVER
     viewer = np.where(over, 0, state["current"])
-    head[:, at["round"]] = state["round"]
-    head[:, at["rounds"]] = c.ROUNDS
-    head[lanes, at["phase"] + np.where(over, 3, phase)] = 1  # PHASES: move, place, crop, over
-    live = lanes[~over]
-    head[live, at["to_act"] + (state["current"][live] - viewer[live]) % players] = 1
-    head[lanes, at["start_player"] + (state["start"] - viewer) % players] = 1
-    head[:, at["dice"] : at["dice"] + c.DIE_FACES] = state["dice"][:, 1:]
-    head[:, at["milk_change"]] = state["modifier"]
+    shown_phase = np.where(over, _OVER_PHASE, phase)
+    front = ((state["round"] - 1) * _PHASES + shown_phase) * players + (state["start"] - viewer) % players
     wheel = (state["rotation"] * c.WHEEL_SPACES + state["red"]) * c.WHEEL_SPACES + state["blue"]
-    table = layout.wheel if wheel_table is None else wheel_table
-    head[:, layout.wheel_at :] = table[wheel]
-    placing = lanes[phase == PLACE]
-    collected = at["collected"] - layout.tail_at
-    for j in range(2):  # each game once per j: no repeated index
-        has = placing[state["pending_n"][placing] > j]
-        tail[has, collected + layout.animal_index[state["pending"][has, j]]] += 1
-    tail[placing, at["collected_for"] - layout.tail_at + state["farm"][placing]] = 1
-    return head, tail, viewer
+    pending, count = state["pending"], state["pending_n"]
+    first = np.where(count >= 1, layout.animal_index[pending[:, 0]], 0)
+    second = np.where(count >= 2, layout.animal_index[pending[:, 1]], 0)
+    tail = np.where(phase == PLACE, 1 + ((state["farm"] * 3 + count) * animals + first) * animals + second, 0)
+    return (front, wheel, tail), viewer
+
+
+def _dice_and_milk(state: dict[str, np.ndarray], layout: Layout, into: np.ndarray) -> None:
+    """Write the dice shown (how many of each value) and the milk change into the head of ``into``."""
+    into[:, layout.dice_at : layout.dice_at + c.DIE_FACES] = state["dice"][:, 1:]
+    into[:, layout.dice_at + c.DIE_FACES] = state["modifier"]
+
+
+def _head_tail(
+    state: dict[str, np.ndarray], layout: Layout, dtype: Any = np.float32
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The observation before the seats (``[0, wheel_end)``: round ... the wheel) and after them
+    (``[tail_at, obs_size)``: collected animals, Emma's and the crop's zeros), in ``dtype``, and each game's
+    viewer: three table rows (:func:`_head_rows`), the dice and the milk change."""
+    n = len(state["phase"])
+    (front, wheel, tail), viewer = _head_rows(state, layout)
+    head = np.empty((n, layout.wheel_end), dtype=dtype)
+    head[:, : layout.dice_at] = layout.front[front]
+    _dice_and_milk(state, layout, head)
+    head[:, layout.wheel_at :] = layout.wheel[wheel]
+    return head, layout.tail[tail].astype(dtype), viewer
 
 
 def observe(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
@@ -592,30 +850,37 @@ def observe(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
     return out
 
 
-def action_mask(state: dict[str, np.ndarray], layout: Layout, found: Options | None = None) -> np.ndarray:
-    """``(B, actions)`` int8: the legal catalogue actions of the seat to act (``Spec.legal_and_mask``).
+def action_mask(
+    state: dict[str, np.ndarray], layout: Layout, found: Options | None = None, out: np.ndarray | None = None
+) -> np.ndarray:
+    """``(B, actions)`` int8: the legal catalogue actions of the seat to act (``Spec.legal_and_mask``), a
+    fresh array or written into ``out`` (``(B, actions)`` int8) and returned.
 
     The catalogue's move actions (milk, then each die value for the red and the blue farmer) come first
     and depend only on the usable die values and the two milk moves: they are one row of a table of
-    their 2**8 cases (:attr:`Layout.move_rows`). A put action is an animal, a farm and a space: the 16
-    spaces of one farm for one pending animal are one block, which is the farm's empty spaces.
+    their 2**8 cases (:attr:`Layout.move_rows`, by :attr:`Options.case`). A put action is an animal, a
+    farm and a space: the 16 spaces of one farm for one pending animal are one block, which is the
+    farm's empty-space mask as bytes; a game not placing writes a zero block. Rows and blocks are
+    written as whole items (:func:`_spans`).
     """
-    usable, up, down, empty, _ = options(state) if found is None else found
-    n = len(state["phase"])
-    mask = np.zeros((n, len(layout.index)), dtype=np.int8)
-    moving = state["phase"] == MOVE
-    case = usable.view(np.int8) @ layout.die_bits  # int16: the usable die values as bits 0..5
-    case |= up.astype(np.int16) << 6  # then milk +1, milk -1
-    case |= down.astype(np.int16) << 7
-    case[~moving] = 0
+    found = options(state) if found is None else found
+    n = len(found.legal)
+    lanes = np.arange(n)
+    if out is None:
+        mask = np.zeros((n, len(layout.index)), dtype=np.int8)
+    else:
+        mask = out
+        mask.fill(0)
     put_at = layout.put_at
-    mask[:, :put_at] = layout.move_rows[case]
-    placing = np.flatnonzero(state["phase"] == PLACE)
-    blocks = mask[:, put_at:].reshape(n, -1, c.FARM_CELLS)  # (B, animal * 2 + farm, space): a view
-    spaces = empty.view(np.int8)
-    for j in range(2):
-        has = placing[state["pending_n"][placing] > j]
-        blocks[has, layout.animal_index[state["pending"][has, j]] * 2 + state["farm"][has]] = spaces[has]
+    _spans(mask, 0, put_at)[:, 0] = layout.move_items[found.case]
+    blocks = _spans(mask, put_at, c.FARM_CELLS, (mask.shape[1] - put_at) // c.FARM_CELLS)  # (B, animal * 2 + farm)
+    rows = _block_rows(found.free)
+    pending = state["pending"]
+    placing = found.kinds > 0
+    first = np.where(placing, layout.animal_index[pending[:, 0]] * FARMS + state["farm"], 0)
+    blocks[lanes, first] = rows
+    second = np.where(found.kinds == 2, layout.animal_index[pending[:, 1]] * FARMS + state["farm"], first)
+    blocks[lanes, second] = rows
     return mask
 
 
@@ -623,8 +888,6 @@ def action_mask(state: dict[str, np.ndarray], layout: Layout, found: Options | N
 
 FARM_BITS: Final = np.int64(1) << np.arange(c.FARM_CELLS, dtype=np.int64)
 """Bit ``i`` of a farm's mask is its cell ``i`` (``scoring._mask``)."""
-_NEIGHBOURS: Final = np.array([list(ns) + [c.FARM_CELLS] * (4 - len(ns)) for ns in scoring.NEIGHBOURS], dtype=np.int64)
-"""``(16, 4)``: the orthogonal neighbours of each farm cell, padded with 16 (a cell outside the farm)."""
 
 
 @cache
@@ -637,40 +900,62 @@ def set_tables() -> tuple[np.ndarray, np.ndarray]:
     return pigs, sheep
 
 
+@cache
+def herd_groups() -> np.ndarray:
+    """``(2**16, 8)``: the adjacent groups of every one-farm mask, as masks (0 past the last group).
+
+    Built once (well under a second) for all masks at once by flooding from each group's lowest cell,
+    one ring of the engine's orthogonal neighbours (``scoring.NEIGHBOUR_MASKS``) at a time; a 4x4 farm
+    has at most 8 separate groups."""
+    byte_ring = np.zeros((2, 256), dtype=np.int64)  # the neighbours of the cells of one byte of a mask
+    for half in range(2):
+        for cells in range(256):
+            for bit in range(8):
+                if cells >> bit & 1:
+                    byte_ring[half, cells] |= scoring.NEIGHBOUR_MASKS[half * 8 + bit]
+    rest = np.arange(1 << c.FARM_CELLS, dtype=np.int64)
+    groups = np.zeros((len(rest), 8), dtype=np.int64)
+    for j in range(groups.shape[1]):
+        group = rest & -rest  # the lowest cell left
+        while True:
+            grown = (group | byte_ring[0, group & 0xFF] | byte_ring[1, group >> 8]) & rest
+            if np.array_equal(grown, group):
+                break
+            group = grown
+        groups[:, j] = group
+        rest &= ~group
+    if rest.any():
+        raise RuntimeError("a farm mask with more than 8 groups: rl/tiny_farms_vector.herd_groups needs more")
+    return groups
+
+
 def cow_points(farms: np.ndarray) -> np.ndarray:
     """``scoring.cow_points`` of every farm of ``farms`` (``(..., 16)`` cell codes).
 
-    Each adjacent group of cows and calves is found by spreading the smallest cell index through the
-    group (a fixed point after at most 15 rounds), then every cow scores 1 per calf of its group.
+    The adjacent groups of cows and calves are one look-up of the herd's mask (:func:`herd_groups`);
+    every cow scores 1 per calf of its group (``CALVES_PER_SPACE`` calves a space).
     """
-    shape = farms.shape[:-1]
-    flat = farms.reshape(-1, c.FARM_CELLS)
-    n = len(flat)
-    cows = flat == c.COW
-    herd = cows | (flat == c.CALVES)
-    outside = c.FARM_CELLS
-    label = np.where(herd, np.arange(c.FARM_CELLS), outside)
-    for _ in range(c.FARM_CELLS - 1):
-        padded = np.concatenate([label, np.full((n, 1), outside)], axis=1)
-        spread = np.where(herd, np.minimum(label, padded[:, _NEIGHBOURS].min(axis=2)), outside)
-        if np.array_equal(spread, label):
-            break
-        label = spread
-    slot = np.arange(n)[:, None] * (c.FARM_CELLS + 1) + label
-    size = n * (c.FARM_CELLS + 1)
-    herd_cows = np.bincount(slot.ravel(), weights=cows.ravel(), minlength=size).reshape(n, -1)
-    calves = np.bincount(slot.ravel(), weights=(flat == c.CALVES).ravel() * c.CALVES_PER_SPACE, minlength=size)
-    points: np.ndarray = (herd_cows * calves.reshape(n, -1))[:, :outside].sum(axis=1).astype(np.int64)
-    return points.reshape(shape)
+    cows = (farms == c.COW) @ FARM_BITS
+    calves = (farms == c.CALVES) @ FARM_BITS
+    groups = herd_groups()[cows | calves]  # (..., 8)
+    popcount = tables().popcount
+    per_group = popcount[groups & cows[..., None]].astype(np.int64) * popcount[groups & calves[..., None]]
+    points: np.ndarray = per_group.sum(axis=-1) * c.CALVES_PER_SPACE
+    return points
 
 
 def forest_points(counts: np.ndarray) -> np.ndarray:
     """``scoring.forest_points`` of ``counts`` (``(..., 5)`` Forest Friends of each kind): the ``k``-th
-    set holds every kind with at least ``k`` friends."""
-    most = max(int(counts.max(initial=0)), 1)
-    kinds = (counts[..., None] >= np.arange(1, most + 1)).sum(axis=-2)  # (..., most): kinds in set k
+    set holds every kind with at least ``k`` friends.
+
+    With the counts sorted from most to fewest (``s_0 >= s_1 >= ...``, ``s_5 = 0``), the sets
+    ``s_{i+1} + 1 .. s_i`` hold ``i + 1`` kinds each, so the total is ``sum_i (s_i - s_{i+1}) *
+    points[i + 1]`` (sets of more kinds than the table lists score its last entry)."""
     table = np.array(c.FOREST_SET_POINTS, dtype=np.int64)
-    out: np.ndarray = table[np.minimum(kinds, len(table) - 1)].sum(axis=-1)
+    ordered = -np.sort(-counts, axis=-1)  # most first
+    runs = ordered - np.concatenate([ordered[..., 1:], np.zeros_like(ordered[..., :1])], axis=-1)
+    points = table[np.minimum(np.arange(1, counts.shape[-1] + 1), len(table) - 1)]
+    out: np.ndarray = runs @ points
     return out
 
 
@@ -690,19 +975,26 @@ def horse_points(horses: np.ndarray, min_horses: int) -> np.ndarray:
 
 def score(boards: np.ndarray, milk: np.ndarray, variants: tuple[str, ...] = ()) -> np.ndarray:
     """``(B, players)`` final totals of the boards ``(B, players, 32)`` and milk ``(B, players)``:
-    ``scoring.score_players(boards, milk).totals`` of every game (``horses-zero-ranks``: 0 horses rank)."""
+    ``scoring.score_players(boards, milk).totals`` of every game (``horses-zero-ranks``: 0 horses rank).
+
+    How many cells of each kind every farm has is one ``bincount``; pigs and sheep score from their
+    farm masks (:func:`set_tables`), cows from the herd's groups (:func:`cow_points`)."""
     check_setup(boards.shape[1], variants)
     least = 0 if rules.HORSES_ZERO_RANKS in variants else c.MIN_HORSES_TO_SCORE
     pig_table, sheep_table = set_tables()
-    farms = boards.reshape(*boards.shape[:2], 2, c.FARM_CELLS)  # (B, P, 2 farms, 16)
+    n, players = boards.shape[:2]
+    farms = boards.reshape(n, players, FARMS, c.FARM_CELLS)
+    kinds = max(len(c.ABBREVIATIONS), int(boards.max(initial=0)) + 1)
+    slots = np.arange(n * players * FARMS)[:, None] * kinds + farms.reshape(-1, c.FARM_CELLS)
+    counts = np.bincount(slots.ravel(), minlength=n * players * FARMS * kinds).reshape(n, players, FARMS, kinds)
     total = pig_table[(farms == c.PIG) @ FARM_BITS] + sheep_table[(farms == c.SHEEP) @ FARM_BITS]
-    total += c.CHICKEN_POINTS * (farms == c.CHICKEN).sum(axis=-1) + cow_points(farms)
-    used = ((farms != c.EMPTY) & (farms != c.CROSSED)).sum(axis=-1)
-    friends = (boards[..., None] == np.array(c.FOREST_FRIENDS)).sum(axis=-2)  # (B, P, 5)
+    total += c.CHICKEN_POINTS * counts[..., c.CHICKEN] + cow_points(farms)
+    used = c.FARM_CELLS - counts[..., c.EMPTY] - counts[..., c.CROSSED]
+    board = counts.sum(axis=2)  # (B, P, kinds)
     out: np.ndarray = (
         total.sum(axis=-1)
-        + horse_points((boards == c.HORSE).sum(axis=-1), least)
-        + forest_points(friends)
+        + horse_points(board[..., c.HORSE], least)
+        + forest_points(board[..., list(c.FOREST_FRIENDS)])
         + c.MILK_POINTS * milk
         - c.BALANCE_PENALTY * np.abs(used[..., 0] - used[..., 1])
     )
@@ -738,6 +1030,7 @@ __all__ = [
     "cow_points",
     "decode",
     "forest_points",
+    "herd_groups",
     "horse_points",
     "legal_count",
     "new_games",

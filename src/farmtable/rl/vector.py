@@ -106,8 +106,9 @@ class BatchVectorEnv(VectorEnv):
         restart = self._restart.copy()
         playing = ~restart
         n = self.rl_spec.num_actions
-        bad = playing & ((chosen < 0) | (chosen >= n))
-        bad[playing & ~bad] = ~self._mask[np.flatnonzero(playing & ~bad), chosen[playing & ~bad]]
+        known = (chosen >= 0) & (chosen < n)
+        allowed = self._mask.reshape(-1)[np.arange(0, self.num_envs * n, n) + np.where(known, chosen, 0)]
+        bad = playing & ~(known & allowed)
         if bad.any():
             games = np.flatnonzero(bad)
             raise ValueError(
@@ -171,7 +172,7 @@ class BatchVectorEnv(VectorEnv):
         mask = self._legal_mask()
         self._mask = mask.view(bool) if mask.dtype == np.int8 else mask.astype(bool)
         return {
-            "action_mask": mask.astype(np.int8),  # a copy: changing it changes no check
+            "action_mask": mask.astype(np.int8, copy=True),  # a copy: changing it changes no check
             "to_act": self.state["current"].copy(),
             "final_rewards": final,
         }
@@ -270,7 +271,9 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
     byte each (every entry of this schema is a whole number in −3..12; the observation space says
     ``int8``), a quarter of the float32 bytes to write per step; ``copy=False`` writes every step's
     observations into one array kept by the env (Gymnasium's ``copy=False`` convention for vector envs:
-    the array returned by ``reset``/``step`` is overwritten by the next ``step``; copy what you keep).
+    the array returned by ``reset``/``step`` is overwritten by the next ``step``; copy what you keep). That
+    array is read-only: it is the env's own kept observation (updated move by move), handed out without a
+    copy.
     """
 
     def __init__(
@@ -289,10 +292,13 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
         self.layout = tf.Layout(players, variants)
         super().__init__(num_envs, players, reward, self.layout.spec, obs_dtype)
         self.copy = copy
-        self._out: np.ndarray | None = None
+        self._previous: tf.ViewerObs | None = None
         self._found: tf.Options | None = None
         self._views: tf.ViewerObs | None = None
+        self._mask_out: np.ndarray | None = None
         tf.set_tables()  # the scorer's pig and sheep tables: built once per process (~0.2 s), not mid-game
+        tf.herd_groups()  # and its cow groups (the simulator's own tables too)
+        tf.tables()
 
     def _options(self) -> tf.Options:
         if self._found is None:
@@ -317,7 +323,9 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
 
     def _viewer_obs(self) -> tf.ViewerObs:
         if self._views is None:
-            self._views = tf.ViewerObs(self.state, self.layout, self.obs_dtype)
+            # after a reset, the same arrays again (``copy=False`` hands out one array)
+            self._views = tf.ViewerObs(self.state, self.layout, self.obs_dtype, previous=self._previous)
+            self._previous = self._views
         return self._views
 
     def _play(self, chosen: np.ndarray) -> None:
@@ -333,15 +341,15 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
         return over
 
     def _observe(self) -> np.ndarray:
-        if self.copy:
-            return self._viewer_obs().observe(self.state)
-        if self._out is None:
-            self._out = np.empty((self.num_envs, self.rl_spec.obs_size), dtype=self.obs_dtype)
-        return self._viewer_obs().observe(self.state, out=self._out)
+        views = self._viewer_obs()
+        return views.observe(self.state) if self.copy else views.observe(self.state, out=views.shared)
 
     def _legal_mask(self) -> np.ndarray:
         self._found = None  # games may have restarted since the last look
-        return tf.action_mask(self.state, self.layout, self._options())
+        if self._mask_out is None:
+            self._mask_out = np.zeros((self.num_envs, self.rl_spec.num_actions), dtype=np.int8)
+        # written into one kept array: the base class hands out a copy and checks actions against this one
+        return tf.action_mask(self.state, self.layout, self._options(), out=self._mask_out)
 
     def _scores(self, lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         milk = self.state["milk"][lanes]
