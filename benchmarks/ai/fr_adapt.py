@@ -137,7 +137,7 @@ def summarise(paths: list[str]) -> None:
 
 
 def summarise_tables(paths: list[str]) -> None:
-    """Print, per duel spec in the ``--log`` files (those that log ``tables``), how its phase-1 tables
+    """Print, per duel spec and opponent in the ``--log`` files (those that log ``tables``), how its phase-1 tables
     ended: refinement run, stopped by the clock (anywhere: table rows or refinement), stopped with
     no refinement column finished (its work thrown away), and the refinement's columns finished."""
     per: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -145,15 +145,18 @@ def summarise_tables(paths: list[str]) -> None:
         with open(path, encoding="utf-8") as f:
             for line in f:
                 game = json.loads(line)
-                for spec, tables in zip(game["specs"], game.get("tables", [None, None]), strict=True):
+                specs = game["specs"]
+                for seat, tables in enumerate(game.get("tables", [None, None])):
                     if tables:
-                        per[spec].extend(tables)
+                        per[f"{specs[seat]} (against {specs[1 - seat]})"].extend(tables)
     for spec, tables in per.items():
         n = len(tables)
         refined = [t for t in tables if t.get("refine")]
         stopped = sum(1 for t in tables if t.get("stopped"))
         anytime = "anytime=1" in spec  # otherwise a refinement cut short is thrown away whole
-        wasted = sum(1 for t in tables if t.get("stopped") and (t.get("done", 0) == 0 or not anytime))
+        wasted = sum(
+            1 for t in tables if t.get("stopped") and (not anytime or (t.get("done", 0) == 0 and t.get("rows", 0) < 2))
+        )
         done = sum(t.get("done", 0) for t in refined)
         planned = sum(t.get("columns", 0) for t in refined)
         print(

@@ -112,14 +112,26 @@ def test_without_anytime_a_cut_refinement_is_thrown_away(cut_after: list[int]) -
     assert pair == top[0]
 
 
-def test_anytime_with_no_column_finished_plays_the_tables_best_pair(cut_after: list[int]) -> None:
+def test_anytime_with_no_pair_re_rated_plays_the_tables_best_pair(cut_after: list[int]) -> None:
     state = _position()
-    cut_after[0] = KEEP - 1  # the first column cut short
+    cut_after[0] = 0
     plain = duel.choose_pair(state.clone(), 0, temp=0.5)
     report: dict[str, Any] = {}
     refined = duel.choose_pair(state.clone(), 0, temp=0.5, refine=KEEP, anytime=True, report=report)
-    assert report["stopped"] and report["done"] == 0
+    assert report["stopped"] and report["done"] == 0 and report["rows"] == 0
     assert plain is not None and refined == plain
+
+
+@pytest.mark.parametrize("rows", [1, 2])
+def test_anytime_cut_in_the_first_column_keeps_the_best_pair_it_re_rated(cut_after: list[int], rows: int) -> None:
+    state = _position()
+    expected = _substituted(state, 1)
+    _, _, top = _parts(state)
+    cut_after[0] = rows  # the first column cut after the table's best `rows` pairs
+    report: dict[str, Any] = {}
+    pair = duel.choose_pair(state.clone(), 0, temp=0.5, refine=KEEP, anytime=True, report=report)
+    assert report["stopped"] and report["done"] == 0 and report["rows"] == rows
+    assert pair == max(top[:rows], key=lambda p: expected[p])
 
 
 def test_anytime_with_the_clock_already_out_plays_the_tables_best_pair() -> None:

@@ -471,13 +471,16 @@ def _refine(
     finished columns (chances renormalised); with ``table`` (the table's rating of a pair against
     a pair, as summed in ``rated``) by ``rated`` with every finished column's entry replaced by its
     best-line value (on the table's scale: ``width`` as in :func:`payoff`; so the other's unrefined
-    pairs still count, at the table's rating). With no
-    column finished, the table's best pair (the first of ``rated``'s best). Without ``table``, a
+    pairs still count, at the table's rating). When the first column is cut short, the best of the
+    pairs it re-rated (the table's best first) by their table rating with that entry replaced; with
+    none re-rated, the table's best pair (the first of ``rated``'s best). Without ``table``, a
     re-rating cut short by the clock is not used at all: the table's best pair (sessions 11-13).
     ``report`` (a dict) receives ``columns`` (planned), ``done`` (finished), ``mass`` (their
-    chances), ``stopped`` (True when the clock ran out), ``at`` (the ``process_time`` it started)
-    and ``spent`` (CPU s from then to the end of each finished column)."""
+    chances), ``stopped`` (True when the clock ran out), ``rows`` (when it ran out in the first
+    column: the pairs that column re-rated), ``at`` (the ``process_time`` it started) and ``spent``
+    (CPU s from then to the end of each finished column)."""
     top = sorted(rated, key=lambda pair: -rated[pair])[:keep]
+    rated_best = top[0]
     columns: list[tuple[tuple[int, ...], float]] = []
     mass = 0.0
     for theirs, w in sorted(model, key=lambda m: -m[1]):
@@ -489,11 +492,14 @@ def _refine(
     sums = dict.fromkeys(top, 0.0)
     done = 0
     done_mass = 0.0
+    column: dict[tuple[int, ...], float] = {}
     if report is not None:
         report.update(columns=len(columns), done=0, mass=0.0, stopped=False, at=time.process_time(), spent=[])
     try:
         for theirs, w in columns:
-            column = {pair: payoff(base, me, pair, theirs, width if table is not None else 0.0, lines) for pair in top}
+            column = {}
+            for pair in top:  # the table's best first
+                column[pair] = payoff(base, me, pair, theirs, width if table is not None else 0.0, lines)
             for pair in top:
                 sums[pair] += w * (column[pair] - (table(pair, theirs) if table is not None else 0.0))
             done += 1
@@ -503,9 +509,15 @@ def _refine(
                 report["spent"].append(time.process_time() - report["at"])
     except clock.OutOfTime:
         if report is not None:
-            report["stopped"] = True
-        if table is None or done == 0:  # without ``table``: the table's best pair, as before session 14
+            report.update(stopped=True, rows=len(column) if done == 0 else 0)
+        if table is None:  # the table's best pair, as before session 14
             return top[0]
+        if done == 0:  # the first column cut short: the best of the pairs it re-rated
+            theirs, w = columns[0]
+            top = list(column)
+            sums = {pair: w * (column[pair] - table(pair, theirs)) for pair in top}
+            if not top:
+                return rated_best
     best, best_value = top[0], -math.inf
     for pair in top:
         value = rated[pair] + sums[pair] if table is not None else sums[pair] / done_mass
