@@ -30,6 +30,21 @@ from farmtable.agents.base import warm_up
 from farmtable.games.farmerama.rules import ACT, CHOOSE, FarmeramaState
 
 
+def _tables(agent: object) -> list[dict[str, Any]] | None:
+    """A duel agent's per-table reports (``DuelAgent.tables``) without the absolute clock readings."""
+    tables = getattr(agent, "tables", None)
+    if tables is None:
+        return None
+    return [
+        {
+            k: ([round(x, 3) for x in v] if k == "spent" else round(v, 3) if isinstance(v, float) else v)
+            for k, v in t.items()
+            if k != "at"
+        }
+        for t in tables
+    ]
+
+
 def play(specs: list[str], deal: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """Play ``deal`` with ``specs`` in seat order: the ``--raw`` line and the log line."""
     state = farmtable.get_game("farmerama").new_game(players=2, seed=deal)
@@ -78,6 +93,7 @@ def play(specs: list[str], deal: int) -> tuple[dict[str, Any], dict[str, Any]]:
         "totals": list(r.totals),
         "credit_seat0": {k: round(v, 2) for k, v in credit.items()},
         "history": [getattr(a, "history", None) for a in agents],
+        "tables": [_tables(a) for a in agents],
     }
     return raw, log
 
@@ -117,6 +133,37 @@ def summarise(paths: list[str]) -> None:
         print(f"final belief in level {k}: mean {sum(b[k] for b in final) / len(final):.3f}")
     for phase, v in sorted(credit.items()):
         print(f"credit {phase}: mean {sum(v) / len(v):+.2f} stars a game (the adaptive player's side)")
+    summarise_tables(paths)
+
+
+def summarise_tables(paths: list[str]) -> None:
+    """Print, per duel spec and opponent in the ``--log`` files (those that log ``tables``), how its phase-1 tables
+    ended: refinement run, stopped by the clock (anywhere: table rows or refinement), stopped with
+    no refinement column finished (its work thrown away), and the refinement's columns finished."""
+    per: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                game = json.loads(line)
+                specs = game["specs"]
+                for seat, tables in enumerate(game.get("tables", [None, None])):
+                    if tables:
+                        per[f"{specs[seat]} (against {specs[1 - seat]})"].extend(tables)
+    for spec, tables in per.items():
+        n = len(tables)
+        refined = [t for t in tables if t.get("refine")]
+        stopped = sum(1 for t in tables if t.get("stopped"))
+        anytime = "anytime=1" in spec  # otherwise a refinement cut short is thrown away whole
+        wasted = sum(
+            1 for t in tables if t.get("stopped") and (not anytime or (t.get("done", 0) == 0 and t.get("rows", 0) < 2))
+        )
+        done = sum(t.get("done", 0) for t in refined)
+        planned = sum(t.get("columns", 0) for t in refined)
+        print(
+            f"{spec}: {n} tables, refined {len(refined)}, stopped by the clock {stopped} ({stopped / n:.1%}), "
+            f"refinement thrown away (or never reached) {wasted} ({wasted / n:.1%}); "
+            f"columns finished {done} of {planned} planned"
+        )
 
 
 def main() -> None:

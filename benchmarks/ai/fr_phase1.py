@@ -36,7 +36,7 @@ from farmtable.games.farmerama.components import CARDS
 from farmtable.games.farmerama.equilibrium import equilibrium
 from farmtable.games.farmerama.rules import CHOOSE, FarmeramaState
 
-PAIRS = list(combinations(range(len(CARDS)), 2))
+PAIRS: list[tuple[int, ...]] = list(combinations(range(len(CARDS)), 2))
 EQ_SHARES = (0.25, 0.5, 1.0)
 
 

@@ -243,6 +243,8 @@ def choose_pair(
     level: int = 1,
     belief: list[float] | None = None,
     seen: dict[int, list[tuple[tuple[int, ...], float]]] | None = None,
+    anytime: bool = False,
+    report: dict[str, Any] | None = None,
 ) -> tuple[int, ...] | None:
     """The pair of action cards ``me`` should choose this round (two-player phase 1), or None when the
     budget allowed no complete rating. ``world``: a determinization. ``deadline`` (a ``process_time``
@@ -273,9 +275,16 @@ def choose_pair(
     other's level-k models (level 0: the softmax; level k: its level-k picks, ties even) that
     replaces the single level-``level`` model, e.g. a posterior over which level the other plays
     (:class:`DuelAgent` with ``adapt=1``). ``seen``: a dict that receives each level's model of the
-    other (level -> its chances per pair), when the level models were rated."""
+    other (level -> its chances per pair), when the level models were rated.
+
+    ``anytime`` (with ``refine``): a refinement cut short by the clock still decides by the columns
+    it finished, and the other's pairs it did not re-rate count at the table's rating
+    (:func:`_refine` with ``table``). ``report``: a dict that receives the refinement's progress
+    (:func:`_refine`), or ``refine`` = False when the table alone decided."""
     if world.players != 2 or world.phase != CHOOSE:
         raise ValueError("choose_pair is for phase 1 of a two-player game")
+    if report is not None:
+        report.update(refine=False, stopped=False)
     opp = 1 - me
     base = _base(world, opp)
     chosen = tuple(world.boards[me].cards)
@@ -341,10 +350,14 @@ def choose_pair(
     rated: dict[tuple[int, ...], float] = {}
     for pair in mine:
         if deadline is not None and time.process_time() > deadline and best is not None:
+            if report is not None:
+                report["stopped"] = True
             return best
         value = 0.0
         for theirs, w in model:
             if best is not None and stop is not None and time.process_time() > stop:
+                if report is not None:
+                    report["stopped"] = True
                 return best  # a row cut short is not used
             if w > 0:
                 value += w * rate(pair, theirs)
@@ -352,10 +365,14 @@ def choose_pair(
         if value > best_value + 1e-9:
             best, best_value = pair, value
     if refine > 0 and best is not None and len(rated) > 1:
+        if report is not None:
+            report["refine"] = True
         try:
             with clock.deadline_at(stop if refine_by is None else refine_by):
-                return _refine(base, me, rated, model, refine)
+                return _refine(base, me, rated, model, refine, rate if anytime else None, report, width)
         except clock.OutOfTime:
+            if report is not None:
+                report["stopped"] = True
             return best
     return best
 
@@ -439,12 +456,31 @@ def _refine(
     rated: dict[tuple[int, ...], float],
     model: list[tuple[tuple[int, ...], float]],
     keep: int,
+    table: Callable[[tuple[int, ...], tuple[int, ...]], float] | None = None,
+    report: dict[str, Any] | None = None,
+    width: float = 0.0,
 ) -> tuple[int, ...]:
     """The best of this player's ``keep`` best-rated pairs (``rated``: expected margin against the
     model) once re-rated with both players carrying out their cards by their best lines
-    (:func:`payoff` with a line memo) against the other's likeliest pairs (chances renormalised).
-    Checks the decision's clock (:class:`clock.OutOfTime` when it runs out)."""
+    (:func:`payoff` with a line memo) against the other's likeliest pairs (at most
+    :data:`REFINE_COLUMNS`, until their chances add up to :data:`REFINE_MASS`).
+
+    Anytime: the re-rating goes one column (one pair of the other's, likeliest first) at a time,
+    for all ``keep`` pairs, so when the decision's clock (:mod:`farmtable.core.clock`) runs out the
+    columns finished so far still decide. Without ``table`` a pair is rated by its mean over the
+    finished columns (chances renormalised); with ``table`` (the table's rating of a pair against
+    a pair, as summed in ``rated``) by ``rated`` with every finished column's entry replaced by its
+    best-line value (on the table's scale: ``width`` as in :func:`payoff`; so the other's unrefined
+    pairs still count, at the table's rating). When the first column is cut short, the best of the
+    pairs it re-rated (the table's best first) by their table rating with that entry replaced; with
+    none re-rated, the table's best pair (the first of ``rated``'s best). Without ``table``, a
+    re-rating cut short by the clock is not used at all: the table's best pair (sessions 11-13).
+    ``report`` (a dict) receives ``columns`` (planned), ``done`` (finished), ``mass`` (their
+    chances), ``stopped`` (True when the clock ran out), ``rows`` (when it ran out in the first
+    column: the pairs that column re-rated), ``at`` (the ``process_time`` it started) and ``spent``
+    (CPU s from then to the end of each finished column)."""
     top = sorted(rated, key=lambda pair: -rated[pair])[:keep]
+    rated_best = top[0]
     columns: list[tuple[tuple[int, ...], float]] = []
     mass = 0.0
     for theirs, w in sorted(model, key=lambda m: -m[1]):
@@ -453,9 +489,38 @@ def _refine(
         columns.append((theirs, w))
         mass += w
     lines: dict[tuple[object, ...], float] = {}
+    sums = dict.fromkeys(top, 0.0)
+    done = 0
+    done_mass = 0.0
+    column: dict[tuple[int, ...], float] = {}
+    if report is not None:
+        report.update(columns=len(columns), done=0, mass=0.0, stopped=False, at=time.process_time(), spent=[])
+    try:
+        for theirs, w in columns:
+            column = {}
+            for pair in top:  # the table's best first
+                column[pair] = payoff(base, me, pair, theirs, width if table is not None else 0.0, lines)
+            for pair in top:
+                sums[pair] += w * (column[pair] - (table(pair, theirs) if table is not None else 0.0))
+            done += 1
+            done_mass += w
+            if report is not None:
+                report.update(done=done, mass=done_mass)
+                report["spent"].append(time.process_time() - report["at"])
+    except clock.OutOfTime:
+        if report is not None:
+            report.update(stopped=True, rows=len(column) if done == 0 else 0)
+        if table is None:  # the table's best pair, as before session 14
+            return top[0]
+        if done == 0:  # the first column cut short: the best of the pairs it re-rated
+            theirs, w = columns[0]
+            top = list(column)
+            sums = {pair: w * (column[pair] - table(pair, theirs)) for pair in top}
+            if not top:
+                return rated_best
     best, best_value = top[0], -math.inf
     for pair in top:
-        value = sum(w * payoff(base, me, pair, theirs, lines=lines) for theirs, w in columns) / mass
+        value = rated[pair] + sums[pair] if table is not None else sums[pair] / done_mass
         if value > best_value + 1e-9:
             best, best_value = pair, value
     return best
@@ -567,7 +632,8 @@ class DuelAgent(Agent):
     (equilibrium play, shares 0 to 1), ``refine`` (pairs re-rated by best lines, 0 to 10),
     ``level`` (the depth of the ``deep`` model, 1 to 4), ``adapt=1`` (with ``deep``: the other
     modelled as a mixture of its level-0 to level-``level`` models, weighted by how well each
-    foresaw the pairs it revealed so far this game: :meth:`observe`);
+    foresaw the pairs it revealed so far this game: :meth:`observe`), ``anytime=1`` (with
+    ``refine``: a refinement cut short by the clock decides by the columns it finished);
     ``plan=0`` plays phase 3 by greedy steps.
     """
 
@@ -587,6 +653,7 @@ class DuelAgent(Agent):
         refine: int = 0,
         level: int = 1,
         adapt: int = 0,
+        anytime: int = 0,
     ) -> None:
         _check_params(time, temp)
         if plan not in (0, 1) or isinstance(plan, bool):
@@ -608,7 +675,11 @@ class DuelAgent(Agent):
             raise ValueError(f"farmerama-duel: adapt must be 0 or 1, got {adapt!r}")
         if adapt and not deep:
             raise ValueError("farmerama-duel: adapt=1 weighs the level models of deep=, so it needs deep > 0")
+        if anytime not in (0, 1) or isinstance(anytime, bool):
+            raise ValueError(f"farmerama-duel: anytime must be 0 or 1, got {anytime!r}")
         params: dict[str, Any] = {"temp": temp}
+        if anytime:
+            params["anytime"] = anytime
         if adapt:
             params["adapt"] = adapt
         if level != 1:
@@ -653,6 +724,10 @@ class DuelAgent(Agent):
         """``adapt=1``: the weight of each of the other's levels 0 to ``level`` (a posterior, from even)."""
         self._forecast: tuple[int, dict[int, list[tuple[tuple[int, ...], float]]]] | None = None
         """(round, each level's model of the other's pair) from this round's first rated table."""
+        self.anytime = bool(anytime)
+        self.tables: list[dict[str, Any]] = []
+        """Per phase-1 table rated (a pair's first card): the round and :func:`choose_pair`'s report
+        (did the refinement run, was it stopped, how many of its columns it finished)."""
         self.history: list[dict[str, Any]] = []
         """``adapt=1``: per round observed, the other's pair, each level's chance of it, the belief after."""
 
@@ -737,6 +812,7 @@ class DuelAgent(Agent):
                 return action
         self._second = None
         seen: dict[int, list[tuple[tuple[int, ...], float]]] = {}
+        report: dict[str, Any] = {"round": world.round}
         try:
             stop = None if self.budget is None else self._start + STOP_SHARE * self.budget
             pair = choose_pair(
@@ -756,9 +832,13 @@ class DuelAgent(Agent):
                 level=self.level,
                 belief=list(self.belief) if self.adapt else None,
                 seen=seen if self.adapt else None,
+                anytime=self.anytime,
+                report=report,
             )
         except clock.OutOfTime:
             pair = None
+            report["stopped"] = True
+        self.tables.append(report)
         if seen and not chosen and (self._forecast is None or self._forecast[0] != world.round):
             self._forecast = (world.round, seen)
         self.last_pair = pair
