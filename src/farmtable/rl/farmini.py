@@ -314,7 +314,8 @@ def fast_encoder(sp: Spec) -> FastEncode:
     score's bytes, and by the farm's ``version`` (``Farm.version``: a new number whenever a card is laid or
     its animals change, kept by copies), so a farm seen before costs one look-up, not a key built from its
     content; what depends on the cards only (their ones, the pens: :func:`find_pens`, the pens' cornfields
-    and animal cells) is kept per layout, so a token put on a farm costs no flood. The score is ``score_sheet``'s (``scoring.py``) read off the kept pens: animals, corn in pens without
+    and animal cells) is kept per layout, so a token put on a farm costs no flood. The score is
+    ``score_sheet``'s (``scoring.py``) read off the kept pens: animals, corn in pens without
     animals, the second variant's single-kind bonus, the empty-cell penalty and the gaps. A layout one
     card larger than a kept one starts from it (its ones, its pens: :func:`find_pens`). The farms' part
     of the array is zeroed, then one numpy call per farm sets its ones (``fresh``: into ``np.zeros``).
