@@ -163,10 +163,14 @@ OVERRIDES: Final[tuple[Override, ...]] = (
     Override(
         "expert",
         "farmerama",
-        "farmerama-duel:time=1.0,temp=0.5,deep=1,level=2,refine=10",
-        "2 players, against the Hard row above, deals 2000-2099 from both seats: 82.8% [76.9, 87.4] of 200 "
-        "games, margin +16.93 [+14.30, +19.57] stars (session 11: fr11's 70 games, the lead's 130). "
-        "benchmarks/ai/farmerama.md and benchmarks/ai/ladder.md, session 11",
+        "farmerama-duel:time=1.0,temp=0.5,deep=1,level=2,refine=10,adapt=1,anytime=1",
+        "2 players, against ismcts:iters=200,depth=5, deals 2000-2099 from both seats: 85.0% [79.4, 89.3] of 200 "
+        "games, margin +16.88 [+14.70, +19.06] stars; paired on 77 of those deals +0.179 [+0.094, +0.263] win "
+        "share a deal over the former Expert (...,refine=10 without adapt/anytime: 67.9% of 154, session 12); "
+        "against the Hard row above, deals 2000-2009 and 2035-2054: 75.0% [62.8, 84.2] of 60 games, paired "
+        "with the former Expert on 20 deals -0.025 [-0.111, +0.061] (level; the former Expert: 82.8% [76.9, "
+        "87.4] of 200, session 11); CPU s a decision p50 0.000, p99 0.801, max 0.930. "
+        "benchmarks/ai/farmerama.md and benchmarks/ai/ladder.md, session 14",
         players=2,
     ),
     Override(
