@@ -34,13 +34,7 @@ def full_values(state: FarmeramaState, captured: dict[str, Any], cap: float) -> 
     base = duel._base(state.clone(), 1)
     rated, model, keep, table = captured["rated"], captured["model"], captured["keep"], captured["table"]
     top = sorted(rated, key=lambda pair: -rated[pair])[:keep]
-    columns: list[tuple[tuple[int, ...], float]] = []
-    mass = 0.0
-    for theirs, w in sorted(model, key=lambda m: -m[1]):
-        if mass >= duel.REFINE_MASS or len(columns) >= duel.REFINE_COLUMNS:
-            break
-        columns.append((theirs, w))
-        mass += w
+    columns = duel.refine_columns(model)
     lines: dict[tuple[object, ...], float] = {}
     try:
         with clock.deadline_at(time.process_time() + cap):

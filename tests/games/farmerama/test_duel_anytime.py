@@ -35,17 +35,6 @@ def _parts(
     return rated, model, sorted(rated, key=lambda pair: -rated[pair])[:KEEP]
 
 
-def _columns(model: list[tuple[tuple[int, ...], float]]) -> list[tuple[tuple[int, ...], float]]:
-    columns: list[tuple[tuple[int, ...], float]] = []
-    mass = 0.0
-    for theirs, w in sorted(model, key=lambda m: -m[1]):
-        if mass >= duel.REFINE_MASS or len(columns) >= duel.REFINE_COLUMNS:
-            break
-        columns.append((theirs, w))
-        mass += w
-    return columns
-
-
 def _substituted(state: FarmeramaState, done: int) -> dict[tuple[int, ...], float]:
     """Each of the ``KEEP`` pairs' table rating with the first ``done`` columns' entries replaced by
     their best-line values: what the anytime refinement rates after ``done`` columns."""
@@ -55,7 +44,8 @@ def _substituted(state: FarmeramaState, done: int) -> dict[tuple[int, ...], floa
     out = {}
     for mine in top:
         fix = sum(
-            w * (PAYOFF(base, 0, mine, q, lines=lines) - PAYOFF(base, 0, mine, q)) for q, w in _columns(model)[:done]
+            w * (PAYOFF(base, 0, mine, q, lines=lines) - PAYOFF(base, 0, mine, q))
+            for q, w in duel.refine_columns(model)[:done]
         )
         out[mine] = rated[mine] + fix
     return out
@@ -82,7 +72,7 @@ def cut_after(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
 def test_a_finished_anytime_refinement_is_the_tables_rating_with_the_line_columns() -> None:
     state = _position()
-    expected = _substituted(state, len(_columns(_parts(state)[1])))
+    expected = _substituted(state, len(duel.refine_columns(_parts(state)[1])))
     report: dict[str, Any] = {}
     pair = duel.choose_pair(state.clone(), 0, temp=0.5, refine=KEEP, anytime=True, report=report)
     assert pair == max(expected, key=lambda p: expected[p])

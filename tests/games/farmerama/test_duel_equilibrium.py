@@ -149,12 +149,7 @@ def test_refine_picks_among_the_best_pairs_by_their_best_lines() -> None:
     model = duel.opponent_model(base, 1, 0.5)
     rated = {mine: sum(w * duel.payoff(base, 0, mine, theirs) for theirs, w in model) for mine in PAIRS}
     top = sorted(rated, key=lambda pair: -rated[pair])[:3]
-    columns, mass = [], 0.0
-    for theirs, w in sorted(model, key=lambda m: -m[1]):
-        if mass >= duel.REFINE_MASS or len(columns) >= duel.REFINE_COLUMNS:
-            break
-        columns.append((theirs, w))
-        mass += w
+    columns = duel.refine_columns(model)
     lines: dict[tuple[object, ...], float] = {}
     by_line = {mine: sum(w * duel.payoff(base, 0, mine, q, lines=lines) for q, w in columns) for mine in top}
     pair = duel.choose_pair(state.clone(), 0, temp=0.5, refine=3)

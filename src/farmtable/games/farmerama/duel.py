@@ -450,6 +450,23 @@ REFINE_COLUMNS: Final = 4
 """Refinement: at most this many of the other's pairs re-rated."""
 
 
+def refine_columns(model: list[tuple[tuple[int, ...], float]]) -> list[tuple[tuple[int, ...], float]]:
+    """The other's pairs a refinement re-rates against: the likeliest of ``model`` (pair, chance) first,
+    at most :data:`REFINE_COLUMNS`, until their chances add up to :data:`REFINE_MASS`.
+
+    >>> refine_columns([((1, 2), 0.05), ((0, 1), 0.5), ((2, 3), 0.45)])
+    [((0, 1), 0.5), ((2, 3), 0.45)]
+    """
+    columns: list[tuple[tuple[int, ...], float]] = []
+    mass = 0.0
+    for theirs, w in sorted(model, key=lambda m: -m[1]):
+        if mass >= REFINE_MASS or len(columns) >= REFINE_COLUMNS:
+            break
+        columns.append((theirs, w))
+        mass += w
+    return columns
+
+
 def _refine(
     base: FarmeramaState,
     me: int,
@@ -481,13 +498,7 @@ def _refine(
     (CPU s from then to the end of each finished column)."""
     top = sorted(rated, key=lambda pair: -rated[pair])[:keep]
     rated_best = top[0]
-    columns: list[tuple[tuple[int, ...], float]] = []
-    mass = 0.0
-    for theirs, w in sorted(model, key=lambda m: -m[1]):
-        if mass >= REFINE_MASS or len(columns) >= REFINE_COLUMNS:
-            break
-        columns.append((theirs, w))
-        mass += w
+    columns = refine_columns(model)
     lines: dict[tuple[object, ...], float] = {}
     sums = dict.fromkeys(top, 0.0)
     done = 0
