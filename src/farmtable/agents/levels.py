@@ -154,10 +154,12 @@ OVERRIDES: Final[tuple[Override, ...]] = (
     Override(
         "hard",
         "farmerama",
-        "farmerama-duel:time=0.5,temp=0.5,deep=1",
-        "2 players, against the Normal row above, deals 2000-2099 from both seats: 59.5% [52.6, 66.1] of 200 "
-        "games, margin +0.76 [-2.05, +3.57] (more wins than Normal established, 60% not). "
-        "benchmarks/ai/farmerama.md, session 9",
+        "farmerama-duel:time=0.5,temp=0.5,deep=1,refine=10,anytime=1",
+        "2 players, against the Normal row above, deals 2000-2099 from both seats: 89.0% [83.9, 92.6] of 200 "
+        "games, margin +17.55 [+15.31, +19.79] stars; paired on the same deals +0.295 [+0.205, +0.385] win share "
+        "a deal over the former Hard (farmerama-duel:time=0.5,temp=0.5,deep=1: 59.5% [52.6, 66.1] of 200, "
+        "session 9); CPU s a decision p50 0.000, p99 0.400, max 0.507 (5 of 80,584 decisions over 0.5 s, "
+        "by at most 6.5 ms). benchmarks/ai/farmerama.md and benchmarks/ai/ladder.md, session 15",
         players=2,
     ),
     Override(
@@ -167,10 +169,10 @@ OVERRIDES: Final[tuple[Override, ...]] = (
         "2 players, against ismcts:iters=200,depth=5, deals 2000-2099 from both seats: 85.0% [79.4, 89.3] of 200 "
         "games, margin +16.88 [+14.70, +19.06] stars; paired on 77 of those deals +0.179 [+0.094, +0.263] win "
         "share a deal over the former Expert (...,refine=10 without adapt/anytime: 67.9% of 154, session 12); "
-        "against the Hard row above, deals 2000-2009 and 2035-2054: 75.0% [62.8, 84.2] of 60 games, paired "
-        "with the former Expert on 20 deals -0.025 [-0.111, +0.061] (level; the former Expert: 82.8% [76.9, "
-        "87.4] of 200, session 11); CPU s a decision p50 0.000, p99 0.801, max 0.930. "
-        "benchmarks/ai/farmerama.md and benchmarks/ai/ladder.md, session 14",
+        "against the Hard row above, deals 2000-2099 from both seats: 79.2% [73.1, 84.3] of 200 games, margin "
+        "+15.37 [+12.86, +17.87] (session 15; against the former Hard farmerama-duel:time=0.5,temp=0.5,deep=1: "
+        "84.5% [78.8, 88.9] of 200, sessions 14-15); CPU s a decision p50 0.000, p99 0.801, max 0.930. "
+        "benchmarks/ai/farmerama.md and benchmarks/ai/ladder.md, sessions 14 and 15",
         players=2,
     ),
     Override(
