@@ -132,9 +132,22 @@ def _token(cx: float, cy: float, r: float, kind: str) -> str:
     )
 
 
+_N_LIMIT: Final = 8192
+_N_MEMO: dict[float, str] = {}
+""":func:`_n`'s texts by value (a picture writes the same few hundred coordinates again and again)."""
+
+
 def _n(value: float) -> str:
-    """A coordinate with at most one decimal (short output)."""
-    return f"{round(value, 1):g}"
+    """A coordinate with at most one decimal (short output); remembered by value (zero aside: ``-0.0``
+    equals ``0.0`` as a key but is written ``-0``)."""
+    text = _N_MEMO.get(value)
+    if text is None:
+        text = f"{round(value, 1):g}"
+        if value:
+            if len(_N_MEMO) >= _N_LIMIT:
+                _N_MEMO.clear()
+            _N_MEMO[value] = text
+    return text
 
 
 def _quarter(
@@ -490,9 +503,19 @@ def _farm_block(
     )
     cached = _BLOCKS.get(key)
     if cached is None:
-        parts, width, height = _draw_farm_block(view, p, player, {}, None, {}, winners, faces)
+        # the farm's grid and score line read nothing of the reader: drawn once for its owner and the others
+        body_key = key[:1] + key[2:]
+        body = _BODIES.get(body_key)
+        parts, width, height = _draw_farm_block(view, p, player, {}, None, {}, winners, faces, body)
+        if body is None:
+            _BODIES.put(body_key, "".join(parts[3:]))
         cached = _BLOCKS.put(key, (["".join(parts)], width, height))
     return cached
+
+
+_BODIES: BoundedCache[tuple[Any, ...], str] = BoundedCache(BLOCK_CACHE_LIMIT)
+"""A farm's drawing without buttons after its frame, title and points (its score line, coordinates and
+cards): the same for its owner and every other reader, by everything it shows."""
 
 
 def _draw_farm_block(
@@ -504,8 +527,10 @@ def _draw_farm_block(
     cells: dict[Cell, str],
     winners: set[int],
     faces: Faces = DEFAULT,
+    body: str | None = None,
 ) -> tuple[list[str], float, float]:
-    """:func:`_farm_block` drawn."""
+    """:func:`_farm_block` drawn: the frame, title and points (the first three parts), then the rest,
+    which is ``body`` when given (that farm's rest already drawn, without buttons)."""
     farm = view["farms"][p]
     cards = {(int(c[0]), int(c[1])): (str(c[2]), int(c[3])) for c in farm.get("cards", [])}
     animals = {(int(a[0]), int(a[1]), QUARTER_INDEX.get(str(a[2]), 0)): str(a[3]) for a in farm.get("animals", [])}
@@ -561,6 +586,9 @@ def _draw_farm_block(
         )
     parts.append(_text(10, 20, title, 14, bold=True, fill=BLUE if mine else INK))
     parts.append(_text(width - 10, 20, points, 14, anchor="end", bold=True))
+    if body is not None:
+        parts.append(body)
+        return parts, width, height
     parts.append(_text(10, 38, detail, 11, fill=MUTED))
     gx = AXIS
     rows_ext, columns_ext = _extents(cards)
