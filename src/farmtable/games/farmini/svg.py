@@ -464,6 +464,25 @@ def _solo_line(view: dict[str, Any]) -> str:
 # --- the farm ---------------------------------------------------------------------------------
 
 
+RECENT_FARMS: Final = 8
+_RECENT: list[tuple[dict[str, Any], str]] = []
+"""The farms :func:`farm_key` saw last, newest first, with their ``repr``."""
+
+
+def farm_key(farm: dict[str, Any]) -> str:
+    """A farm's ``repr`` (what it shows: the key of its drawings), found again by equality among the last
+    farms seen: each seat's view brings its own equal copy of every farm, and comparing two equal farms is
+    far cheaper than writing one out. Sound because a view's farms are made fresh by the rules' ``view``
+    and read, never changed, afterwards."""
+    for seen, key in _RECENT:
+        if seen is farm or seen == farm:
+            return key
+    key = repr(farm)
+    _RECENT.insert(0, (farm, key))
+    del _RECENT[RECENT_FARMS:]
+    return key
+
+
 BLOCK_CACHE_LIMIT: Final = 1024
 _BLOCKS: BoundedCache[tuple[Any, ...], tuple[list[str], float, float]] = BoundedCache(BLOCK_CACHE_LIMIT)
 """Farms drawn without buttons, by everything they show: a farm not being played is drawn the same for
@@ -497,7 +516,7 @@ def _farm_block(
         p in (view.get("actors") or []),
         p in winners and len(farms) > 1,
         repr(scores[p]) if p < len(scores) else None,
-        repr(farms[p]),
+        farm_key(farms[p]),
         repr(sheets[p]) if p < len(sheets) else None,
         "second-variant" in (view.get("variants") or []),
     )
