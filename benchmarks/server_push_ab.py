@@ -237,6 +237,35 @@ server has it, CPython's defaults before). Written against the Hub API both comm
 
 GAMES = ["tiny-farms", "farmini", "farmerama", "tiny-towns", "farmers-finances"]
 
+PROFILE = """
+import contextlib, cProfile, io, json, pstats, sys, time
+code = sys.argv.pop(1)
+out = io.StringIO()
+prof = cProfile.Profile(time.process_time)  # CPU time: a busy machine's waits are charged to no function
+with contextlib.redirect_stdout(out):
+    prof.enable()
+    exec(compile(code, "<workload>", "exec"), {"__name__": "__workload__"})
+    prof.disable()
+stats = pstats.Stats(prof).stats
+total = sum(tt for _, _, tt, _, _ in stats.values())
+rows = [
+    {"function": f"{file.split('/src/')[-1]}:{line}({name})", "self": round(tt / total, 4),
+     "cumulative": round(ct / total, 4)}
+    for (file, line, name), (_, _, tt, ct, _) in stats.items()
+]
+mine = [r for r in rows if r["function"].startswith("farmtable/")]
+print(json.dumps({
+    "workload": json.loads(out.getvalue().strip().splitlines()[-1]),
+    "profiled_cpu_s": round(total, 3),
+    "by_cumulative": sorted(mine, key=lambda r: -r["cumulative"])[:30],
+    "by_self": sorted(rows, key=lambda r: -r["self"])[:20],
+}))
+"""
+"""``--profile``: :data:`WORKLOAD` of this checkout once under ``cProfile`` timed by CPU time (imports and the
+warm-up included); the shares of the profiled CPU time by function (cumulative, the project's functions; and
+self time, all). Profiling slows every call, small ones
+most, so the shares are a guide to where the time goes, not measurements to compare."""
+
 
 def in_process_run(side: str, src: Path, args: argparse.Namespace, seed: int) -> dict[str, Any]:
     """One in-process run of :data:`WORKLOAD` with the sources in ``src`` (a child process)."""
@@ -309,6 +338,9 @@ def main() -> None:
     )
     parser.add_argument("--decisions", type=int, default=60, help="--in-process: decisions per table")
     parser.add_argument("--tables", type=int, default=2, help="--in-process: tables per game")
+    parser.add_argument(
+        "--profile", action="store_true", help="--in-process: profile this checkout's workload once (no comparison)"
+    )
     args = parser.parse_args()
     if not (1 <= args.decisions <= 400 and 1 <= args.tables <= 10):
         raise SystemExit("--decisions is 1 to 400 and --tables 1 to 10 (bounded on purpose)")
@@ -316,6 +348,20 @@ def main() -> None:
         raise SystemExit(f"--rounds is 1 to {MAX_ROUNDS} (bounded on purpose)")
     if args.ai_tables + args.human_tables > load_server.MAX_TABLES or args.seconds + args.warmup > 600:
         raise SystemExit(f"bounded on purpose: at most {load_server.MAX_TABLES} tables and 600 s a run")
+    if args.profile:
+        games = ",".join(args.games or GAMES)
+        got = run_child(
+            ROOT / "src",
+            PROFILE,
+            WORKLOAD,
+            games,
+            str(args.decisions),
+            str(args.tables),
+            str(args.seed),
+            what="profile",
+        )
+        print(json.dumps(got, indent=None if args.json else 1))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         old_sha, new_name, sides = export_sides(args.before, args.after, Path(tmp))
         runs: list[dict[str, Any]] = []

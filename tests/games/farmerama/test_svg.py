@@ -221,3 +221,24 @@ def test_every_view_of_a_profi_game_renders() -> None:
     assert views
     for view, legal, p in views:
         assert 'class="ft-board farmerama"' in render_svg(view, legal, p)
+
+
+def test_a_boards_key_is_its_repr_whether_found_again_or_written_out() -> None:
+    """``board_key`` finds a board seen before by equality: what it returns is that board's ``repr`` for
+    equal copies (each seat's view and live score bring their own) and for boards that differ."""
+    from farmtable.games.farmerama.svg import RECENT_BOARDS, board_key
+
+    state = farmtable.get_game("farmerama").new_game(2, seed=31)
+    rng = random.Random(31)
+    seen: set[str] = set()
+    for _ in range(60):
+        if state.is_over():
+            break
+        for viewer in (0, 1, None):
+            for board in state.view(viewer)["boards"]:
+                assert board_key(board) == repr(board)
+                seen.add(repr(board))
+        seat = state.actors()[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[rng.randrange(len(legal))])
+    assert len(seen) > RECENT_BOARDS

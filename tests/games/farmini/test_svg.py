@@ -182,3 +182,24 @@ def test_the_server_uses_this_renderer() -> None:
     state = GAME.new_game(players=2, seed=1)
     svg = render(GAME, state.view(0), legal_notations(state, 0), 0)
     assert 'class="ft-board ft-farmini"' in svg
+
+
+def test_a_farms_key_is_its_repr_whether_found_again_or_written_out() -> None:
+    """``farm_key`` finds a farm seen before by equality: what it returns is that farm's ``repr`` for equal
+    copies (each seat's view brings its own) and for farms that differ, through a seeded game."""
+    from farmtable.games.farmini.svg import RECENT_FARMS, farm_key
+
+    state = GAME.new_game(2, seed=31)
+    rng = random.Random(31)
+    seen: set[str] = set()
+    for _ in range(60):
+        if state.is_over():
+            break
+        for viewer in (0, 1, None):
+            for farm in state.view(viewer)["farms"]:
+                assert farm_key(farm) == repr(farm)
+                seen.add(repr(farm))
+        seat = state.actors()[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[rng.randrange(len(legal))])
+    assert len(seen) > RECENT_FARMS  # more farms than it remembers: old ones are written out again

@@ -150,10 +150,29 @@ def _scarecrow(x: float, y: float) -> str:
     )
 
 
+RECENT_BOARDS = 8
+_RECENT: list[tuple[dict[str, Any], str]] = []
+"""The boards :func:`board_key` saw last, newest first, with their ``repr``."""
+
+
+def board_key(board: dict[str, Any]) -> str:
+    """A board's ``repr``, the key of every drawing remembered of it: found again by equality among the
+    last boards seen, since each seat's view and the live score of each update bring their own equal copy
+    of every board, and comparing two equal boards is far cheaper than writing one out. Sound because a
+    view's boards are made fresh by ``board_view`` and read, never changed, afterwards."""
+    for seen, key in _RECENT:
+        if seen is board or seen == board:
+            return key
+    key = repr(board)
+    _RECENT.insert(0, (board, key))
+    del _RECENT[RECENT_BOARDS:]
+    return key
+
+
 def _stars_now(board: dict[str, Any]) -> tuple[int, ScoreInput]:
     """The stars a board would score if the game ended now (the final scoring, from public facts);
     remembered by the board's ``repr`` (the live score of every seat's update asks it too)."""
-    return _stars_now_of(repr(board), board)
+    return _stars_now_of(board_key(board), board)
 
 
 def _count_stars(board: dict[str, Any]) -> tuple[int, ScoreInput]:
@@ -765,7 +784,7 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
     """Draw ``view`` as one ``<svg>``; elements for legal decisions carry ``data-action``."""
     allowed = set(legal)
     boards = [b for b in view.get("boards", []) if isinstance(b, dict)]
-    keys = [repr(b) for b in boards]  # what a board shows: the key of the drawings remembered below
+    keys = [board_key(b) for b in boards]  # what a board shows: the key of the drawings remembered below
     scored = [_stars_now_of(key, b) for key, b in zip(keys, boards, strict=True)]
     parts = [*_header(view, player, [e for _, e in scored])]
     parts += _action_wheel(view)

@@ -132,9 +132,22 @@ def _token(cx: float, cy: float, r: float, kind: str) -> str:
     )
 
 
+_N_LIMIT: Final = 8192
+_N_MEMO: dict[float, str] = {}
+""":func:`_n`'s texts by value (a picture writes the same few hundred coordinates again and again)."""
+
+
 def _n(value: float) -> str:
-    """A coordinate with at most one decimal (short output)."""
-    return f"{round(value, 1):g}"
+    """A coordinate with at most one decimal (short output); remembered by value (zero aside: ``-0.0``
+    equals ``0.0`` as a key but is written ``-0``)."""
+    text = _N_MEMO.get(value)
+    if text is None:
+        text = f"{round(value, 1):g}"
+        if value:
+            if len(_N_MEMO) >= _N_LIMIT:
+                _N_MEMO.clear()
+            _N_MEMO[value] = text
+    return text
 
 
 def _quarter(
@@ -451,6 +464,25 @@ def _solo_line(view: dict[str, Any]) -> str:
 # --- the farm ---------------------------------------------------------------------------------
 
 
+RECENT_FARMS: Final = 8
+_RECENT: list[tuple[dict[str, Any], str]] = []
+"""The farms :func:`farm_key` saw last, newest first, with their ``repr``."""
+
+
+def farm_key(farm: dict[str, Any]) -> str:
+    """A farm's ``repr`` (what it shows: the key of its drawings), found again by equality among the last
+    farms seen: each seat's view brings its own equal copy of every farm, and comparing two equal farms is
+    far cheaper than writing one out. Sound because a view's farms are made fresh by the rules' ``view``
+    and read, never changed, afterwards."""
+    for seen, key in _RECENT:
+        if seen is farm or seen == farm:
+            return key
+    key = repr(farm)
+    _RECENT.insert(0, (farm, key))
+    del _RECENT[RECENT_FARMS:]
+    return key
+
+
 BLOCK_CACHE_LIMIT: Final = 1024
 _BLOCKS: BoundedCache[tuple[Any, ...], tuple[list[str], float, float]] = BoundedCache(BLOCK_CACHE_LIMIT)
 """Farms drawn without buttons, by everything they show: a farm not being played is drawn the same for
@@ -484,15 +516,25 @@ def _farm_block(
         p in (view.get("actors") or []),
         p in winners and len(farms) > 1,
         repr(scores[p]) if p < len(scores) else None,
-        repr(farms[p]),
+        farm_key(farms[p]),
         repr(sheets[p]) if p < len(sheets) else None,
         "second-variant" in (view.get("variants") or []),
     )
     cached = _BLOCKS.get(key)
     if cached is None:
-        parts, width, height = _draw_farm_block(view, p, player, {}, None, {}, winners, faces)
+        # the farm's grid and score line read nothing of the reader: drawn once for its owner and the others
+        body_key = key[:1] + key[2:]
+        body = _BODIES.get(body_key)
+        parts, width, height = _draw_farm_block(view, p, player, {}, None, {}, winners, faces, body)
+        if body is None:
+            _BODIES.put(body_key, "".join(parts[3:]))
         cached = _BLOCKS.put(key, (["".join(parts)], width, height))
     return cached
+
+
+_BODIES: BoundedCache[tuple[Any, ...], str] = BoundedCache(BLOCK_CACHE_LIMIT)
+"""A farm's drawing without buttons after its frame, title and points (its score line, coordinates and
+cards): the same for its owner and every other reader, by everything it shows."""
 
 
 def _draw_farm_block(
@@ -504,8 +546,10 @@ def _draw_farm_block(
     cells: dict[Cell, str],
     winners: set[int],
     faces: Faces = DEFAULT,
+    body: str | None = None,
 ) -> tuple[list[str], float, float]:
-    """:func:`_farm_block` drawn."""
+    """:func:`_farm_block` drawn: the frame, title and points (the first three parts), then the rest,
+    which is ``body`` when given (that farm's rest already drawn, without buttons)."""
     farm = view["farms"][p]
     cards = {(int(c[0]), int(c[1])): (str(c[2]), int(c[3])) for c in farm.get("cards", [])}
     animals = {(int(a[0]), int(a[1]), QUARTER_INDEX.get(str(a[2]), 0)): str(a[3]) for a in farm.get("animals", [])}
@@ -561,6 +605,9 @@ def _draw_farm_block(
         )
     parts.append(_text(10, 20, title, 14, bold=True, fill=BLUE if mine else INK))
     parts.append(_text(width - 10, 20, points, 14, anchor="end", bold=True))
+    if body is not None:
+        parts.append(body)
+        return parts, width, height
     parts.append(_text(10, 38, detail, 11, fill=MUTED))
     gx = AXIS
     rows_ext, columns_ext = _extents(cards)
