@@ -6,7 +6,9 @@ the order of the first game), and prints per pair: games, the first spec's win s
 counts half) with its Wilson 95% interval, the share as first and as second player, the mean margin
 (normal 95%), and the share's logit ``ln(p / (1 - p))`` — the Bradley–Terry reading in which the
 rungs of a ladder add up (a reading, not a law: ``--chain`` prints the sum over consecutive pairs).
-A rung of ≥ 60% on 200 games needs about 67% observed (logit 0.71).
+A rung of ≥ 60% on 200 games needs about 67% observed (logit 0.71). ``--paired A B C D`` also
+prints, per deal played from both seats in both pairs, A's win share against B minus C's against D
+(how much wider a rung got where its agents changed, on the same deals), with a normal 95% interval.
 
     python benchmarks/ai/tf_ladder.py RAW1.jsonl RAW2.jsonl ... \\
         --pair "mcts:iters=50,time=0.2" greedy --pair "tiny-farms-duel:time=0.5" "mcts:iters=50,time=0.2"
@@ -75,6 +77,15 @@ def row(first: str, games: list[dict[str, object]]) -> tuple[str, float]:
     return text, lg
 
 
+def per_deal(games: list[dict[str, object]], first: str) -> dict[int, float]:
+    """``first``'s mean win share per deal over the deals it played from both seats."""
+    seats: dict[int, dict[int, float]] = defaultdict(dict)
+    for game in games:
+        won, _, seat = share(game, first)
+        seats[int(game["deal"])][seat] = won  # type: ignore[call-overload]
+    return {deal: (s[0] + s[1]) / 2 for deal, s in seats.items() if len(s) == 2}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the ladder table."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -83,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first", type=int, default=None, help="first game seed kept")
     ap.add_argument("--last", type=int, default=None, help="last game seed kept")
     ap.add_argument("--chain", action="store_true", help="also print the sum of the listed pairs' logits")
+    ap.add_argument("--paired", nargs=4, metavar=("A", "B", "C", "D"), help="per deal: A's share vs B minus C's vs D")
     args = ap.parse_args(argv)
     games = load(args.raw)
     keep = {
@@ -110,6 +122,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.chain:
         added = 100 / (1 + math.exp(-total))
         print(f"\nsum of the logits above: {total:+.2f} (a share of {added:.1f}% if they add up)")
+    if args.paired:
+        a, b, c, d = args.paired
+        new = per_deal(keep.get(frozenset((a, b)), []), a)
+        old = per_deal(keep.get(frozenset((c, d)), []), c)
+        deals = sorted(set(new) & set(old))
+        if not deals:
+            print("\nno deal played from both seats in both pairs")
+            return 0
+        m, lo, hi = mean_ci([new[x] - old[x] for x in deals])
+        print(
+            f"\npaired on {len(deals)} deals ({deals[0]}-{deals[-1]}): `{a}` vs `{b}` minus `{c}` vs `{d}`, "
+            f"win share a deal {m:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+        )
     return 0
 
 
