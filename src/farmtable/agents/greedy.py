@@ -6,11 +6,19 @@ rules). The copy is a *determinization* (``state.determinize(player, rng)``), ne
 clone of the real state, so the agent cannot peek at hidden cards or at a simultaneous
 choice another player has already made: given two states that look the same to its
 player, it acts the same.
+
+Two opt-in parameters, both off by default (``greedy`` alone plays exactly as it always has, the
+same choices and the same draws from its seed): ``slip=P`` makes a beginner's opponent, who with
+chance ``P`` at each decision with a choice plays its second-best move (the best one rated
+strictly below the best); ``time=S`` caps the CPU seconds a decision may spend rating moves (the
+moves not rated when it runs out are not considered), so the agent can stand in a level whose
+rows carry a CPU cap.
 """
 
 from __future__ import annotations
 
 import random
+import time as _time
 from typing import Any
 
 from farmtable.agents.base import Agent, legal_actions_or_refuse, register_agent
@@ -40,6 +48,34 @@ def greedy_choice(state: State[Any], player: int, rng: random.Random) -> int:
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
+def ranked_values(state: State[Any], player: int, deadline: float | None = None) -> list[tuple[float, int]]:
+    """``(value, index)`` of each action of ``state.legal_actions(player)`` as :func:`greedy_choice`
+    rates it, in legal order; with a ``deadline`` (a ``time.process_time`` reading), the actions
+    not rated by then are left out (the first is always rated)."""
+    out: list[tuple[float, int]] = []
+    for i, action in enumerate(state.legal_actions(player)):
+        if out and deadline is not None and _time.process_time() > deadline:
+            break
+        child = state.clone()
+        child.apply(player, action)
+        out.append((terminal_value(child, player) if child.is_over() else child.heuristic(player), i))
+    return out
+
+
+def slipped_choice(rated: list[tuple[float, int]], slip: bool, rng: random.Random) -> int:
+    """The index of the best-rated action in ``rated`` (``(value, index)`` pairs), or with ``slip``
+    the best of those rated strictly below the best (the best again when all are equal); ties are
+    broken at random with ``rng``."""
+    top = max(value for value, _ in rated)
+    pool = rated
+    if slip:
+        lower = [(value, i) for value, i in rated if value < top]
+        if lower:
+            pool, top = lower, max(value for value, _ in lower)
+    best = [i for value, i in pool if value == top]
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
 WIN_BONUS = 1_000_000.0
 """Added to the heuristic of a move that wins the game outright (and taken off one that loses it)."""
 
@@ -58,22 +94,41 @@ def terminal_value(state: State[Any], player: int) -> float:
 class GreedyAgent(Agent):
     """Plays the legal action whose resulting position the game's heuristic rates best.
 
-    Parameters: none. The seed only breaks ties and samples the determinization.
+    Parameters (both optional, off by default): ``slip`` (0-1: the chance, at each decision with a
+    choice, of playing the second-best move instead: a beginner's opponent) and ``time`` (CPU
+    seconds a decision may spend rating moves). The seed breaks ties, samples the determinization
+    and draws the slips, so a seeded game replays exactly.
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed)
+    def __init__(self, seed: int | None = None, slip: float = 0.0, time: float | None = None) -> None:
+        if isinstance(slip, bool) or not isinstance(slip, (int, float)) or not 0.0 <= slip <= 1.0:
+            raise ValueError(f"slip must be a chance between 0 and 1, got {slip!r}")
+        if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0):
+            raise ValueError(f"time must be a positive number of CPU seconds, got {time!r}")
+        params: dict[str, Any] = {}
+        if slip:
+            params["slip"] = slip
+        if time is not None:
+            params["time"] = time
+        super().__init__(seed, **params)
         self.rng = random.Random(seed)
+        self.slip = float(slip)
+        self.time = None if time is None else float(time)
 
     def act(self, state: State[Any], player: int) -> Any:
         """The best-looking legal action of ``player`` after one step of lookahead."""
+        start = _time.process_time()
         legal = legal_actions_or_refuse(state, player)
         if len(legal) == 1:
             return legal[0]
         world = state.determinize(player, random.Random(self.rng.getrandbits(64)))
-        return legal[greedy_choice(world, player, self.rng)]
+        if not self.slip and self.time is None:  # plain greedy: the same choices and draws as ever
+            return legal[greedy_choice(world, player, self.rng)]
+        slip = bool(self.slip) and self.rng.random() < self.slip
+        deadline = None if self.time is None else start + self.time
+        return legal[slipped_choice(ranked_values(world, player, deadline), slip, self.rng)]
 
 
 register_agent("greedy", GreedyAgent)
