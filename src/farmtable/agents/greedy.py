@@ -32,20 +32,9 @@ def greedy_choice(state: State[Any], player: int, rng: random.Random) -> int:
     plays each action on a clone of it. Ties are broken at random with ``rng``; a move
     that ends the game is scored by its final result (a win beats any heuristic).
     """
-    legal = state.legal_actions(player)
-    if len(legal) == 1:
+    if len(state.legal_actions(player)) == 1:
         return 0
-    best: list[int] = []
-    best_value = float("-inf")
-    for i, action in enumerate(legal):
-        child = state.clone()
-        child.apply(player, action)
-        value = terminal_value(child, player) if child.is_over() else child.heuristic(player)
-        if value > best_value:
-            best_value, best = value, [i]
-        elif value == best_value:
-            best.append(i)
-    return best[0] if len(best) == 1 else rng.choice(best)
+    return slipped_choice(ranked_values(state, player), False, rng)
 
 
 def ranked_values(state: State[Any], player: int, deadline: float | None = None) -> list[tuple[float, int]]:
