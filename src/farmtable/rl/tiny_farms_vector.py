@@ -722,9 +722,11 @@ class ViewerObs:
         self._code_at = 1 + layout.cell_code
         """Board value -> its entry in a cell's one-hot, past the seat's milk entry."""
         self._seat_size = 1 + c.BOARD_CELLS * layout.codes
-        movers, viewers = np.arange(players)[:, None], np.arange(players)[None, :]
-        self._mover_offsets = viewers * self.full.shape[2] + (movers - viewers) % players * self._seat_size
-        """``(movers, viewers)``: where the mover's seat block starts in that viewer's row of :attr:`full`."""
+        movers = np.arange(players)
+        self._viewer_offsets = [
+            viewer * self.full.shape[2] + (movers - viewer) % players * self._seat_size for viewer in range(players)
+        ]
+        """Per viewer, per mover: where the mover's seat block starts in that viewer's row of :attr:`full`."""
         self._last_offsets = np.array(
             [layout.wheel_end + (m - v) % players * self._seat_size for m in range(players) for v in range(-1, players)]
         )
@@ -758,12 +760,13 @@ class ViewerObs:
         empty = cell + self._empty_at
         code = cell + self._code_at[a[put]]
         put_mover, milk_mover = mover[put], mover[milk]
-        full = self.full.reshape(-1)  # flat positions, every viewer's at once: one index array per write
+        full = self.full.reshape(-1)  # flat positions: one index array per write
         game = players * self.full.shape[2]
-        at = (put * game)[:, None] + self._mover_offsets[put_mover]  # (puts, viewers)
-        full[at + empty[:, None]] = 0
-        full[at + code[:, None]] = 1
-        full[(milk * game)[:, None] + self._mover_offsets[milk_mover]] -= 1  # one position per (game, viewer)
+        for offsets in self._viewer_offsets:
+            at = put * game + offsets[put_mover]
+            full[at + empty] = 0
+            full[at + code] = 1
+            full[milk * game + offsets[milk_mover]] -= 1
         # the same in the last observation, seen by its viewer (games not kept there are gathered anyway)
         last = self.last.reshape(-1)
         viewer = self.last_viewer + 1
