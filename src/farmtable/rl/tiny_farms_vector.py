@@ -24,7 +24,11 @@ The state keeps what the legal moves need as small integers: each farm's empty s
 
 :func:`observe` and :func:`action_mask` give the whole batch's observations and catalogue masks for the
 seats to act, the same numbers as the RL adapters' (``Spec.observe``, ``Spec.legal_and_mask``);
-:class:`ViewerObs` keeps the observations up to date move by move (what the vector env uses).
+:class:`ViewerObs` keeps the observations and :class:`KeptMask` the masks up to date in one array each,
+move by move (what the vector env uses: a step writes a few 8- and 16-byte runs a game, table look-ups of
+the raw state, and gathers whole seat blocks only where the seat to act changed). A game's dice for all
+its rounds are drawn when it is made (:func:`new_games`: the generator draws nothing else, so they are the
+engine's dice round by round).
 :func:`score` is the final scoring of the whole batch (``scoring.score_players``' totals and the
 tie-break ranking, array by array), which the ``gymnasium.vector`` env ``rl/vector.py:
 TinyFarmsVectorEnv`` pays its final rewards from. The variant ``horses-zero-ranks`` changes only the
@@ -676,9 +680,9 @@ def seat_blocks(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
 
 class ViewerObs:
     """Every game's seat blocks as each seat sees them, and the last observation handed out, kept up to
-    date move by move: :meth:`observe` gathers only the rows whose viewer changed, writes only the head
-    and tail table rows that changed (:attr:`Layout.front`, :attr:`Layout.wheel`, :attr:`Layout.tail`),
-    the dice and the milk change, and copies the whole batch out in one piece (or hands out
+    date move by move: :meth:`observe` gathers only the seat blocks of the rows whose viewer changed and the
+    wheel's animals of the rows whose wheel turned, writes the rest of the head and the tail of every row as a
+    few short runs (:class:`_HeadWrites`), and copies the whole batch out in one piece (or hands out
     :attr:`shared`, the kept array itself, read-only).
 
     The seat blocks (milk and farms, in each viewer's seat order) change only where :func:`step` reports

@@ -278,7 +278,8 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
     observations into one array kept by the env (Gymnasium's ``copy=False`` convention for vector envs:
     the array returned by ``reset``/``step`` is overwritten by the next ``step``; copy what you keep). That
     array is read-only: it is the env's own kept observation (updated move by move), handed out without a
-    copy.
+    copy; so is ``infos["action_mask"]`` with ``copy=False`` (the env's kept mask, read-only, overwritten by
+    the next ``step``; with ``copy=True`` a fresh copy every step).
     """
 
     def __init__(
