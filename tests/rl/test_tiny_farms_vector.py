@@ -131,6 +131,35 @@ def test_viewer_observations_kept_move_by_move_equal_the_stateless_ones() -> Non
     assert (state["boards"] != 0).sum() > 30 * players * 10  # boards filled: the puts were followed
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_kept_mask_and_int8_viewer_observations_equal_the_stateless_ones(players: int) -> None:
+    """``KeptMask`` (brought up to date in place) = ``action_mask``, and an int8 ``ViewerObs`` = ``observe``,
+    step by step through whole games and games restarted midway (their dice drawn when made)."""
+    n = 24
+    layout = v.Layout(players)
+    state = v.new_games(players, list(range(n)))
+    masks = v.KeptMask(layout, n)
+    views = v.ViewerObs(state, layout, np.int8)
+    policy = np.arange(n, dtype=np.uint64) + np.uint64(POLICY)
+    placed = 0
+    for turn in range(60 * players):
+        kept = masks.write(state)
+        assert np.array_equal(kept, v.action_mask(state, layout)), turn
+        assert np.array_equal(views.observe(state), v.observe(state, layout).astype(np.int8)), turn
+        count = v.legal_count(state)
+        mover = state["current"].copy()
+        kind, a, b = v.step(state, v.pick_random(policy, count))
+        views.update(mover, kind, a, b)
+        placed += int((kind == v.K_PUT).sum())
+        if turn == 25 * players:  # every other game starts over
+            lanes = np.arange(0, n, 2)
+            for key, value in v.new_games(players, lanes + 500).items():
+                state[key][lanes] = value
+            views.restart(state, lanes)
+    assert placed > n * 20
+    assert (state["phase"] == v.OVER).any()  # some games played to the end (the final observation and mask)
+
+
 def test_decode_names_every_legal_catalogue_action() -> None:
     """``decode`` of each legal catalogue index is the move of that name (``notation``), in every game."""
     from farmtable.rl.catalogue import spec

@@ -175,6 +175,8 @@ def test_int8_and_float32_envs_give_the_same_observations_and_copy_false_reuses_
         obs_s, _, _, _, infos_s = small.step(actions)
         assert obs_s is first  # one array, written again by every step
         assert not obs_s.flags.writeable  # the env's kept observation: read-only
+        assert not infos_s["action_mask"].flags.writeable  # and its kept mask (the copying env's is a copy)
+        assert infos["action_mask"].flags.writeable
     obs_again, _ = small.reset(seed=9)
     assert obs_again is first and np.array_equal(obs_again, small.reset(seed=9)[0])
     assert np.array_equal(obs_again, wide.reset(seed=9)[0])

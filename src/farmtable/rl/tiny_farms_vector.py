@@ -24,7 +24,11 @@ The state keeps what the legal moves need as small integers: each farm's empty s
 
 :func:`observe` and :func:`action_mask` give the whole batch's observations and catalogue masks for the
 seats to act, the same numbers as the RL adapters' (``Spec.observe``, ``Spec.legal_and_mask``);
-:class:`ViewerObs` keeps the observations up to date move by move (what the vector env uses).
+:class:`ViewerObs` keeps the observations and :class:`KeptMask` the masks up to date in one array each,
+move by move (what the vector env uses: a step writes a few 8- and 16-byte runs a game, table look-ups of
+the raw state, and gathers whole seat blocks only where the seat to act changed). A game's dice for all
+its rounds are drawn when it is made (:func:`new_games`: the generator draws nothing else, so they are the
+engine's dice round by round).
 :func:`score` is the final scoring of the whole batch (``scoring.score_players``' totals and the
 tie-break ranking, array by array), which the ``gymnasium.vector`` env ``rl/vector.py:
 TinyFarmsVectorEnv`` pays its final rewards from. The variant ``horses-zero-ranks`` changes only the
@@ -72,6 +76,10 @@ if (
 ):
     raise RuntimeError("the Tiny Farms components changed: rl/tiny_farms_vector.py tables need updating")
 
+
+_DICE_WIDTH: Final = 8
+"""Columns of ``state["dice"]`` (face ``v`` at ``v - 1``; 6 and 7 always 0): a game's dice are one 8-byte
+word, which an int8 observation takes in one piece (:class:`ViewerObs`)."""
 
 _PHASES: Final = 4
 """The schema's phases (move, place, crop, over): the simulator's MOVE and PLACE are the first two."""
@@ -196,7 +204,8 @@ def new_games(players: int, seeds: Any) -> dict[str, np.ndarray]:
         "milk": np.full((n, players), c.START_MILK, dtype=np.int64),
         "boards": np.full((n, players, c.BOARD_CELLS), c.EMPTY, dtype=np.int8),
         "free": np.full((n, players * FARMS), (1 << c.FARM_CELLS) - 1, dtype=np.int64),
-        "dice": np.zeros((n, c.DIE_FACES + 1), dtype=np.int8),  # how many dice show each face (index = face)
+        # how many dice show each face (index = face - 1; 6 and 7 stay 0: eight bytes a game, one word)
+        "dice": np.zeros((n, _DICE_WIDTH), dtype=np.int8),
         "shown": zeros.copy(),
         "turn": zeros.copy(),
         "current": zeros.copy(),
@@ -206,22 +215,32 @@ def new_games(players: int, seeds: Any) -> dict[str, np.ndarray]:
         "pending_n": zeros.copy(),
         "farm": zeros.copy(),
     }
+    state["rolled"], state["rolled_shown"] = _roll_every_round(rng, players)
     _start_round(state, np.arange(n))
     return state
 
 
+def _roll_every_round(rng: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """RULEBOOK "Roll Dice": every round's ``players + 1`` dice, drawn one after the other as the engine draws
+    them at each round's start (in a game of two or more players the generator draws nothing else, so the
+    whole game's dice can be drawn when it is made; ``rng`` is advanced past them all).
+
+    Returns ``rolled`` (``(B, ROUNDS, 8)`` int8: round ``r``'s dice as :func:`new_games` keeps ``dice``) and
+    ``rolled_shown`` (``(B, ROUNDS)``: the die values shown, as bits)."""
+    n, per_round = len(rng), players + c.EXTRA_DICE
+    rolls = _rolls(rng, c.ROUNDS * per_round).reshape(n * c.ROUNDS, per_round)
+    at = np.arange(0, n * c.ROUNDS * _DICE_WIDTH, _DICE_WIDTH)[:, None] + rolls - c.MIN_DIE_VALUE
+    counts = np.bincount(at.ravel(), minlength=n * c.ROUNDS * _DICE_WIDTH).astype(np.int8)
+    shown = np.bitwise_or.reduce(tables().face_bit[rolls], axis=1)
+    return counts.reshape(n, c.ROUNDS, _DICE_WIDTH), shown.reshape(n, c.ROUNDS)
+
+
 def _start_round(state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
-    """RULEBOOK "Roll Dice": ``players + 1`` dice, drawn one after the other as the engine does."""
-    players = state["milk"].shape[1]
-    face_bit = tables().face_bit
-    sub = state["rng"][lanes]
-    dice = state["dice"]
-    shown = state["shown"][lanes]
-    for roll in _rolls(sub, players + c.EXTRA_DICE).T:
-        dice[lanes, roll] += 1  # each game once per draw: no repeated index
-        shown |= face_bit[roll]
-    state["rng"][lanes] = sub
-    state["shown"][lanes] = shown
+    """RULEBOOK "Roll Dice": the games ``lanes`` start their round ``state["round"]`` with its dice (drawn
+    when the game was made: :func:`_roll_every_round`)."""
+    rounds = state["round"][lanes] - 1
+    state["dice"][lanes] = state["rolled"][lanes, rounds]
+    state["shown"][lanes] = state["rolled_shown"][lanes, rounds]
     state["turn"][lanes] = 0
     state["current"][lanes] = state["start"][lanes]
     state["phase"][lanes] = MOVE
@@ -368,10 +387,10 @@ def play(state: dict[str, np.ndarray], kind: np.ndarray, a: np.ndarray, b: np.nd
     # --- milk: spend a token to change the die about to be used
     state["milk"].reshape(-1)[np.arange(0, n * players, players) + cur] -= milk
     modifier = state["modifier"] + a * milk
-    # --- a die and a farmer (face 0 of ``dice`` is never shown: the games without a die write there)
+    # --- a die and a farmer (column 7 of ``dice`` is never shown: the games without a die write there)
     value = a * die
     dice = state["dice"].reshape(-1)
-    at = np.arange(0, n * (c.DIE_FACES + 1), c.DIE_FACES + 1) + value
+    at = np.arange(0, n * _DICE_WIDTH, _DICE_WIDTH) + ((value - c.MIN_DIE_VALUE) & (_DICE_WIDTH - 1))
     dice[at] -= die
     state["shown"] &= ~(t.face_bit[value] * (dice[at] == 0))
     red_moves = die & (b == c.RED)
@@ -423,21 +442,29 @@ def _end_round(state: dict[str, np.ndarray], ends: np.ndarray) -> None:
     """RULEBOOK "Round End": the leftover (lowest) die turns the top wheel; the start player passes left;
     after the last round the game is over."""
     players = state["milk"].shape[1]
-    shown = state["shown"][ends]
-    leftover = tables().kth[shown * c.FARM_CELLS] + c.MIN_DIE_VALUE  # the lowest die value shown
-    state["dice"][ends] = 0
-    state["shown"][ends] = 0
-    state["rotation"][ends] = (state["rotation"][ends] + leftover) & _WHEEL_MASK
+    leftover = tables().kth[state["shown"][ends] * c.FARM_CELLS] + c.MIN_DIE_VALUE  # the lowest die value shown
+    rotation = state["rotation"]
+    rotation[ends] = (rotation[ends] + leftover) & _WHEEL_MASK
     state["modifier"][ends] = 0
-    last = state["round"][ends] >= c.ROUNDS
-    over = ends[last]
-    state["phase"][over] = OVER
-    state["current"][over] = -1
-    state["turn"][over] = 0
-    go = ends[~last]
-    state["round"][go] += 1
-    state["start"][go] = (state["start"][go] + 1) % players
-    _start_round(state, go)
+    played = state["round"][ends]
+    last = played >= c.ROUNDS
+    if last.any():
+        over = ends[last]
+        state["dice"][over] = 0
+        state["shown"][over] = 0
+        state["phase"][over] = OVER
+        state["current"][over] = -1
+        state["turn"][over] = 0
+        ends, played = ends[~last], played[~last]
+    # the next round (RULEBOOK "Roll Dice": its dice were drawn when the game was made)
+    state["round"][ends] = played + 1
+    start = (state["start"][ends] + 1) % players
+    state["start"][ends] = start
+    state["current"][ends] = start
+    state["dice"][ends] = state["rolled"][ends, played]
+    state["shown"][ends] = state["rolled_shown"][ends, played]
+    state["turn"][ends] = 0
+    state["phase"][ends] = MOVE
 
 
 def pick_random(policy_rng: np.ndarray, count: np.ndarray) -> np.ndarray:
@@ -623,6 +650,8 @@ class Layout:
         seat_size = 1 + 2 * grid
         contiguous = (
             at["wheel.spaces[0]"] + c.WHEEL_SPACES * len(rl.ANIMAL_NAMES) == self.wheel_end
+            and [at["wheel.red"], at["wheel.blue"], at["wheel.spaces[0]"]]
+            == [self.wheel_at + k * c.WHEEL_SPACES for k in (1, 2, 3)]
             and all(at[f"players[{label}].red"] == self.seat_at[k] + 1 for k, label in enumerate(labels))
             and all(at[f"players[{label}].blue"] == self.seat_at[k] + 1 + grid for k, label in enumerate(labels))
             and self.seat_at == [self.wheel_end + k * seat_size for k in range(players)]
@@ -651,9 +680,9 @@ def seat_blocks(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
 
 class ViewerObs:
     """Every game's seat blocks as each seat sees them, and the last observation handed out, kept up to
-    date move by move: :meth:`observe` gathers only the rows whose viewer changed, writes only the head
-    and tail table rows that changed (:attr:`Layout.front`, :attr:`Layout.wheel`, :attr:`Layout.tail`),
-    the dice and the milk change, and copies the whole batch out in one piece (or hands out
+    date move by move: :meth:`observe` gathers only the seat blocks of the rows whose viewer changed and the
+    wheel's animals of the rows whose wheel turned, writes the rest of the head and the tail of every row as a
+    few short runs (:class:`_HeadWrites`), and copies the whole batch out in one piece (or hands out
     :attr:`shared`, the kept array itself, read-only).
 
     The seat blocks (milk and farms, in each viewer's seat order) change only where :func:`step` reports
@@ -690,9 +719,9 @@ class ViewerObs:
         ``ViewerObs`` of the same shape whose two arrays are used again."""
         self.last_viewer = np.full(n, -1, dtype=np.int64)
         """The seat each row of :attr:`last` shows the game to (−1: not kept, gathered at the next look)."""
-        self.last_rows = np.full((3, n), -1, dtype=np.int64)
-        """The rows of :attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` each row of
-        :attr:`last` holds (−1: none yet): only the games whose row changed are written again."""
+        self.last_rotation = np.full(n, -1, dtype=np.int64)
+        """The top wheel rotation whose animals each row of :attr:`last` shows (−1: none yet): the wheel's
+        spaces (88 entries) are written again only where the wheel turned (a round end) or a game restarted."""
         self._empty_at = 1 + int(layout.cell_code[c.EMPTY])
         self._code_at = 1 + layout.cell_code
         """Board value -> its entry in a cell's one-hot, past the seat's milk entry."""
@@ -707,12 +736,8 @@ class ViewerObs:
         )
         """By ``mover * (players + 1) + viewer + 1`` (viewer −1: none kept; any block, the row is gathered
         again): where the mover's seat block starts in a row of :attr:`last`."""
-        self._tables = tuple(_items(t.astype(self.dtype)) for t in (layout.front, layout.wheel, layout.tail))
-        """:attr:`Layout.front`, :attr:`Layout.wheel` and :attr:`Layout.tail` in the observation's dtype, their
-        rows as opaque items."""
-        spans = ((0, layout.dice_at), (layout.wheel_at, layout.wheel_end), (layout.tail_at, layout.size))
-        self._last_spans = tuple(_spans(self.last, begin, end - begin)[:, 0] for begin, end in spans)
-        """Where those rows go in :attr:`last` (one opaque item per game)."""
+        self._head = _HeadWrites(layout, self.dtype, self.last)
+        """The writes of everything but the seat blocks (:class:`_HeadWrites`)."""
         self._last_seats = _spans(self.last, layout.wheel_end, layout.tail_at - layout.wheel_end)[:, 0]
         self._full_items = _items(self.full.reshape(n * players, -1))
         """The seat blocks of :attr:`last` and of :attr:`full` (by ``game * players + viewer``) as items."""
@@ -763,34 +788,111 @@ class ViewerObs:
         else:
             self._fill(state, lanes)
         self.last_viewer[lanes] = -1
+        self.last_rotation[lanes] = -1
 
     def observe(self, state: dict[str, np.ndarray], out: np.ndarray | None = None) -> np.ndarray:
         """``(B, obs_size)``: :func:`observe` of ``state`` (in :attr:`full`'s dtype), a fresh array, or
         written into ``out`` (``(B, obs_size)``, that dtype) and returned; ``out=self.shared``: no copy, the
         read-only view of :attr:`last` itself.
 
-        Only what changed is written into :attr:`last`: the seat blocks of the games whose viewer changed
-        (gathered from :attr:`full`), the head's and tail's table rows of the games whose row changed; the
-        dice and the milk change of every game; then the batch leaves in one copy."""
-        layout = self.layout
-        full, last = self.full, self.last
-        players = full.shape[1]
-        rows, viewer = _head_rows(state, layout)
+        Only what changed is written into :attr:`last` by whole rows: the seat blocks of the games whose viewer
+        changed (gathered from :attr:`full`), the wheel's animals of the games whose wheel turned; the rest of the
+        head and the tail are a few short runs of every game, each one table look-up (:class:`_HeadWrites`);
+        then the batch leaves in one copy."""
+        last = self.last
+        players = self.full.shape[1]
+        viewer = np.maximum(state["current"], 0)  # seat 0 once the game is over (``current`` is −1 then)
         moved = np.flatnonzero(viewer != self.last_viewer)
         if len(moved):
-            self._last_seats[moved] = self._full_items[moved * players + viewer[moved]]
+            self._last_seats[moved] = self._full_items.take(moved * players + viewer[moved])
             self.last_viewer[moved] = viewer[moved]
-        for table, row, kept, into in zip(self._tables, rows, self.last_rows, self._last_spans, strict=True):
-            changed = np.flatnonzero(row != kept)
-            into[changed] = table[row[changed]]
-            kept[changed] = row[changed]
-        _dice_and_milk(state, layout, last)
+        rotation = state["rotation"]
+        turned = np.flatnonzero(rotation != self.last_rotation)
+        if len(turned):
+            self._head.spaces_into[turned] = self._head.spaces.take(rotation[turned])
+            self.last_rotation[turned] = rotation[turned]
+        self._head.write(state, viewer)
         if out is None:
             fresh: np.ndarray = last.copy()
             return fresh
         if out is not self.shared:
             np.copyto(out, last)
         return out
+
+
+class _HeadWrites:
+    """Everything of an observation but the seat blocks and the wheel's animals, written into every row of a
+    kept ``(B, obs_size)`` array as a few runs of at most 16 entries, each run one item per game (runs of 8 or
+    16 bytes copy as whole words: an int8 step writes them in a few microseconds a thousand games).
+
+    The runs, in the order written (a later one overwrites what an earlier one wrote past its own part):
+    round/phase/to act/start player (:attr:`Layout.front` padded with zeros to 16 entries), the dice (int8:
+    the game's 8-byte ``dice`` word itself), the milk change, the rotation and red farmer (16 entries), the
+    blue farmer (8), and the tail's first 16 entries (collected animals and their farm; the rest of the tail
+    is Emma's and the crop's zeros, never written). Each table is indexed by raw state values (phase as the
+    simulator numbers it, pending animals as board codes), so the indices are a few whole-batch operations."""
+
+    def __init__(self, layout: Layout, dtype: np.dtype[Any], last: np.ndarray) -> None:
+        players, animals, w = layout.players, len(c.ANIMALS), c.WHEEL_SPACES
+        run = 16
+        if not layout.dice_at <= run <= layout.dice_at + c.DIE_FACES or layout.size - layout.tail_at < run:
+            raise RuntimeError("the Tiny Farms RL schema changed: rl/tiny_farms_vector.py _HeadWrites needs updating")
+        tail = layout.tail.reshape(-1, layout.size - layout.tail_at)
+        if tail[:, run:].any():
+            raise RuntimeError("the Tiny Farms RL schema changed: the tail has entries past its first 16")
+        self.dtype = dtype
+        self.players = players
+        # front: by (round * 3 + raw phase) * players + start seat from the viewer (round 0: unused zeros)
+        front = np.zeros((c.ROUNDS + 1, 3, players, run), dtype=dtype)
+        shown = layout.front.reshape(c.ROUNDS, _PHASES, players, -1)
+        for raw, phase in ((MOVE, 0), (PLACE, 1), (OVER, _OVER_PHASE)):
+            front[1:, raw, :, : layout.dice_at] = shown[:, phase]
+        self.front = _items(front.reshape(-1, run))
+        wheel = layout.wheel.reshape(w, w, w, -1).astype(dtype)
+        self.rot_red = _items(wheel[:, :, 0, : 2 * w].reshape(w * w, -1))
+        """By ``rotation * 8 + red``: the rotation's and the red farmer's one-hots."""
+        self.blue = _items(wheel[0, 0, :, 2 * w : 3 * w])
+        self.spaces = _items(wheel[:, 0, 0, 3 * w :])
+        """By rotation: the animals every wheel space shows (written where the wheel turned: the caller)."""
+        # tail: by ((placing * 2 + farm) * 3 + pending) * codes + first code) * codes + second code
+        codes = len(c.ABBREVIATIONS)
+        index = np.full(codes, 0, dtype=np.int64)
+        valid = layout.animal_index >= 0
+        index[valid] = layout.animal_index[valid]
+        tail_rows = np.zeros((2, FARMS, 3, codes, codes), dtype=np.int64)
+        for farm in range(FARMS):
+            for count in range(3):  # the animals still to write (a pending code past them is ignored)
+                first = index[:, None] if count >= 1 else 0
+                second = index[None, :] if count >= 2 else 0
+                tail_rows[1, farm, count] = 1 + ((farm * 3 + count) * animals + first) * animals + second
+        self.tail = _items(tail[tail_rows.reshape(-1), :run].astype(dtype))
+        self.codes = codes
+        self.front_into = _spans(last, 0, run)[:, 0]
+        self.dice_into = _spans(last, layout.dice_at, _DICE_WIDTH)[:, 0] if dtype.itemsize == 1 else None
+        self.dice_at = layout.dice_at
+        self.milk_at = layout.dice_at + c.DIE_FACES
+        self.rot_red_into = _spans(last, layout.wheel_at, 2 * w)[:, 0]
+        self.blue_into = _spans(last, layout.wheel_at + 2 * w, w)[:, 0]
+        self.spaces_into = _spans(last, layout.wheel_at + 3 * w, layout.wheel_end - layout.wheel_at - 3 * w)[:, 0]
+        self.tail_into = _spans(last, layout.tail_at, run)[:, 0]
+        self.last = last
+
+    def write(self, state: dict[str, np.ndarray], viewer: np.ndarray) -> None:
+        """Write the runs of every game (``viewer``: the seat each row is seen by)."""
+        players, codes = self.players, self.codes
+        phase = state["phase"]
+        front = (state["round"] * 3 + phase) * players + (state["start"] - viewer) % players
+        self.front_into[:] = self.front.take(front)
+        if self.dice_into is not None:  # one byte an entry: the dice word itself (face v at v - 1)
+            self.dice_into[:] = state["dice"].view(np.dtype((np.void, _DICE_WIDTH)))[:, 0]
+        else:
+            self.last[:, self.dice_at : self.milk_at] = state["dice"][:, : c.DIE_FACES]
+        self.last[:, self.milk_at] = state["modifier"]
+        self.rot_red_into[:] = self.rot_red.take(state["rotation"] * c.WHEEL_SPACES + state["red"])
+        self.blue_into[:] = self.blue.take(state["blue"])
+        pending = state["pending"]
+        tail = (((phase == PLACE) * FARMS + state["farm"]) * 3 + state["pending_n"]) * codes + pending[:, 0]
+        self.tail_into[:] = self.tail.take(tail * codes + pending[:, 1])
 
 
 def _head_rows(state: dict[str, np.ndarray], layout: Layout) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
@@ -812,7 +914,7 @@ def _head_rows(state: dict[str, np.ndarray], layout: Layout) -> tuple[tuple[np.n
 
 def _dice_and_milk(state: dict[str, np.ndarray], layout: Layout, into: np.ndarray) -> None:
     """Write the dice shown (how many of each value) and the milk change into the head of ``into``."""
-    into[:, layout.dice_at : layout.dice_at + c.DIE_FACES] = state["dice"][:, 1:]
+    into[:, layout.dice_at : layout.dice_at + c.DIE_FACES] = state["dice"][:, : c.DIE_FACES]
     into[:, layout.dice_at + c.DIE_FACES] = state["modifier"]
 
 
@@ -882,6 +984,81 @@ def action_mask(
     second = np.where(found.kinds == 2, layout.animal_index[pending[:, 1]] * FARMS + state["farm"], first)
     blocks[lanes, second] = rows
     return mask
+
+
+class KeptMask:
+    """Every game's catalogue mask (:func:`action_mask`) kept in one int8 array and brought up to date in
+    place (the vector env's way): each game writes three 16-byte runs.
+
+    A row is the move actions (the first :attr:`Layout.put_at` entries) then one 16-entry put block per
+    (animal, farm). Each :meth:`write` clears the array (one pass: cheaper than clearing last step's blocks
+    game by game), writes each game's move actions as one 16-byte run (a row of :attr:`Layout.move_rows`
+    padded with zeros: the two entries past the moves are block 0's first, which a put block written after
+    it rewrites) and then its put blocks (the farm's empty spaces as bytes; a game not placing writes block
+    0 with zeros), each by its flat position in one view of every 16-byte run of the array. The legal
+    moves come straight from the state by table look-ups (the move case by (dice shown, milk change, milk
+    left, phase); the blocks by (placing, farm, pending animals)), no :class:`Options` needed."""
+
+    def __init__(self, layout: Layout, n: int) -> None:
+        t = tables()
+        run = c.FARM_CELLS
+        put_at = layout.put_at
+        width = len(layout.index)
+        if put_at > run or (width - put_at) % run:
+            raise RuntimeError("the Tiny Farms RL catalogue changed: rl/tiny_farms_vector.py KeptMask needs updating")
+        self.mask = np.zeros((n, width), dtype=np.int8)
+        self.shared = self.mask.view()
+        self.shared.flags.writeable = False
+        """:attr:`mask`, read-only (what a ``copy=False`` env hands out)."""
+        moves = np.zeros((len(layout.move_rows), run), dtype=np.int8)
+        moves[:, :put_at] = layout.move_rows
+        self._moves = _items(moves)
+        # by move index * 3 + raw phase: the move case (0 unless the phase is MOVE)
+        cases = np.zeros((len(t.move_case), 3), dtype=np.int64)
+        cases[:, MOVE] = t.move_case
+        self._cases = cases.reshape(-1)
+        self._moves_into = _spans(self.mask, 0, run)[:, 0]
+        self._runs = np.ndarray((self.mask.size - run + 1,), np.dtype((np.void, run)), buffer=self.mask, strides=(1,))
+        """Every 16-byte run of :attr:`mask`, by the flat position of its first entry (overlapping items: a
+        put block is written by one position, ``game * width + put_at + block * 16``)."""
+        self._block_at = np.arange(0, n * width, width) + put_at
+        codes = len(c.ABBREVIATIONS)
+        block = np.where(layout.animal_index >= 0, layout.animal_index, 0) * FARMS  # by pending code
+        first = np.zeros((2, FARMS, 3, codes, codes), dtype=np.int64)
+        second = np.zeros_like(first)
+        for farm in range(FARMS):
+            first[1, farm, 1:] = (block + farm)[:, None]
+            first[1, farm, 2] = (block + farm)[:, None]
+            second[1, farm, 1:] = first[1, farm, 1:]
+            second[1, farm, 2] = (block + farm)[None, :]
+        self._first, self._second = first.reshape(-1), second.reshape(-1)
+        """By (((placing * 2 + farm) * 3 + pending) * codes + first code) * codes + second code: the put blocks
+        of the pending animals (the second equals the first when one animal, or two of a kind, are pending;
+        block 0 when not placing)."""
+        self._codes = codes
+        self._milk_at = np.arange(0, n * layout.players, layout.players)
+        self._farm_at = np.arange(0, n * layout.players * FARMS, layout.players * FARMS)
+
+    def write(self, state: dict[str, np.ndarray]) -> np.ndarray:
+        """Bring :attr:`mask` up to date with ``state`` (every game) and return it."""
+        codes = self._codes
+        phase = state["phase"]
+        cur = np.maximum(state["current"], 0)
+        has_milk = state["milk"].reshape(-1)[self._milk_at + cur] > 0
+        mod = np.clip(state["modifier"], _MOD_LOW, _MOD_HIGH)
+        case = self._cases[((state["shown"] * _MOD_SPAN + mod - _MOD_LOW) * 2 + has_milk) * 3 + phase]
+        placing = phase == PLACE
+        farm = state["farm"]
+        free = state["free"].reshape(-1)[self._farm_at + cur * FARMS + farm] * placing
+        pending = state["pending"]
+        at = (((placing * FARMS + farm) * 3 + state["pending_n"]) * codes + pending[:, 0]) * codes + pending[:, 1]
+        rows = _block_rows(free)
+        self.mask.fill(0)  # one pass over the array: cheaper than clearing last step's blocks one by one
+        self._moves_into[:] = self._moves.take(case)
+        runs, block_at = self._runs, self._block_at
+        runs[block_at + self._first[at] * c.FARM_CELLS] = rows
+        runs[block_at + self._second[at] * c.FARM_CELLS] = rows
+        return self.mask
 
 
 # --- Final scoring, batched (RULEBOOK "Game End"; ``scoring.score_players`` array by array) -----------
@@ -1023,6 +1200,7 @@ def notation(kind: int, a: int, b: int) -> str:
 
 __all__ = [
     "U64",
+    "KeptMask",
     "Layout",
     "ViewerObs",
     "action_mask",

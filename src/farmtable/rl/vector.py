@@ -168,11 +168,16 @@ class BatchVectorEnv(VectorEnv):
         """``(num_envs, actions)``: the legal catalogue actions of each game's player to act."""
         raise NotImplementedError
 
+    def _handed_mask(self, mask: np.ndarray) -> np.ndarray:
+        """The mask as ``infos["action_mask"]`` gives it: an int8 copy (changing it changes no check)."""
+        handed: np.ndarray = mask.astype(np.int8, copy=True)
+        return handed
+
     def _infos(self, final: np.ndarray) -> dict[str, Any]:
         mask = self._legal_mask()
         self._mask = mask.view(bool) if mask.dtype == np.int8 else mask.astype(bool)
         return {
-            "action_mask": mask.astype(np.int8, copy=True),  # a copy: changing it changes no check
+            "action_mask": self._handed_mask(mask),
             "to_act": self.state["current"].copy(),
             "final_rewards": final,
         }
@@ -273,7 +278,8 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
     observations into one array kept by the env (Gymnasium's ``copy=False`` convention for vector envs:
     the array returned by ``reset``/``step`` is overwritten by the next ``step``; copy what you keep). That
     array is read-only: it is the env's own kept observation (updated move by move), handed out without a
-    copy.
+    copy; so is ``infos["action_mask"]`` with ``copy=False`` (the env's kept mask, read-only, overwritten by
+    the next ``step``; with ``copy=True`` a fresh copy every step).
     """
 
     def __init__(
@@ -293,17 +299,11 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
         super().__init__(num_envs, players, reward, self.layout.spec, obs_dtype)
         self.copy = copy
         self._previous: tf.ViewerObs | None = None
-        self._found: tf.Options | None = None
         self._views: tf.ViewerObs | None = None
-        self._mask_out: np.ndarray | None = None
+        self._masks = tf.KeptMask(self.layout, num_envs)
         tf.set_tables()  # the scorer's pig and sheep tables: built once per process (~0.2 s), not mid-game
         tf.herd_groups()  # and its cow groups (the simulator's own tables too)
         tf.tables()
-
-    def _options(self) -> tf.Options:
-        if self._found is None:
-            self._found = tf.options(self.state)
-        return self._found
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -315,7 +315,6 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
     def _new_games(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
         # also the games that restart mid-run: their kept observations are reset by ``_restarted`` alone
         # (dropping ``_views`` here rebuilt every game's observations whenever one game restarted)
-        self._found = None
         return tf.new_games(self.players, seeds)
 
     def _restarted(self, lanes: np.ndarray) -> None:
@@ -334,7 +333,6 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
         kind, a, b = tf.decode(self.state, self.layout, chosen)  # legal: the base class checked the mask
         tf.play(self.state, kind, a, b)
         views.update(mover, kind, a, b)
-        self._found = None
 
     def _over(self) -> np.ndarray:
         over: np.ndarray = self.state["phase"] == tf.OVER
@@ -345,11 +343,14 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
         return views.observe(self.state) if self.copy else views.observe(self.state, out=views.shared)
 
     def _legal_mask(self) -> np.ndarray:
-        self._found = None  # games may have restarted since the last look
-        if self._mask_out is None:
-            self._mask_out = np.zeros((self.num_envs, self.rl_spec.num_actions), dtype=np.int8)
-        # written into one kept array: the base class hands out a copy and checks actions against this one
-        return tf.action_mask(self.state, self.layout, self._options(), out=self._mask_out)
+        # brought up to date in one kept array: the base class checks actions against it
+        return self._masks.write(self.state)
+
+    def _handed_mask(self, mask: np.ndarray) -> np.ndarray:
+        """A copy, or with ``copy=False`` the kept mask itself, read-only (overwritten by the next step)."""
+        if self.copy:
+            return mask.copy()
+        return self._masks.shared
 
     def _scores(self, lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         milk = self.state["milk"][lanes]
