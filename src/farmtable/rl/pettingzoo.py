@@ -26,8 +26,11 @@ does the same.
 Speed (issue 16): ``env()`` gives the checks of PettingZoo's usual wrappers (``OrderEnforcingWrapper``,
 ``AssertOutOfBoundsWrapper``, ``TerminateIllegalWrapper``) written into one class,
 :class:`FarmtableCheckedAEC`, instead of three wrapper layers whose attribute forwarding cost more
-than the game itself. Observations come from the game's fast encoder; masks are cached read-only
-arrays (see :meth:`farmtable.rl.catalogue.Spec.mask_of`); both are built at most once per seat and move.
+than the game itself. Both AEC envs share one per-decision path (:class:`FarmtableAEC`): one legal list
+per move, the mask from the spec's cache (read-only arrays, :meth:`farmtable.rl.catalogue.Spec.legal_entry`),
+no per-move dict work, the checks on the slow path only. ``raw_env()`` writes observations in place
+(read-only arrays, rewritten when the seat is next observed: copy what you keep); ``env()`` hands out new
+ones. ``reset(seed=s)`` deals the game ``new_game(seed=s)`` deals.
 """
 
 from __future__ import annotations
