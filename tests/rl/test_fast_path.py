@@ -178,3 +178,15 @@ def test_openspiel_observing_does_not_change_the_next_games() -> None:
     assert str(watched.new_initial_state()) == str(plain.new_initial_state())
     sp = spec("farmers-finances", 2)
     assert np.array_equal(np.asarray(first.observation_tensor(), np.float32), sp.observe(first.inner, 0))
+
+
+def test_bench_sampler_reads_the_masks_ones() -> None:
+    """``rl.bench._ones`` (a bool view for long masks) gives the indices ``np.flatnonzero`` gives."""
+    from farmtable.rl.bench import _ones
+
+    rng = np.random.default_rng(3)
+    for size in (1, 28, 64, 65, 366, 5008, 22521):
+        for ones in (0, 1, 7):
+            mask = np.zeros(size, dtype=np.int8)
+            mask[rng.choice(size, min(ones, size), replace=False)] = 1
+            assert _ones(mask) == np.flatnonzero(mask).tolist()

@@ -8,6 +8,7 @@ pytest.importorskip("numpy", reason="the rl extra is not installed")
 pytest.importorskip("pettingzoo", reason="the rl extra is not installed")
 pytest.importorskip("gymnasium", reason="the rl extra is not installed")
 
+import random
 import warnings
 
 import numpy as np
@@ -123,3 +124,79 @@ def test_bad_arguments() -> None:
         env("farmers-finances", 2, reward="money")
     with pytest.raises(ValueError):
         env("farmers-finances", 5)
+
+
+@pytest.mark.parametrize("game_id", all_games())
+def test_raw_env_api(game_id: str) -> None:
+    """The raw env (observations written in place) passes api_test and seed_test too."""
+    ready_or_skip(game_id)
+    players = max(2, farmtable.get_game(game_id).min_players)
+    api_test(raw_env(game_id, players), num_cycles=10)
+    seed_test(lambda: raw_env(game_id, players), num_cycles=10)
+
+
+@pytest.mark.parametrize("game_id", all_games())
+def test_per_decision_path_observes_what_the_view_shows(game_id: str) -> None:
+    """Along random games, every observation ``last()`` hands out (raw: in place; checked: new arrays) equals
+    the view-based encoding of the agent's seat, and the mask equals the legal actions; the raw env's
+    vector is the same read-only array for a seat all game long."""
+    ready_or_skip(game_id)
+    players = max(2, farmtable.get_game(game_id).min_players)
+    rng = random.Random(5)
+    for make in (raw_env, env):
+        e = make(game_id, players)
+        sp = e.unwrapped.spec
+        e.reset(seed=4)
+        kept: dict[str, np.ndarray] = {}
+        for agent in e.agent_iter(60):
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            seat = e.unwrapped.agent_seat[agent]
+            assert np.array_equal(obs["observation"], sp.observe_view(e.unwrapped.state, seat))
+            legal = sp.legal(e.unwrapped.state, seat)
+            assert np.flatnonzero(obs["action_mask"]).tolist() == sorted(legal)
+            if make is raw_env and sp.fast is not None and getattr(sp.fast, "fresh", None) is None:
+                assert not obs["observation"].flags.writeable
+                assert kept.setdefault(agent, obs["observation"]) is obs["observation"]
+            elif agent in kept:
+                assert kept[agent] is not obs["observation"]
+            else:
+                kept[agent] = obs["observation"]
+            e.step(rng.choice(sorted(legal)))
+
+
+def test_raw_env_refuses_and_loses_nothing() -> None:
+    """The raw env: ``step`` before ``reset`` is an error; an illegal or non-integer action raises
+    ``ValueError`` and plays nothing (same state, same agent, same dicts); numpy integers are played."""
+    raw = raw_env("farmers-finances", 2)
+    with pytest.raises(RuntimeError, match="reset"):
+        raw.step(0)
+    with pytest.raises(RuntimeError, match="reset"):
+        raw.last()
+    raw.reset(seed=1)
+    mask = raw.last()[0]["action_mask"]
+    before = (raw.state.to_json(), raw.agent_selection, dict(raw.rewards), dict(raw.terminations))
+    for bad in (int(np.flatnonzero(mask == 0)[0]), 10_000, -1, 1.0, "0", None):
+        with pytest.raises(ValueError, match="not legal"):
+            raw.step(bad)
+        assert (raw.state.to_json(), raw.agent_selection, dict(raw.rewards), dict(raw.terminations)) == before
+    raw.step(np.int64(np.flatnonzero(mask)[0]))  # a numpy integer takes the slow path and is played
+    assert raw.state.to_json() != before[0]
+
+
+def test_reset_seed_deals_the_engines_game() -> None:
+    """``reset(seed=s)`` deals ``new_game(seed=s)``; ``reset()`` after it repeats the same sequence."""
+    game = farmtable.get_game("tiny-farms")
+    for make in (raw_env, env, parallel_env):
+        e = make("tiny-farms", 2)
+        e.reset(seed=12)
+        assert e.state.to_json() == game.new_game(players=2, seed=12).to_json()
+        e.reset()
+        first = e.state.to_json()
+        e.reset(seed=12)
+        e.reset()
+        assert e.state.to_json() == first
+    with pytest.raises(ValueError, match="seed"):
+        raw_env("tiny-farms", 2).reset(seed=-1)

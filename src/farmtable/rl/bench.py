@@ -46,10 +46,27 @@ _INDICES: dict[int, tuple[np.ndarray, list[int]]] = {}
 _INDICES_SIZE = 50_000
 
 
+_BOOL_VIEW_FROM = 64
+"""Masks longer than this are scanned as booleans (see :func:`_ones`)."""
+
+
+def _ones(mask: np.ndarray) -> list[int]:
+    """The indices of a 0/1 ``int8`` mask's ones, ascending.
+
+    A long mask is read through a ``bool`` view of its bytes: numpy's ``nonzero`` has a fast path for
+    booleans that ``int8`` does not take (session 15, a pilot: Tiny Towns' 22,521-entry mask 3.5 µs
+    against 56 µs, Farmini's 5,008 entries 2.0 against 15.5); short masks are cheaper as they are.
+    Any masked agent can read its mask this way; the indices are the same.
+    """
+    if mask.size > _BOOL_VIEW_FROM:
+        return mask.view(np.bool_).nonzero()[0].tolist()
+    return mask.nonzero()[0].tolist()
+
+
 def _pick(rng: random.Random, mask: np.ndarray) -> int:
     """The masked sampler: a uniform legal index, by the same ``randrange`` the native column uses.
 
-    The indices of a mask are found with ``mask.nonzero()`` (what any masked agent does) and remembered
+    The indices of a mask are found with ``nonzero()`` (:func:`_ones`: what any masked agent does) and remembered
     for that mask object: the adapters hand out the same read-only array for the same legal set, so a
     repeated legal set costs about what the native column's ``legal[randrange(len(legal))]`` costs
     (the issue's bench gave the masked columns a 7 µs numpy sampler the native one did not pay). The
@@ -59,11 +76,11 @@ def _pick(rng: random.Random, mask: np.ndarray) -> int:
     known = _INDICES.get(id(mask))
     if known is None or known[0] is not mask:
         if mask.flags.writeable:  # a fresh copy (Gymnasium's info): never seen again, nothing to remember
-            legal = mask.nonzero()[0].tolist()
+            legal = _ones(mask)
             return legal[rng.randrange(len(legal))]
         if len(_INDICES) >= _INDICES_SIZE:
             _INDICES.clear()
-        known = _INDICES[id(mask)] = (mask, mask.nonzero()[0].tolist())
+        known = _INDICES[id(mask)] = (mask, _ones(mask))
     legal = known[1]
     return legal[rng.randrange(len(legal))]
 

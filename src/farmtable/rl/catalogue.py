@@ -145,6 +145,8 @@ class Spec:
     """The game's fast encoder for this spec, if it has one (see :attr:`RLGame.fast`)."""
     fresh: Callable[[State[Any], int], np.ndarray] | None = field(default=None, repr=False)
     """``fresh(state, player)``: the fast encoder's observation in a new float32 array (see :meth:`observe`)."""
+    _game: Any = field(default=None, repr=False)
+    """The game object (looked up on the first :meth:`new_game`)."""
     _folded: dict[Hashable, int] = field(default_factory=dict, repr=False)
     """Cache of :attr:`RLGame.fold`: folded action -> catalogue index."""
     _entries: dict[Any, int] = field(default_factory=dict, repr=False)
@@ -165,10 +167,11 @@ class Spec:
         return self.encoder.size
 
     def new_game(self, seed: int) -> State[Any]:
-        """A new game of this spec."""
-        state: State[Any] = farmtable.get_game(self.game_id).new_game(
-            players=self.players, seed=seed, variants=self.variants
-        )
+        """A new game of this spec (``seed``: the game's own, as ``new_game(seed=...)`` takes it)."""
+        game = self._game
+        if game is None:
+            game = self._game = farmtable.get_game(self.game_id)
+        state: State[Any] = game.new_game(players=self.players, seed=seed, variants=self.variants)
         return state
 
     def observe(self, state: State[Any], player: int) -> np.ndarray:
@@ -247,9 +250,15 @@ class Spec:
         """
         key = tuple(legal)
         known = self.legal_sets.get(key)
-        if known is None:
-            indexed = self.legal_of(legal)
-            known = (dict(zip(indexed, range(len(legal)), strict=True)), self._new_mask(indexed))
+        if known is None:  # a list met for the first time: one pass of C-level look-ups, one dict, one mask
+            try:
+                indices = list(map(self._entries.__getitem__, key))
+            except KeyError:  # an action met for the first time (``legal_of`` also fills the cache)
+                indices = list(self.legal_of(legal))
+            slots = dict(zip(indices, range(len(indices)), strict=True))
+            if len(slots) != len(indices):
+                raise KeyError(f"{self.game_id}: two legal actions share a catalogue entry: {legal}")
+            known = (slots, self._new_mask(indices))
             if len(self.legal_sets) < MASK_CACHE_SIZE:
                 self.legal_sets[key] = known
         return known
@@ -258,7 +267,7 @@ class Spec:
         """A read-only 0/1 ``int8`` mask with ones at ``indices``.
 
         Built as bytes: setting a few bytes costs less than numpy's fancy indexing, and an array over
-        ``bytes`` is read-only from birth.
+        ``bytes`` is read-only from birth (no one can turn its ``writeable`` flag back on).
         """
         buf = bytearray(self.num_actions)
         for i in indices:
@@ -305,8 +314,12 @@ class Spec:
         return mask
 
     def rewards(self, state: State[Any], mode: str) -> list[float]:
-        """Final rewards per seat in reward ``mode`` (``"score"`` or ``"win"``); see the module docs."""
-        return final_rewards(self.rl, state.result(), self.players, mode)
+        """Final rewards per seat in reward ``mode`` (``"score"`` or ``"win"``); see the module docs.
+
+        With 2+ players the rewards need only the totals and the ranking, which ``result_totals`` gives
+        equal to ``result``'s without the score sheet; solo rewards read the result's details."""
+        result = state.result() if self.players == 1 else state.result_totals()
+        return final_rewards(self.rl, result, self.players, mode)
 
     def rows(self) -> list[Row]:
         """The observation index table (for docs/rl.md)."""

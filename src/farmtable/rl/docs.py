@@ -23,6 +23,7 @@ test checks that this page is up to date.
 | library | call | what |
 |---|---|---|
 | PettingZoo | `pettingzoo.env(game_id, players=, variants=, reward=)` | AEC env, every game and variant |
+| PettingZoo | `pettingzoo.raw_env(...)` | AEC env without the wrappers' checks (see Speed) |
 | PettingZoo | `pettingzoo.parallel_env(...)` | Parallel env (for the simultaneous games) |
 | Gymnasium | `gym.make("farmtable/<Name>-solo-v0", variants=, reward=)` | every solo mode |
 | OpenSpiel | `pyspiel.load_game("python_farmtable_<id>", {...})` | every game |
@@ -95,6 +96,14 @@ The adapters play the action object from the engine's current legal list (Pettin
 `{catalogue index: position}` and mask per legal list; OpenSpiel: the catalogue index of each entry,
 no mask), so the engine's `apply` takes its fast path for it instead of parsing and checking the move
 again; OpenSpiel states keep the player to act per move (pyspiel asks for it several times a move).
+The AEC envs' per-decision path asks the engine for the legal list once a move, takes the mask from
+the cached catalogue and touches none of PettingZoo's per-agent dicts until the game ends (rewards are
+paid at the end); every check runs only on the slow path (a numpy integer, an illegal action, a done
+agent). `raw_env()` writes each seat's observation **in place** (`copy=False`: the same read-only
+array for a seat all game, rewritten when that seat is next observed; copy what you keep; Farmini's
+is a new array either way) and raises `ValueError` for an illegal action, playing nothing; `env()`
+hands out new arrays (`copy=True`) and ends the game at −1. `reset(seed=s)` deals the same game as
+`new_game(seed=s)`.
 
 **Vector environments** (`farmtable.rl.vector`). `FarmersFinancesVectorEnv(num_envs, players=2..4,
 reward=)` and `TinyFarmsVectorEnv(num_envs, players=2..4, reward=, variants=)` step thousands of

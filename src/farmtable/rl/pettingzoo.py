@@ -26,14 +26,18 @@ does the same.
 Speed (issue 16): ``env()`` gives the checks of PettingZoo's usual wrappers (``OrderEnforcingWrapper``,
 ``AssertOutOfBoundsWrapper``, ``TerminateIllegalWrapper``) written into one class,
 :class:`FarmtableCheckedAEC`, instead of three wrapper layers whose attribute forwarding cost more
-than the game itself. Observations come from the game's fast encoder; masks are cached read-only
-arrays (see :meth:`farmtable.rl.catalogue.Spec.mask_of`); both are built at most once per seat and move.
+than the game itself. Both AEC envs share one per-decision path (:class:`FarmtableAEC`): one legal list
+per move, the mask from the spec's cache (read-only arrays, :meth:`farmtable.rl.catalogue.Spec.legal_entry`),
+no per-move dict work, the checks on the slow path only. ``raw_env()`` writes observations in place
+(read-only arrays, rewritten when the seat is next observed: copy what you keep); ``env()`` hands out new
+ones. ``reset(seed=s)`` deals the game ``new_game(seed=s)`` deals.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 from gymnasium import spaces
@@ -83,7 +87,8 @@ class _Common:
         obs, act = _spaces(self.spec)
         self.observation_spaces = {a: obs for a in self.possible_agents}
         self.action_spaces = {a: act for a in self.possible_agents}
-        self._seed_rng = np.random.default_rng()
+        self._seed_base: int | None = None
+        self._seed_rng: random.Random | None = None
         self.state: Any = None
         self._legal_cache: dict[int, tuple[dict[int, Any], np.ndarray]] = {}
         self._obs_cache: dict[int, dict[str, np.ndarray]] = {}
@@ -93,9 +98,21 @@ class _Common:
         attribute instead of per-seat dicts, which stay for every other seat and caller)."""
 
     def _new_state(self, seed: int | None) -> None:
+        """A new game: ``seed`` is the game's own seed (``new_game(seed=seed)``: the same deal as the engine,
+        the CLI and the benches give that seed); without one, the next seed of a generator seeded by the
+        last ``seed`` given (fresh entropy if none was ever given)."""
         if seed is not None:
-            self._seed_rng = np.random.default_rng(seed)
-        self.state = self.spec.new_game(int(self._seed_rng.integers(_SEED_BOUND)))
+            if isinstance(seed, bool) or not isinstance(seed, _INT_TYPES) or seed < 0:
+                raise ValueError(f"seed must be a whole number >= 0, not {seed!r}")
+            self._seed_base = int(seed)
+            self._seed_rng = None
+            game_seed = int(seed)
+        else:
+            rng = self._seed_rng
+            if rng is None:
+                rng = self._seed_rng = random.Random(self._seed_base)
+            game_seed = rng.randrange(_SEED_BOUND)
+        self.state = self.spec.new_game(game_seed)
         self._legal_cache = {}
         self._obs_cache = {}
         self._now = None
@@ -149,7 +166,34 @@ class _Common:
 
 
 class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
-    """The AEC environment of one game/player-count/variant set (use :func:`env`)."""
+    """The raw AEC environment of one game/player-count/variant set (use :func:`raw_env`, or :func:`env`
+    for the checked one).
+
+    **The per-decision path** (issue 16): ``last()`` asks the engine for the selected seat's legal list
+    once, looks up its catalogue indices and read-only mask in the spec's cache (``Spec.legal_entry``)
+    and writes the observation; ``step(i)`` with a plain ``int`` that the mask allows plays ``legal[slot]``,
+    the engine's own object (``apply`` takes it without a second parse and check), then only asks the
+    game whether it is over and who acts next. ``rewards``, ``_cumulative_rewards``, ``terminations``,
+    ``truncations`` and ``infos`` are built at ``reset`` and changed only when they change: every reward
+    is 0 and no agent is done until the game ends (then ``_finish`` pays the final rewards), so a move
+    touches none of them. Anything else (a numpy integer, an action the mask forbids, ``None`` for a
+    done agent, a ``step`` without ``last``) goes the checked slow path.
+
+    **What the raw env refuses** (it has no PettingZoo wrapper and needs none): ``step``/``last`` before
+    ``reset`` (``RuntimeError``); an action that is not legal now, or not an integer, raises
+    ``ValueError`` *before* anything is played — the state, the agent to act and every dict are as they
+    were, so the caller can try again. It skips what the wrappers add on top: the −1 ending of an illegal
+    move (:func:`env` has it) and the action-space assertion (an out-of-range index is simply not legal).
+
+    **Observations** (``copy``): with ``copy=False`` (the default of :func:`raw_env`) each seat's
+    observation dict and vector are the env's own, rewritten in place the next time that seat is
+    observed; the vector is handed out read-only (``np.copy`` it, or the dict, to keep it). With
+    ``copy=True`` every observation is a new dict and a new array. Farmini's encoder returns a new array
+    either way (it writes its few ones into a fresh zeroed 166 KB array, cheaper than rewriting it in place).
+    """
+
+    _checked = False
+    """:class:`FarmtableCheckedAEC` turns on PettingZoo's order checks (a class attribute: one read)."""
 
     def __init__(
         self,
@@ -158,6 +202,7 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         variants: Sequence[str] = (),
         reward: str = "score",
         render_mode: str | None = None,
+        copy: bool = False,
     ) -> None:
         super().__init__()
         self._setup(game_id, players, variants, reward)
@@ -165,6 +210,27 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self._names = list(self.possible_agents)
         self._seat_of = self.agent_seat
+        sp = self.spec
+        self._legal_entry = sp.legal_entry
+        self._size = sp.obs_size
+        self._playing = False
+        """True from ``reset`` until the game ends: the selected agent is alive and ``_seat`` is its seat."""
+        self._seat = 0
+        fast = sp.fast
+        own_fresh = fast is not None and getattr(fast, "fresh", None) is not None
+        self._fast_new = None if own_fresh else fast
+        """The fast encoder when a new array is ``np.empty`` plus that encoder (written inline)."""
+        self._bufs: list[np.ndarray] | None = None
+        """Per seat, the array observations are written into (``copy=False``), else ``None``."""
+        self._obs_dicts: list[dict[str, np.ndarray]] = []
+        if not copy and fast is not None and not own_fresh:
+            self._bufs = [np.zeros(self._size, dtype=np.float32) for _ in range(players)]
+            empty = np.zeros(sp.num_actions, dtype=np.int8)
+            empty.flags.writeable = False
+            for buf in self._bufs:
+                view = buf.view()
+                view.flags.writeable = False  # the caller reads; only the env writes (into ``buf``)
+                self._obs_dicts.append({"observation": view, "action_mask": empty})
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         """``AECEnv.agent_iter`` as a generator: the selected agent while any agent is left, at most
@@ -174,47 +240,87 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
             yield self.agent_selection
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game; the same ``seed`` gives the same game."""
+        """Start a new game: ``reset(seed=s)`` plays the game ``farmtable`` deals for seed ``s`` (the same as
+        ``new_game(seed=s)``); ``reset()`` draws the next seed from a generator seeded by the last ``s``."""
         self._new_state(seed)
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self._names[self.state.actors()[0]]
+        agents = self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
+        seat = self._seat = self.state.actors()[0]
+        self.agent_selection = self._names[seat]
+        self._playing = True
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``agent``'s observation: its view encoded, and its action mask."""
+        """``agent``'s observation: its view encoded, and its action mask (see the class notes on ``copy``)."""
+        if self.state is None:
+            self._before_reset("observe")
+        if self._playing and agent == self.agent_selection:
+            return self._look()[3]
         return self._observe_seat(self.agent_seat[agent])
 
-    _has_reset = True
-    """The raw env checks nothing; :class:`FarmtableCheckedAEC` sets it False until ``reset``, so both
-    share this one :meth:`last` (no ``super()`` call per decision)."""
+    def _before_reset(self, what: str) -> NoReturn:
+        """The error of a call before ``reset`` (PettingZoo's own for the checked env)."""
+        if self._checked:
+            if what == "step":
+                EnvLogger.error_step_before_reset()
+            EnvLogger.error_observe_before_reset()
+        raise RuntimeError(f"{what}() before reset(): call reset() first")
+
+    def _look(self) -> tuple[int, list[Any], dict[int, int], dict[str, np.ndarray]]:
+        """The selected seat's legal list, its ``{catalogue index: position}`` and its observation, made once
+        a move (``last`` inlines this)."""
+        now = self._now
+        if now is None:
+            seat, state = self._seat, self.state
+            legal = state.legal_actions(seat)
+            slots, mask = self._legal_entry(legal)
+            bufs = self._bufs
+            if bufs is not None:
+                obs = self._obs_dicts[seat]
+                self._fast_new(state, seat, bufs[seat])  # type: ignore[misc]  # set whenever bufs is
+                obs["action_mask"] = mask
+            else:
+                fast = self._fast_new
+                if fast is None:
+                    vector = self.spec.observe(state, seat)
+                else:
+                    vector = np.empty(self._size, dtype=np.float32)
+                    fast(state, seat, vector)
+                obs = {"observation": vector, "action_mask": mask}
+            now = self._now = (seat, legal, slots, obs)
+        return now
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """``AECEnv.last``: the selected agent's observation, running reward, flags and info (one call
-        less per decision than PettingZoo's, which goes through :meth:`observe`); the checked env's
-        error before ``reset``."""
-        if not self._has_reset:
-            EnvLogger.error_observe_before_reset()
-        agent = self.agent_selection
+        """``AECEnv.last``: the selected agent's observation, running reward, flags and info."""
+        agent = self.agent_selection if self.state is not None else self._before_reset("last")
         obs = None
         if observe:
-            seat = self._seat_of[agent]
             now = self._now
-            if now is not None and now[0] == seat:
+            if now is not None:
                 obs = now[3]
-            else:
-                obs = self._obs_cache.get(seat)
-                if obs is None:  # ``_observe_seat`` inlined, the legal list kept for ``step``: once a move
-                    sp, state = self.spec, self.state
-                    legal = state.legal_actions(seat)
-                    slots, mask = sp.legal_entry(legal)
-                    fresh = sp.fresh
-                    vector = sp.observe(state, seat) if fresh is None else fresh(state, seat)
+            elif self._playing:  # ``_look`` inlined: this runs once per decision
+                seat, state = self._seat, self.state
+                legal = state.legal_actions(seat)
+                slots, mask = self._legal_entry(legal)
+                bufs = self._bufs
+                if bufs is not None:
+                    obs = self._obs_dicts[seat]
+                    self._fast_new(state, seat, bufs[seat])  # type: ignore[misc]  # set whenever bufs is
+                    obs["action_mask"] = mask
+                else:
+                    fast = self._fast_new
+                    if fast is None:
+                        vector = self.spec.observe(state, seat)
+                    else:
+                        vector = np.empty(self._size, dtype=np.float32)
+                        fast(state, seat, vector)
                     obs = {"observation": vector, "action_mask": mask}
-                    self._now = (seat, legal, slots, obs)
+                self._now = (seat, legal, slots, obs)
+            else:
+                obs = self._observe_seat(self._seat_of[agent])
         return (
             obs,
             self._cumulative_rewards[agent],
@@ -225,25 +331,52 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
 
     def step(self, action: Any) -> None:
         """Play catalogue action ``action`` for ``agent_selection`` (``None`` once it is done)."""
+        now = self._now  # set only while the selected agent is alive and has looked (``last``/``observe``)
+        if now is not None and type(action) is int:
+            slot = now[2].get(action)
+            if slot is not None:  # legal: play the engine's own object
+                state = self.state
+                state.apply(now[0], now[1][slot])
+                self._now = None
+                if self._legal_cache:
+                    self._legal_cache = {}
+                if self._obs_cache:
+                    self._obs_cache = {}
+                if state.is_over():
+                    self._finish(self.agent_selection)
+                else:
+                    seat = self._seat = state.actors()[0]
+                    self.agent_selection = self._names[seat]
+                return
+        self._step_slow(action)
+
+    def _step_slow(self, action: Any) -> None:
+        """Every ``step`` the per-decision path does not take: the raw env's checks (see the class notes)."""
+        if self.state is None:
+            self._before_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self.agent_seat[agent]
-        now = self._now
-        if now is not None and now[0] == seat and isinstance(action, _INT_TYPES):
-            slot = now[2].get(action)  # type: ignore[arg-type]  # numpy ints hash as ints
-            chosen = None if slot is None else now[1][slot]
-        else:
-            legal = self._legal(seat)
-            chosen = legal.get(action) if isinstance(action, _INT_TYPES) else None  # type: ignore[arg-type]
+        chosen = None
+        if isinstance(action, _INT_TYPES) and not isinstance(action, bool | np.bool_):
+            chosen = self._legal(self._seat).get(int(action))
         if chosen is None:
-            raise ValueError(f"{agent}: action {action!r} is not legal now (see the action mask)")
-        self._apply(seat, chosen)
-        if self.state.is_over():
-            self._finish(agent)
+            raise ValueError(f"{agent}: action {action!r} is not legal now (see the action mask); nothing was played")
+        self._play(chosen)
+
+    def _play(self, chosen: Any) -> None:
+        """Play the legal action object ``chosen`` for the selected seat and move on."""
+        state = self.state
+        state.apply(self._seat, chosen)
+        self._now = None
+        self._legal_cache = {}
+        self._obs_cache = {}
+        if state.is_over():
+            self._finish(self.agent_selection)
         else:
-            self.agent_selection = self._names[self.state.actors()[0]]
+            seat = self._seat = state.actors()[0]
+            self.agent_selection = self._names[seat]
 
     def _finish(self, agent: str) -> None:
         """The game is over after ``agent``'s move: pay the final rewards, every agent is done.
@@ -251,6 +384,8 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         Rewards are paid once, at the end: until then every reward and running total is 0, so the
         steps before need not touch them.
         """
+        self._playing = False
+        self._now = None
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards[agent] = 0.0
         final = self.spec.rewards(self.state, self.reward_mode)
@@ -268,10 +403,17 @@ class FarmtableCheckedAEC(FarmtableAEC):
     """The AEC environment with PettingZoo's ``OrderEnforcingWrapper``, ``AssertOutOfBoundsWrapper`` and
     ``TerminateIllegalWrapper`` checks built in (one object: no per-attribute forwarding).
 
-    - ``step``/``observe``/``render`` before ``reset`` are errors; ``step`` once every agent is done warns;
+    - ``step``/``observe``/``last``/``render`` before ``reset`` are PettingZoo's errors; ``step`` once every
+      agent is done warns;
     - an action that is not ``None``-for-a-done-agent and not in the action space fails an assertion;
     - an action the mask forbids ends the game: the offender gets ``illegal_reward`` (−1), the others 0.
+
+    A legal ``int`` action takes the raw env's per-decision path, which passes all three checks by
+    construction (the env has been reset, the agent is alive, the index is in the mask); the checks run
+    on the slow path only. Observations are new arrays by default (``copy=True``).
     """
+
+    _checked = True
 
     def __init__(
         self,
@@ -281,32 +423,21 @@ class FarmtableCheckedAEC(FarmtableAEC):
         reward: str = "score",
         render_mode: str | None = None,
         illegal_reward: float = ILLEGAL_REWARD,
+        copy: bool = True,
     ) -> None:
-        super().__init__(game_id, players, variants, reward, render_mode)
+        super().__init__(game_id, players, variants, reward, render_mode, copy)
         self.illegal_reward = illegal_reward
-        self._has_reset = False
         self._num_actions = self.spec.num_actions
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game; the same ``seed`` gives the same game."""
-        self._has_reset = True
-        super().reset(seed=seed, options=options)
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``agent``'s observation (an error before ``reset``)."""
-        if not self._has_reset:
-            EnvLogger.error_observe_before_reset()
-        return self._observe_seat(self.agent_seat[agent])
 
     def render(self) -> str | None:
         """The board as text (an error before ``reset``)."""
-        if not self._has_reset:
+        if self.state is None:
             EnvLogger.error_render_before_reset()
         return super().render()
 
-    def step(self, action: Any) -> None:
+    def _step_slow(self, action: Any) -> None:
         """Play ``action``; an action the mask forbids ends the game at ``illegal_reward`` for the mover."""
-        if not self._has_reset:
+        if self.state is None:
             EnvLogger.error_step_before_reset()
         if not self.agents:
             EnvLogger.warn_step_after_terminated_truncated()
@@ -316,27 +447,13 @@ class FarmtableCheckedAEC(FarmtableAEC):
             self._was_dead_step(action)
             return
         assert isinstance(action, _INT_TYPES) and 0 <= action < self._num_actions, "action is not in action space"
-        seat = self._seat_of[agent]
-        now = self._now  # inline ``_legal`` and ``_apply``: this runs once per decision
-        if now is not None and now[0] == seat:
-            slot = now[2].get(action)  # type: ignore[arg-type]  # numpy ints hash as ints
-            chosen = None if slot is None else now[1][slot]
-        else:
-            chosen = self._legal(seat).get(action)  # type: ignore[arg-type]
+        chosen = self._legal(self._seat).get(int(action))
         if chosen is not None:
-            state = self.state
-            state.apply(seat, chosen)
-            self._now = None
-            if self._legal_cache:
-                self._legal_cache = {}
-            if self._obs_cache:
-                self._obs_cache = {}
-            if state.is_over():
-                self._finish(agent)
-            else:
-                self.agent_selection = self._names[state.actors()[0]]
+            self._play(chosen)
             return
         EnvLogger.warn_on_illegal_move()
+        self._playing = False
+        self._now = None
         self._cumulative_rewards[agent] = 0.0
         self.terminations = dict.fromkeys(self.agents, True)
         self.truncations = dict.fromkeys(self.agents, True)
@@ -405,18 +522,30 @@ class FarmtableParallel(_Common, ParallelEnv):  # type: ignore[misc]
 
 
 def raw_env(
-    game_id: str, players: int = 2, variants: Sequence[str] = (), reward: str = "score", render_mode: str | None = None
+    game_id: str,
+    players: int = 2,
+    variants: Sequence[str] = (),
+    reward: str = "score",
+    render_mode: str | None = None,
+    copy: bool = False,
 ) -> FarmtableAEC:
-    """The unwrapped AEC environment (illegal actions raise ``ValueError``)."""
-    return FarmtableAEC(game_id, players, variants, reward, render_mode)
+    """The raw AEC environment: an illegal action raises ``ValueError`` and plays nothing; observations are
+    written in place (``copy=False``, read-only arrays: copy to keep) — see :class:`FarmtableAEC`."""
+    return FarmtableAEC(game_id, players, variants, reward, render_mode, copy)
 
 
 def env(
-    game_id: str, players: int = 2, variants: Sequence[str] = (), reward: str = "score", render_mode: str | None = None
+    game_id: str,
+    players: int = 2,
+    variants: Sequence[str] = (),
+    reward: str = "score",
+    render_mode: str | None = None,
+    copy: bool = True,
 ) -> AECEnv:
     """The AEC environment with the checks of PettingZoo's classic games (an illegal action ends the game
-    at −1; an action outside the space or a step before ``reset`` is an error): :class:`FarmtableCheckedAEC`."""
-    return FarmtableCheckedAEC(game_id, players, variants, reward, render_mode)
+    at −1; an action outside the space or a step before ``reset`` is an error): :class:`FarmtableCheckedAEC`.
+    ``copy=False`` writes observations in place as :func:`raw_env` does."""
+    return FarmtableCheckedAEC(game_id, players, variants, reward, render_mode, copy=copy)
 
 
 def parallel_env(
