@@ -128,11 +128,12 @@ def test_bad_arguments() -> None:
 
 @pytest.mark.parametrize("game_id", all_games())
 def test_raw_env_api(game_id: str) -> None:
-    """The raw env (observations written in place) passes api_test and seed_test too."""
+    """The raw env passes api_test and seed_test too, observations written in place or new."""
     ready_or_skip(game_id)
     players = max(2, farmtable.get_game(game_id).min_players)
+    api_test(raw_env(game_id, players, copy=False), num_cycles=10)
+    seed_test(lambda: raw_env(game_id, players, copy=False), num_cycles=10)
     api_test(raw_env(game_id, players), num_cycles=10)
-    seed_test(lambda: raw_env(game_id, players), num_cycles=10)
 
 
 @pytest.mark.parametrize("game_id", all_games())
@@ -144,7 +145,7 @@ def test_per_decision_path_observes_what_the_view_shows(game_id: str) -> None:
     players = max(2, farmtable.get_game(game_id).min_players)
     rng = random.Random(5)
     for make in (raw_env, env):
-        e = make(game_id, players)
+        e = make(game_id, players, copy=False) if make is raw_env else make(game_id, players)
         sp = e.unwrapped.spec
         e.reset(seed=4)
         kept: dict[str, np.ndarray] = {}

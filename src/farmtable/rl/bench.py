@@ -129,10 +129,11 @@ def observed(game_id: str, players: int) -> Callable[[int], int]:
 
 
 def aec(game_id: str, players: int, raw: bool = False) -> Callable[[int], int]:
-    """Random masked play through the PettingZoo AEC env (``raw``: without PettingZoo's wrappers)."""
+    """Random masked play through the PettingZoo AEC env (``raw``: without PettingZoo's wrappers, observations
+    written in place)."""
     from farmtable.rl.pettingzoo import env, raw_env
 
-    e = raw_env(game_id, players) if raw else env(game_id, players)
+    e = raw_env(game_id, players, copy=False) if raw else env(game_id, players)
 
     def play(seed: int) -> int:
         e.reset(seed=seed)

@@ -99,10 +99,10 @@ again; OpenSpiel states keep the player to act per move (pyspiel asks for it sev
 The AEC envs' per-decision path asks the engine for the legal list once a move, takes the mask from
 the cached catalogue and touches none of PettingZoo's per-agent dicts until the game ends (rewards are
 paid at the end); every check runs only on the slow path (a numpy integer, an illegal action, a done
-agent). `raw_env()` writes each seat's observation **in place** (`copy=False`: the same read-only
-array for a seat all game, rewritten when that seat is next observed; copy what you keep; Farmini's
-is a new array either way) and raises `ValueError` for an illegal action, playing nothing; `env()`
-hands out new arrays (`copy=True`) and ends the game at −1. `reset(seed=s)` deals the same game as
+agent). `raw_env()` raises `ValueError` for an illegal action, playing nothing; `env()` ends the game
+at −1. Both hand out new observation arrays; `raw_env(..., copy=False)` writes each seat's observation
+**in place** instead (the same read-only array for a seat all game, rewritten when that seat is next
+observed; copy what you keep; Farmini's is a new array either way), the fastest path. `reset(seed=s)` deals the same game as
 `new_game(seed=s)`.
 
 **Vector environments** (`farmtable.rl.vector`). `FarmersFinancesVectorEnv(num_envs, players=2..4,
@@ -121,8 +121,8 @@ nothing. No solo; Farmers Finances plays the standard rules, Tiny Farms also `ho
 farm mask; equal to `scoring.score_players` by test on random finished games and random boards).
 `TinyFarmsVectorEnv(..., obs_dtype=np.int8)` gives the same observation as one-byte whole numbers (every
 entry is a whole number in −3..12; the observation space says `int8`), and `copy=False` hands out the
-env's own kept observation, read-only, the same array every step (Gymnasium's `copy=False` convention:
-the next `step` overwrites it, so copy what you keep).
+env's own kept observation and action mask (`infos["action_mask"]`), read-only, the same arrays every
+step (Gymnasium's `copy=False` convention: the next `step` overwrites them, so copy what you keep).
 
 **Known limits.** Farmini's farms are seen and played in a window `|x|, |y| <= 12` around the farm
 card (see its section): a farm stretched further raises `KeyError` naming the move. Tiny Towns'

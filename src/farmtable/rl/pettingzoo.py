@@ -28,9 +28,9 @@ Speed (issue 16): ``env()`` gives the checks of PettingZoo's usual wrappers (``O
 :class:`FarmtableCheckedAEC`, instead of three wrapper layers whose attribute forwarding cost more
 than the game itself. Both AEC envs share one per-decision path (:class:`FarmtableAEC`): one legal list
 per move, the mask from the spec's cache (read-only arrays, :meth:`farmtable.rl.catalogue.Spec.legal_entry`),
-no per-move dict work, the checks on the slow path only. ``raw_env()`` writes observations in place
-(read-only arrays, rewritten when the seat is next observed: copy what you keep); ``env()`` hands out new
-ones. ``reset(seed=s)`` deals the game ``new_game(seed=s)`` deals.
+no per-move dict work, the checks on the slow path only. ``raw_env(copy=False)`` writes observations in
+place (read-only arrays, rewritten when the seat is next observed: copy what you keep); by default both
+hand out new ones. ``reset(seed=s)`` deals the game ``new_game(seed=s)`` deals.
 """
 
 from __future__ import annotations
@@ -185,7 +185,7 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
     were, so the caller can try again. It skips what the wrappers add on top: the −1 ending of an illegal
     move (:func:`env` has it) and the action-space assertion (an out-of-range index is simply not legal).
 
-    **Observations** (``copy``): with ``copy=False`` (the default of :func:`raw_env`) each seat's
+    **Observations** (``copy``): with ``copy=False`` (opt-in, as :func:`raw_env` takes it) each seat's
     observation dict and vector are the env's own, rewritten in place the next time that seat is
     observed; the vector is handed out read-only (``np.copy`` it, or the dict, to keep it). With
     ``copy=True`` every observation is a new dict and a new array. Farmini's encoder returns a new array
@@ -527,10 +527,11 @@ def raw_env(
     variants: Sequence[str] = (),
     reward: str = "score",
     render_mode: str | None = None,
-    copy: bool = False,
+    copy: bool = True,
 ) -> FarmtableAEC:
     """The raw AEC environment: an illegal action raises ``ValueError`` and plays nothing; observations are
-    written in place (``copy=False``, read-only arrays: copy to keep) — see :class:`FarmtableAEC`."""
+    new arrays, or with ``copy=False`` written in place (read-only arrays, rewritten when the seat is next
+    observed: copy what you keep; the fastest path) — see :class:`FarmtableAEC`."""
     return FarmtableAEC(game_id, players, variants, reward, render_mode, copy)
 
 
