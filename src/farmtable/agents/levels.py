@@ -116,9 +116,10 @@ OVERRIDES: Final[tuple[Override, ...]] = (
         "expert",
         "tiny-farms",
         "tiny-farms-duel:depth=2,reply=search,time=1.0",
-        "2 players, against Hard (tiny-farms-duel:time=0.5), deals 2000-2099 from both seats: 59.8% [52.8, 66.3] "
-        "of 200 games, margin +2.79 [+1.18, +4.39] (better than Hard; >= 60% not met); CPU s/decision "
-        "p50 0.420, max 0.869 (sessions 11 and 13, benchmarks/ai/ladder.md). Against ismcts:iters=200,depth=5, "
+        "2 players, against the Hard row below (mcts:iters=50,time=0.5), deals 2000-2099 from both seats: 74.2% "
+        "[67.8, 79.8] of 200 games, margin +9.38 [+7.56, +11.19] (session 15); against the former Hard "
+        "(tiny-farms-duel:time=0.5) 59.8% [52.8, 66.3] of 200 (sessions 11 and 13); CPU s/decision p50 0.724, "
+        "p99 0.857, max 0.865 (session 15, benchmarks/ai/ladder.md). Against ismcts:iters=200,depth=5, "
         "deals 2000-2099 from both seats: 89.5% [84.5, 93.0] of 200 games, margin +14.22 [+12.51, +15.94] "
         "(session 12, benchmarks/ai/ladder.md)",
         players=2,
@@ -126,10 +127,31 @@ OVERRIDES: Final[tuple[Override, ...]] = (
     Override(
         "hard",
         "tiny-farms",
-        "tiny-farms-duel:time=0.5",
-        "2 players, against Normal, deals 2000-2035, 2040-2064, 2070-2114 from both seats: 63.7% [57.0, 69.9] "
-        "of 212 games, margin +6.09 [+4.51, +7.67] (sessions 9-10); the general Hard was 45.2% [35.0, 55.9] of 84 "
-        "(session 8). benchmarks/ai/tiny-farms.md, sessions 9 and 10",
+        "mcts:iters=50,time=0.5",
+        "2 players, against the Normal row below (greedy:time=0.2, greedy's own games), deals 2000-2099 from both "
+        "seats, re-played on today's code: 68.2% [61.5, 74.3] of 200 games, margin +4.60 [+2.93, +6.27] (the same "
+        "games as session 8's Normal-vs-Easy run); CPU s/decision p50 0.042, p99 0.168, max 0.223. The ladder "
+        "re-spaced in session 15 (a beginner's Easy below greedy; the former Hard tiny-farms-duel:time=0.5, "
+        "63.7% of 212 against the former Normal, left the ladder: Expert beat it only 59.8% of 200). "
+        "benchmarks/ai/tiny-farms.md and benchmarks/ai/ladder.md, session 15",
+        players=2,
+    ),
+    Override(
+        "normal",
+        "tiny-farms",
+        "greedy:time=0.2",
+        "2 players, against the Easy row below (greedy:slip=0.15), deals 2000-2099 from both seats: 72.0% "
+        "[65.4, 77.8] of 200 games, margin +7.45 [+5.70, +9.20]; CPU s/decision p50 0.004, p99 0.014, max 0.101 "
+        "(the cap never binds: greedy's exact games). benchmarks/ai/tiny-farms.md, session 15",
+        players=2,
+    ),
+    Override(
+        "easy",
+        "tiny-farms",
+        "greedy:slip=0.15",
+        "2 players: a beginner's opponent, greedy that plays its second-best move at 15% of its decisions "
+        "(slip=0.25 lost all 20 pilot games to greedy, slip=0.1 won 32.5% of 20); greedy beats it 72.0% "
+        "[65.4, 77.8] of 200 games. benchmarks/ai/tiny-farms.md, session 15",
         players=2,
     ),
     Override(
