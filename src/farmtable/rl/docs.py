@@ -102,8 +102,8 @@ paid at the end); every check runs only on the slow path (a numpy integer, an il
 agent). `raw_env()` raises `ValueError` for an illegal action, playing nothing; `env()` ends the game
 at −1. Both hand out new observation arrays; `raw_env(..., copy=False)` writes each seat's observation
 **in place** instead (the same read-only array for a seat all game, rewritten when that seat is next
-observed; copy what you keep; Farmini's is a new array either way), the fastest path. `reset(seed=s)` deals the same game as
-`new_game(seed=s)`.
+observed; copy what you keep; Farmini's is a new array either way), the fastest path.
+`reset(seed=s)` deals the same game as `new_game(seed=s)`.
 
 **Vector environments** (`farmtable.rl.vector`). `FarmersFinancesVectorEnv(num_envs, players=2..4,
 reward=)` and `TinyFarmsVectorEnv(num_envs, players=2..4, reward=, variants=)` step thousands of
