@@ -271,7 +271,7 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
 
     def _look(self) -> tuple[int, list[Any], dict[int, int], dict[str, np.ndarray]]:
         """The selected seat's legal list, its ``{catalogue index: position}`` and its observation, made once
-        a move (``last`` inlines this)."""
+        a move."""
         now = self._now
         if now is None:
             seat, state = self._seat, self.state
@@ -301,24 +301,8 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
             now = self._now
             if now is not None:
                 obs = now[3]
-            elif self._playing:  # ``_look`` inlined: this runs once per decision
-                seat, state = self._seat, self.state
-                legal = state.legal_actions(seat)
-                slots, mask = self._legal_entry(legal)
-                bufs = self._bufs
-                if bufs is not None:
-                    obs = self._obs_dicts[seat]
-                    self._fast_new(state, seat, bufs[seat])  # type: ignore[misc]  # set whenever bufs is
-                    obs["action_mask"] = mask
-                else:
-                    fast = self._fast_new
-                    if fast is None:
-                        vector = self.spec.observe(state, seat)
-                    else:
-                        vector = np.empty(self._size, dtype=np.float32)
-                        fast(state, seat, vector)
-                    obs = {"observation": vector, "action_mask": mask}
-                self._now = (seat, legal, slots, obs)
+            elif self._playing:
+                obs = self._look()[3]
             else:
                 obs = self._observe_seat(self._seat_of[agent])
         return (

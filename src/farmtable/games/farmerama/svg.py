@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
-from farmtable.core.memo import BoundedCache
+from farmtable.core.memo import BoundedCache, RecentReprs
 from farmtable.core.svgkit import escape, quoteattr
 from farmtable.games.farmerama.components import BUILDING_INDEX, BUILDINGS, FEED_COST, PRODUCT_VALUE, SOLO_TURNS
 from farmtable.games.farmerama.scoring import ScoreInput, score, score_sheet
@@ -150,23 +150,14 @@ def _scarecrow(x: float, y: float) -> str:
     )
 
 
-RECENT_BOARDS = 8
-_RECENT: list[tuple[dict[str, Any], str]] = []
-"""The boards :func:`board_key` saw last, newest first, with their ``repr``."""
+RECENT_BOARDS: Final = 8
+_RECENT = RecentReprs(RECENT_BOARDS)
 
 
 def board_key(board: dict[str, Any]) -> str:
-    """A board's ``repr``, the key of every drawing remembered of it: found again by equality among the
-    last boards seen, since each seat's view and the live score of each update bring their own equal copy
-    of every board, and comparing two equal boards is far cheaper than writing one out. Sound because a
-    view's boards are made fresh by ``board_view`` and read, never changed, afterwards."""
-    for seen, key in _RECENT:
-        if seen is board or seen == board:
-            return key
-    key = repr(board)
-    _RECENT.insert(0, (board, key))
-    del _RECENT[RECENT_BOARDS:]
-    return key
+    """A board's ``repr``, the key of every drawing remembered of it, found again by equality among the
+    last boards seen (each seat's view and live score bring their own equal copy: :class:`RecentReprs`)."""
+    return _RECENT.key(board)
 
 
 def _stars_now(board: dict[str, Any]) -> tuple[int, ScoreInput]:

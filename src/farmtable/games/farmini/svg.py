@@ -21,7 +21,7 @@ import re
 from functools import lru_cache
 from typing import Any, Final
 
-from farmtable.core.memo import BoundedCache
+from farmtable.core.memo import BoundedCache, RecentReprs
 from farmtable.core.svgkit import escape, quoteattr
 from farmtable.games.farmini.components import (
     ALL_CARDS,
@@ -465,22 +465,13 @@ def _solo_line(view: dict[str, Any]) -> str:
 
 
 RECENT_FARMS: Final = 8
-_RECENT: list[tuple[dict[str, Any], str]] = []
-"""The farms :func:`farm_key` saw last, newest first, with their ``repr``."""
+_RECENT = RecentReprs(RECENT_FARMS)
 
 
 def farm_key(farm: dict[str, Any]) -> str:
-    """A farm's ``repr`` (what it shows: the key of its drawings), found again by equality among the last
-    farms seen: each seat's view brings its own equal copy of every farm, and comparing two equal farms is
-    far cheaper than writing one out. Sound because a view's farms are made fresh by the rules' ``view``
-    and read, never changed, afterwards."""
-    for seen, key in _RECENT:
-        if seen is farm or seen == farm:
-            return key
-    key = repr(farm)
-    _RECENT.insert(0, (farm, key))
-    del _RECENT[RECENT_FARMS:]
-    return key
+    """A farm's ``repr``, the key of every drawing remembered of it, found again by equality among the
+    last farms seen (each seat's view and live score bring their own equal copy: :class:`RecentReprs`)."""
+    return _RECENT.key(farm)
 
 
 BLOCK_CACHE_LIMIT: Final = 1024
