@@ -319,18 +319,7 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         if now is not None and type(action) is int:
             slot = now[2].get(action)
             if slot is not None:  # legal: play the engine's own object
-                state = self.state
-                state.apply(now[0], now[1][slot])
-                self._now = None
-                if self._legal_cache:
-                    self._legal_cache = {}
-                if self._obs_cache:
-                    self._obs_cache = {}
-                if state.is_over():
-                    self._finish(self.agent_selection)
-                else:
-                    seat = self._seat = state.actors()[0]
-                    self.agent_selection = self._names[seat]
+                self._play(now[1][slot])
                 return
         self._step_slow(action)
 
@@ -354,8 +343,10 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         state = self.state
         state.apply(self._seat, chosen)
         self._now = None
-        self._legal_cache = {}
-        self._obs_cache = {}
+        if self._legal_cache:
+            self._legal_cache = {}
+        if self._obs_cache:
+            self._obs_cache = {}
         if state.is_over():
             self._finish(self.agent_selection)
         else:
