@@ -320,3 +320,52 @@ def test_a_tap_near_small_board_buttons_opens_a_magnifier_with_44px_buttons(
         assert page.locator("#lens").count() == 0
     finally:
         context.close()
+
+
+def test_the_magnifier_stays_open_when_another_players_decision_redraws_the_board(
+    browser: Any, server: LiveServer
+) -> None:
+    """In Tiny Towns both players place at once. A phone player who opened the magnifier keeps it
+    when the other player's placement arrives and redraws the board: it opens again at the same
+    place, its buttons still at least 44 px, and a tap in it still decides."""
+    if "tiny-towns" not in GAMES:
+        pytest.skip("tiny-towns is not registered")
+    context = new_context(browser, 390, 844, phone=True)
+    page = context.new_page()
+    try:
+        seats = [{"kind": "you"}, {"kind": "invite"}]
+        body = {"game": "tiny-towns", "players": 2, "variants": [], "seats": seats, "seed": 4}
+        made = page.request.post(f"{server.url}/api/tables", data=body).json()
+        page.goto(server.url + made["seats"][0]["link"])
+        wait_ready(page)
+        legal = page.locator("#board .ft-legal")
+        boxes = [legal.nth(i).bounding_box() for i in range(legal.count())]
+        small = next(i for i, b in enumerate(boxes) if b and min(b["width"], b["height"]) < TAP)
+        legal.nth(small).scroll_into_view_if_needed()
+        box = legal.nth(small).bounding_box()
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.locator("#lens").wait_for()
+        notation = str(legal.nth(small).get_attribute("data-action"))
+        before = int(page.evaluate("document.body.dataset.version"))
+        # the other player places: an update redraws seat 0's board
+        other = page.request.get(
+            f"{server.url}/api/tables/{made['id']}", headers={"X-Seat-Token": made["seats"][1]["token"]}
+        ).json()
+        assert other["legal"], other
+        answer = page.request.post(
+            f"{server.url}/api/tables/{made['id']}/moves",
+            data={"token": made["seats"][1]["token"], "action": other["legal"][0], "version": other["version"]},
+        )
+        assert answer.ok, answer.text()
+        page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
+        assert page.locator("#lens").count() == 1, "the other player's decision closed the magnifier"
+        copy = page.locator(f'#lens .ft-legal[data-action="{notation}"]').first
+        cb = copy.bounding_box()
+        assert cb is not None and min(cb["width"], cb["height"]) >= TAP
+        shown = int(page.evaluate("document.body.dataset.version"))
+        page.mouse.click(cb["x"] + cb["width"] / 2, cb["y"] + cb["height"] / 2)
+        page.wait_for_function(f"Number(document.body.dataset.version) > {shown}")
+        assert page.locator("#lens").count() == 0
+        assert page.evaluate("document.getElementById('move-error').textContent") == ""
+    finally:
+        context.close()

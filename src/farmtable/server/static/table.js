@@ -155,7 +155,8 @@
   // that every button in it is at least 44 px. Tap your choice there; drag to look around; Close.
   const TAP = 44, NEAR = 48, MAX_ZOOM = 8;
   const fingers = () => window.matchMedia("(pointer: coarse)").matches || window.innerWidth <= 820;
-  function hidePicker() { const m = $("lens"); if (m) m.remove(); delete document.body.dataset.lens; }
+  let lensAt = null; // where the open magnifier was opened: an update redraws it there (see render)
+  function hidePicker() { const m = $("lens"); if (m) m.remove(); delete document.body.dataset.lens; lensAt = null; }
   const TARGETS = ".ft-legal, [data-pick]";
   function boardTargets(root) {
     return [...root.querySelectorAll(TARGETS)].map((node) => {
@@ -168,16 +169,25 @@
   function onBoardTap(e) {
     if (!fingers() || e.detail === 0) return; // keyboard and scripted clicks go to the element itself
     const x = e.clientX, y = e.clientY;
-    const all = boardTargets($("board"));
-    const within = (t, pad) => { const r = t.node.getBoundingClientRect();
-      return x >= r.left - pad && x <= r.right + pad && y >= r.top - pad && y <= r.bottom + pad; };
-    const hits = all.filter((t) => within(t, 0));
+    const hits = targetsAround(x, y, 0);
     if (hits.length === 1 && big(hits[0].node.getBoundingClientRect())) return; // big enough: the element's own click
-    const near = all.filter((t) => within(t, NEAR));
+    const near = targetsAround(x, y, NEAR);
     if (!near.length) return;
     e.stopPropagation();
     e.preventDefault();
     openLens(x, y, near);
+  }
+  // the board's buttons within ``pad`` px of the point (x, y)
+  function targetsAround(x, y, pad) {
+    return boardTargets($("board")).filter((t) => { const r = t.node.getBoundingClientRect();
+      return x >= r.left - pad && x <= r.right + pad && y >= r.top - pad && y <= r.bottom + pad; });
+  }
+  // After an update redrew the board (another player's decision), a magnifier that was open is opened
+  // again at the same place on the new board, so the choice being made is not lost.
+  function reopenLens(at) {
+    if (!at || !fingers() || !state || !state.legal.length) return;
+    const near = targetsAround(at.x, at.y, NEAR);
+    if (near.length) openLens(at.x, at.y, near);
   }
   function openLens(x, y, near) {
     hidePicker();
@@ -242,11 +252,13 @@
     const top = Math.max(8, Math.min(window.innerHeight - lensBox.offsetHeight - 8, y - lensBox.offsetHeight / 2));
     lensBox.style.top = top + "px";
     close.focus({ preventScroll: true });
+    lensAt = { x, y };
   }
   $("board").addEventListener("click", onBoardTap, true);
 
   function render(p) {
     state = p;
+    const lensWasAt = lensAt;
     hidePicker();
     window.FTstate = p; // for tests and the curious: the update the page shows
     if (!awaiting || (awaiting.version !== null && p.version >= awaiting.version)) settle();
@@ -355,6 +367,7 @@
     const seeded = $("seeded");
     seeded.hidden = !p.seeded;
     seeded.textContent = p.seeded ? "Seeded game: the table's creator chose the deal (seed " + p.seeded + "), so they may know the hidden cards." : "";
+    reopenLens(lensWasAt);
   }
 
   // turn alerts: the tab title always; a short sound and a browser notification (tab hidden) when chosen
