@@ -81,6 +81,9 @@ _DICE_WIDTH: Final = 8
 """Columns of ``state["dice"]`` (face ``v`` at ``v - 1``; 6 and 7 always 0): a game's dice are one 8-byte
 word, which an int8 observation takes in one piece (:class:`ViewerObs`)."""
 
+_WORD: Final = 8
+"""Bytes in a machine word (``uint64``): the unit :class:`KeptMask` writes its put blocks in."""
+
 _PHASES: Final = 4
 """The schema's phases (move, place, crop, over): the simulator's MOVE and PLACE are the first two."""
 _OVER_PHASE: Final = 3
@@ -361,86 +364,130 @@ def step(
     return kind, a, b
 
 
-def decode(state: dict[str, np.ndarray], layout: Layout, actions: np.ndarray) -> tuple[np.ndarray, ...]:
+def decode(
+    state: dict[str, np.ndarray], layout: Layout, actions: np.ndarray, over: np.ndarray | None = None
+) -> tuple[np.ndarray, ...]:
     """Catalogue actions as the (kind, a, b) decisions :func:`play` takes (``-1`` for games over): three
-    look-ups of :attr:`Layout.decisions`.
+    look-ups of :attr:`Layout.decisions`. ``over``: which games are over, if the caller knows.
 
     ``actions`` must be legal (:func:`action_mask`): nothing is checked here.
     """
     kinds, first, second = layout.decisions
-    kind = np.where(state["phase"] == OVER, -1, kinds[actions])
-    return kind, first[actions], second[actions]
+    kind = kinds.take(actions)
+    kind[state["phase"] == OVER if over is None else over] = -1
+    return kind, first.take(actions), second.take(actions)
 
 
 def play(state: dict[str, np.ndarray], kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
     """Play the decisions (kind, a, b) (``K_*``, as :func:`step` and :func:`decode` give them; ``-1``: none)
     of the games' players to act, then everything automatic that follows. They must be legal.
 
-    Every game runs the same array operations (the branches are ``np.where``; a game that does not move a
-    farmer or write an animal writes nothing: its index points at a cell it leaves as it was)."""
+    Each kind of decision works on the games that made it (``np.flatnonzero`` of the kind, then whole-subset
+    array operations: a JAX port writes the same updates masked, ``.at[lanes]``): ``milk`` spends a token,
+    a die moves a farmer (one look-up of :func:`_farmer_moves` gives where both farmers stand and the two
+    animals the wheel shows), a ``put`` writes an animal; the games whose turn ended pass it on, and those
+    whose round ended go through :func:`_end_round`."""
     t = tables()
     n, players = state["milk"].shape
-    cur = np.maximum(state["current"], 0)
-    die = kind == K_DIE
-    milk = kind == K_MILK
-    placing = kind == K_PUT
-    # --- milk: spend a token to change the die about to be used
-    state["milk"].reshape(-1)[np.arange(0, n * players, players) + cur] -= milk
-    modifier = state["modifier"] + a * milk
-    # --- a die and a farmer (column 7 of ``dice`` is never shown: the games without a die write there)
-    value = a * die
-    dice = state["dice"].reshape(-1)
-    at = np.arange(0, n * _DICE_WIDTH, _DICE_WIDTH) + ((value - c.MIN_DIE_VALUE) & (_DICE_WIDTH - 1))
-    dice[at] -= die
-    state["shown"] &= ~(t.face_bit[value] * (dice[at] == 0))
-    red_moves = die & (b == c.RED)
-    blue_moves = die & (b != c.RED)
-    red, blue = state["red"], state["blue"]
-    start = np.where(red_moves, red, blue)
-    other = np.where(red_moves, blue, red)
-    end = (start + value + modifier) & _WHEEL_MASK
-    end = (end + (end == other)) & _WHEEL_MASK  # RULEBOOK: never on the other farmer
-    np.copyto(red, end, where=red_moves)
-    np.copyto(blue, end, where=blue_moves)
-    pending = state["pending"]
-    shows = state["rotation"] * c.WHEEL_SPACES + end
-    pending[:, 0] = np.where(die, _VISIBLE_FIRST[shows], pending[:, 0])
-    pending[:, 1] = np.where(die, _VISIBLE_SECOND[shows], pending[:, 1])
-    pending_n = np.where(die, 2, state["pending_n"])
-    farm = np.where(die, b, state["farm"])
-    state["farm"] = farm
-    phase = np.where(die, PLACE, state["phase"])
-    state["modifier"] = modifier * ~die
-    # --- one pending animal into an empty space of the farm (games not writing: their cell is rewritten)
-    cell = b & (c.FARM_CELLS - 1)  # a put's space in its farm (its board cell is ``farm * 16 + cell``)
-    boards = state["boards"].reshape(-1)
-    at = (np.arange(0, n * players, players) + cur) * c.BOARD_CELLS + b
-    boards[at] = np.where(placing, a, boards[at])
-    farm_at = np.arange(0, n * players * FARMS, players * FARMS) + cur * FARMS + farm
+    seat_at = _starts(n, players)
+    cur = state["current"]
+    pending = state["pending"].reshape(-1)  # (game * 2 + slot)
+    pending_n = state["pending_n"]
     free = state["free"].reshape(-1)
-    left = free[farm_at] & ~(placing << cell)
-    free[farm_at] = left
-    first = placing & (pending[:, 0] == a)
-    np.copyto(pending[:, 0], pending[:, 1], where=first)
-    pending_n -= placing
-    # --- after a move or a placement: animals with no room are lost; with none left, the turn ends
-    moved = die | placing
-    pending_n[moved & (left == 0)] = 0
-    done = moved & (pending_n == 0)
-    state["pending_n"] = pending_n
-    turn = state["turn"] + done
-    state["turn"] = turn
-    nxt = done & (turn < players)
-    np.copyto(state["current"], (state["start"] + turn) % players, where=nxt)
-    state["phase"] = np.where(nxt, MOVE, phase)
-    ends = np.flatnonzero(done & (turn >= players))
+    # --- milk: spend a token to change the die about to be used (RULEBOOK "Milk!")
+    lanes = np.flatnonzero(kind == K_MILK)
+    if len(lanes):
+        state["milk"].reshape(-1)[seat_at[lanes] + cur[lanes]] -= 1
+        state["modifier"][lanes] += a[lanes]
+    # --- a die and a farmer (RULEBOOK "Move a Farmer": never on the other farmer); the two animals shown
+    dies = np.flatnonzero(kind == K_DIE)
+    lost = dies[:0]
+    if len(dies):
+        value, farm = a[dies], b[dies]
+        dice = state["dice"].reshape(-1)
+        at = dies * _DICE_WIDTH + (value - c.MIN_DIE_VALUE)
+        left = dice[at] - 1
+        dice[at] = left
+        state["shown"][dies] &= ~(t.face_bit[value] * (left == 0))
+        steps = (value + state["modifier"][dies]) & _WHEEL_MASK
+        where = (state["rotation"][dies] * c.WHEEL_SPACES + state["red"][dies]) * c.WHEEL_SPACES + state["blue"][dies]
+        moved = _farmer_moves()[(where * FARMS + farm) * c.WHEEL_SPACES + steps]
+        state["red"][dies] = moved & _WHEEL_MASK
+        state["blue"][dies] = (moved >> 3) & _WHEEL_MASK
+        pending[2 * dies] = (moved >> 6) & 0xF
+        pending[2 * dies + 1] = moved >> 10
+        state["farm"][dies] = farm
+        state["phase"][dies] = PLACE
+        state["modifier"][dies] = 0
+        room = free[_starts(n, players * FARMS)[dies] + cur[dies] * FARMS + farm] > 0
+        pending_n[dies] = 2 * room  # the farm is full: both animals are lost, the turn ends
+        lost = dies[~room]
+    # --- one pending animal into an empty space of the farm (RULEBOOK "Fill Your Farm")
+    puts = np.flatnonzero(kind == K_PUT)
+    done = lost
+    if len(puts):
+        animal, cell, seat = a[puts], b[puts], cur[puts]
+        state["boards"].reshape(-1)[(seat_at[puts] + seat) * c.BOARD_CELLS + cell] = animal
+        at = _starts(n, players * FARMS)[puts] + seat * FARMS + (cell >> 4)
+        left = free[at] & ~(1 << (cell & (c.FARM_CELLS - 1)))
+        free[at] = left
+        first, second = pending[2 * puts], pending[2 * puts + 1]
+        pending[2 * puts] = np.where(first == animal, second, first)
+        count = (pending_n[puts] - 1) * (left > 0)  # no room left: the other animal is lost
+        pending_n[puts] = count
+        done = np.concatenate([lost, puts[count == 0]])
+    if not len(done):
+        return
+    # --- the turn passes on; after the last player's, the round ends
+    turn = state["turn"][done] + 1
+    state["turn"][done] = turn
+    more = turn < players
+    nxt = done[more]
+    seat = state["start"][nxt] + turn[more]
+    state["current"][nxt] = seat - players * (seat >= players)
+    state["phase"][nxt] = MOVE
+    ends = done[~more]
     if len(ends):
         _end_round(state, ends)
 
 
+@cache
+def _starts(n: int, width: int) -> np.ndarray:
+    """``arange(0, n * width, width)``: where each game's row starts in a flattened ``(n, width)`` array
+    (kept: the same few sizes every step; read-only)."""
+    out = np.arange(0, n * width, width)
+    out.flags.writeable = False
+    return out
+
+
+@cache
+def _farmer_moves() -> np.ndarray:
+    """RULEBOOK "Move a Farmer", every case at once: by ``(((rotation * 8 + red) * 8 + blue) * 2 + farmer) * 8
+    + steps`` (``farmer``: 0 red, 1 blue; ``steps``: the die value plus the milk change, modulo 8), the red
+    farmer's space, the blue one's (``<< 3``) and the two animals the wheel then shows by the moved farmer
+    (``<< 6``, ``<< 10``). The moved farmer never stops on the other one (it steps one further)."""
+    w = c.WHEEL_SPACES
+    out = np.zeros((w, w, w, FARMS, w), dtype=np.int64)
+    for rotation in range(w):
+        for red in range(w):
+            for blue in range(w):
+                for farmer in range(FARMS):
+                    for steps in range(w):
+                        start, other = (red, blue) if farmer == c.RED else (blue, red)
+                        end = (start + steps) % w
+                        if end == other:
+                            end = (end + 1) % w
+                        new_red, new_blue = (end, blue) if farmer == c.RED else (red, end)
+                        first, second = rules.VISIBLE[rotation][end]
+                        out[rotation, red, blue, farmer, steps] = new_red | new_blue << 3 | first << 6 | second << 10
+    flat = out.reshape(-1)
+    flat.flags.writeable = False
+    return flat
+
+
 def _end_round(state: dict[str, np.ndarray], ends: np.ndarray) -> None:
     """RULEBOOK "Round End": the leftover (lowest) die turns the top wheel; the start player passes left;
-    after the last round the game is over."""
+    after the last round the game is over. (A game's dice and every round's are 8-byte words: one copy each.)"""
     players = state["milk"].shape[1]
     leftover = tables().kth[state["shown"][ends] * c.FARM_CELLS] + c.MIN_DIE_VALUE  # the lowest die value shown
     rotation = state["rotation"]
@@ -448,9 +495,10 @@ def _end_round(state: dict[str, np.ndarray], ends: np.ndarray) -> None:
     state["modifier"][ends] = 0
     played = state["round"][ends]
     last = played >= c.ROUNDS
+    dice = state["dice"].view(np.uint64).reshape(-1)
     if last.any():
         over = ends[last]
-        state["dice"][over] = 0
+        dice[over] = 0
         state["shown"][over] = 0
         state["phase"][over] = OVER
         state["current"][over] = -1
@@ -458,11 +506,13 @@ def _end_round(state: dict[str, np.ndarray], ends: np.ndarray) -> None:
         ends, played = ends[~last], played[~last]
     # the next round (RULEBOOK "Roll Dice": its dice were drawn when the game was made)
     state["round"][ends] = played + 1
-    start = (state["start"][ends] + 1) % players
+    start = state["start"][ends] + 1
+    start -= players * (start >= players)
     state["start"][ends] = start
     state["current"][ends] = start
-    state["dice"][ends] = state["rolled"][ends, played]
-    state["shown"][ends] = state["rolled_shown"][ends, played]
+    at = ends * c.ROUNDS + played
+    dice[ends] = state["rolled"].view(np.uint64).reshape(-1)[at]
+    state["shown"][ends] = state["rolled_shown"].reshape(-1)[at]
     state["turn"][ends] = 0
     state["phase"][ends] = MOVE
 
@@ -679,19 +729,19 @@ def seat_blocks(state: dict[str, np.ndarray], layout: Layout) -> np.ndarray:
 
 
 class ViewerObs:
-    """Every game's seat blocks as each seat sees them, and the last observation handed out, kept up to
-    date move by move: :meth:`observe` gathers only the seat blocks of the rows whose viewer changed and the
-    wheel's animals of the rows whose wheel turned, writes the rest of the head and the tail of every row as a
-    few short runs (:class:`_HeadWrites`), and copies the whole batch out in one piece (or hands out
-    :attr:`shared`, the kept array itself, read-only).
+    """The last observation handed out, kept up to date move by move in one ``(B, obs_size)`` array
+    (:attr:`last`): :meth:`update` writes what a decision changed into the seat blocks, and :meth:`observe`
+    turns the seat blocks of the rows whose viewer changed, writes the wheel's animals of the rows whose wheel
+    turned and the rest of the head and the tail of every row as a few short runs (:class:`_HeadWrites`), then
+    copies the whole batch out in one piece (or hands out :attr:`shared`, the kept array itself, read-only).
 
-    The seat blocks (milk and farms, in each viewer's seat order) change only where :func:`step` reports
-    a ``put`` (two entries) or ``milk`` (one), for every viewer at once, and in the last observation for
-    its viewer; a game that starts over gets the blocks every new game has (empty farms, the starting
-    milk). A Tiny Farms turn is several decisions of one player (a die, its animals, milk), so most games
-    are seen by the same seat as one step earlier and need no gather. The head (round, phase, dice,
-    wheel ...) and tail (collected animals) are written for the viewer to act. It equals :func:`observe`
-    (the stateless reference) by test.
+    The seat blocks (milk and farms, in the viewer's seat order: itself first) change only where :func:`step`
+    reports a ``put`` (two entries) or ``milk`` (one), written in place; a game that starts over gets the blocks
+    every new game has (empty farms, the starting milk: the same for every seat). A Tiny Farms turn is several
+    decisions of one player (a die, its animals, milk), so most games are seen by the same seat as one step
+    earlier; where the seat to act changed, the row's seat blocks are rotated to the new viewer's order (for two
+    players, swapped). The head (round, phase, dice, wheel ...) and tail (collected animals) are written for the
+    viewer to act. It equals :func:`observe` (the stateless reference) by test.
     """
 
     def __init__(
@@ -700,10 +750,6 @@ class ViewerObs:
         self.layout = layout
         self.dtype = np.dtype(dtype)
         n, players, _ = state["boards"].shape
-        self.full = np.zeros((n, players, layout.tail_at - layout.wheel_end), dtype=dtype)
-        """Every viewer's seat blocks of every game (the observation's ``[wheel_end, tail_at)``, in ``dtype``:
-        float32, or a whole-number type that holds the schema's bounds; the values are whole numbers)."""
-        self._fill(state, np.arange(n))
         self.last: np.ndarray
         self.shared: np.ndarray
         if previous is not None and previous.last.shape == (n, layout.size) and previous.dtype == self.dtype:
@@ -714,110 +760,126 @@ class ViewerObs:
             self.shared = self.last.view()
             self.shared.flags.writeable = False
         """:attr:`last`: the observation :meth:`observe` last gave (its seat blocks kept up to date by
-        :meth:`update`); :attr:`shared`: the same, read-only: ``observe(state, out=shared)`` brings it up to
-        date and hands it out without a copy (nobody can write into the kept state). ``previous``: a former
-        ``ViewerObs`` of the same shape whose two arrays are used again."""
-        self.last_viewer = np.full(n, -1, dtype=np.int64)
-        """The seat each row of :attr:`last` shows the game to (−1: not kept, gathered at the next look)."""
+        :meth:`update`; float32, or a whole-number type that holds the schema's bounds); :attr:`shared`: the
+        same, read-only: ``observe(state, out=shared)`` brings it up to date and hands it out without a copy
+        (nobody can write into the kept state). ``previous``: a former ``ViewerObs`` of the same shape whose
+        two arrays are used again."""
+        self._seat_size = 1 + c.BOARD_CELLS * layout.codes
+        self._seats = np.ndarray(
+            (n, players),
+            np.dtype((np.void, self._seat_size * self.dtype.itemsize)),
+            buffer=self.last,
+            offset=layout.wheel_end * self.dtype.itemsize,
+            strides=(self.last.strides[0], self._seat_size * self.dtype.itemsize),
+        )
+        """The seat blocks of :attr:`last` as ``(B, players)`` items (one item a seat)."""
+        self.last_viewer = np.maximum(state["current"], 0)
+        """The seat each row of :attr:`last` shows the game to (its seat blocks are in that seat's order)."""
+        self._fill(state, np.arange(n))
         self.last_rotation = np.full(n, -1, dtype=np.int64)
         """The top wheel rotation whose animals each row of :attr:`last` shows (−1: none yet): the wheel's
         spaces (88 entries) are written again only where the wheel turned (a round end) or a game restarted."""
         self._empty_at = 1 + int(layout.cell_code[c.EMPTY])
         self._code_at = 1 + layout.cell_code
         """Board value -> its entry in a cell's one-hot, past the seat's milk entry."""
-        self._seat_size = 1 + c.BOARD_CELLS * layout.codes
-        movers = np.arange(players)
-        self._viewer_offsets = [
-            viewer * self.full.shape[2] + (movers - viewer) % players * self._seat_size for viewer in range(players)
-        ]
-        """Per viewer, per mover: where the mover's seat block starts in that viewer's row of :attr:`full`."""
-        self._last_offsets = np.array(
-            [layout.wheel_end + (m - v) % players * self._seat_size for m in range(players) for v in range(-1, players)]
+        self._offsets = np.array(
+            [layout.wheel_end + (m - v) % players * self._seat_size for m in range(players) for v in range(players)]
         )
-        """By ``mover * (players + 1) + viewer + 1`` (viewer −1: none kept; any block, the row is gathered
-        again): where the mover's seat block starts in a row of :attr:`last`."""
+        """By ``mover * players + viewer``: where the mover's seat block starts in a row seen by ``viewer``."""
         self._head = _HeadWrites(layout, self.dtype, self.last)
         """The writes of everything but the seat blocks (:class:`_HeadWrites`)."""
-        self._last_seats = _spans(self.last, layout.wheel_end, layout.tail_at - layout.wheel_end)[:, 0]
-        self._full_items = _items(self.full.reshape(n * players, -1))
-        """The seat blocks of :attr:`last` and of :attr:`full` (by ``game * players + viewer``) as items."""
-        blocks = seat_blocks(new_games(players, [0]), layout)[0]
-        order = (np.arange(players)[:, None] + np.arange(players)) % players  # viewer -> the seats in its order
-        self._new_blocks = blocks[order].reshape(players, -1).astype(self.dtype)
-        """``(players, seat blocks)``: what each viewer sees of the seats of a new game (every new game's)."""
+        block = seat_blocks(new_games(players, [0]), layout)[0, 0].astype(self.dtype)
+        self._new_seat = block.view(np.dtype((np.void, block.nbytes)))[0]
+        """A new game's seat block (empty farms, the starting milk): every seat's, seen by any seat."""
 
     def _fill(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
-        """The seat blocks of the games ``lanes`` from their state, for every viewer."""
+        """The seat blocks of the games ``lanes`` from their state, in the order of :attr:`last_viewer`."""
         players = self.layout.players
-        blocks = seat_blocks(take(state, lanes), self.layout)
-        for viewer in range(players):
-            order = (viewer + np.arange(players)) % players
-            self.full[lanes, viewer] = blocks[:, order].reshape(len(lanes), -1)
+        blocks = seat_blocks(take(state, lanes), self.layout).astype(self.dtype)
+        order = (self.last_viewer[lanes, None] + np.arange(players)) % players
+        seats = blocks[np.arange(len(lanes))[:, None], order]
+        self._seats[lanes] = seats.view(self._seats.dtype).reshape(len(lanes), players)
 
     def update(self, mover: np.ndarray, kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
-        """Apply the decisions :func:`step` returned (``mover``: the seat that made each)."""
+        """Apply the decisions :func:`step` returned (``mover``: the seat that made each) to :attr:`last`."""
         layout = self.layout
         players = layout.players
-        put = np.flatnonzero(kind == K_PUT)
-        milk = np.flatnonzero(kind == K_MILK)
-        cell = b[put] * layout.codes
-        empty = cell + self._empty_at
-        code = cell + self._code_at[a[put]]
-        put_mover, milk_mover = mover[put], mover[milk]
-        full = self.full.reshape(-1)  # flat positions: one index array per write
-        game = players * self.full.shape[2]
-        for offsets in self._viewer_offsets:
-            at = put * game + offsets[put_mover]
-            full[at + empty] = 0
-            full[at + code] = 1
-            full[milk * game + offsets[milk_mover]] -= 1
-        # the same in the last observation, seen by its viewer (games not kept there are gathered anyway)
         last = self.last.reshape(-1)
-        viewer = self.last_viewer + 1
-        at = put * layout.size + self._last_offsets[put_mover * (players + 1) + viewer[put]]
-        last[at + empty] = 0
-        last[at + code] = 1
-        last[milk * layout.size + self._last_offsets[milk_mover * (players + 1) + viewer[milk]]] -= 1
+        put = np.flatnonzero(kind == K_PUT)
+        if len(put):
+            at = _starts(len(kind), layout.size)[put] + self._offsets[mover[put] * players + self.last_viewer[put]]
+            at += b[put] * layout.codes
+            last[at + self._empty_at] = 0
+            last[at + self._code_at[a[put]]] = 1
+        milk = np.flatnonzero(kind == K_MILK)
+        if len(milk):
+            at = _starts(len(kind), layout.size)[milk] + self._offsets[mover[milk] * players + self.last_viewer[milk]]
+            last[at] -= 1
 
     def restart(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
         """The games ``lanes`` are new: their seat blocks again (a new game's, when their farms are empty and
         their milk the starting milk, as :func:`new_games` makes them; else from their state)."""
         boards, milk = state["boards"][lanes], state["milk"][lanes]
+        self.last_viewer[lanes] = np.maximum(state["current"][lanes], 0)
         if (boards == c.EMPTY).all() and (milk == c.START_MILK).all():
-            self.full[lanes] = self._new_blocks
+            self._seats[lanes] = self._new_seat
         else:
             self._fill(state, lanes)
-        self.last_viewer[lanes] = -1
         self.last_rotation[lanes] = -1
 
-    def observe(self, state: dict[str, np.ndarray], out: np.ndarray | None = None) -> np.ndarray:
-        """``(B, obs_size)``: :func:`observe` of ``state`` (in :attr:`full`'s dtype), a fresh array, or
+    def observe(
+        self, state: dict[str, np.ndarray], out: np.ndarray | None = None, key: np.ndarray | None = None
+    ) -> np.ndarray:
+        """``(B, obs_size)``: :func:`observe` of ``state`` (in :attr:`last`'s dtype), a fresh array, or
         written into ``out`` (``(B, obs_size)``, that dtype) and returned; ``out=self.shared``: no copy, the
-        read-only view of :attr:`last` itself.
+        read-only view of :attr:`last` itself. ``key``: :func:`place_key` of ``state``, if the caller has it.
 
         Only what changed is written into :attr:`last` by whole rows: the seat blocks of the games whose viewer
-        changed (gathered from :attr:`full`), the wheel's animals of the games whose wheel turned; the rest of the
-        head and the tail are a few short runs of every game, each one table look-up (:class:`_HeadWrites`);
-        then the batch leaves in one copy."""
+        changed (turned to the new viewer's order), the wheel's animals of the games whose wheel turned; the rest
+        of the head and the tail are a few short runs of every game, each one table look-up
+        (:class:`_HeadWrites`); then the batch leaves in one copy."""
         last = self.last
-        players = self.full.shape[1]
+        players = self.layout.players
         viewer = np.maximum(state["current"], 0)  # seat 0 once the game is over (``current`` is −1 then)
         moved = np.flatnonzero(viewer != self.last_viewer)
         if len(moved):
-            self._last_seats[moved] = self._full_items.take(moved * players + viewer[moved])
+            seats = self._seats[moved]
+            if players == 2:
+                self._seats[moved] = seats[:, ::-1]
+            else:  # block j shows seat viewer + j: the old block (j + shift) % players
+                shift = viewer[moved] - self.last_viewer[moved]
+                order = (np.arange(players) + shift[:, None]) % players
+                self._seats[moved] = seats[np.arange(len(moved))[:, None], order]
             self.last_viewer[moved] = viewer[moved]
         rotation = state["rotation"]
         turned = np.flatnonzero(rotation != self.last_rotation)
         if len(turned):
             self._head.spaces_into[turned] = self._head.spaces.take(rotation[turned])
             self.last_rotation[turned] = rotation[turned]
-        self._head.write(state, viewer)
+        self._head.write(state, viewer, place_key(state) if key is None else key)
         if out is None:
             fresh: np.ndarray = last.copy()
             return fresh
         if out is not self.shared:
             np.copyto(out, last)
         return out
+
+
+def place_key(state: dict[str, np.ndarray]) -> np.ndarray:
+    """Per game: what it is placing, as one index, ``(((placing * 2 + farm) * 3 + pending) * codes + first code)
+    * codes + second code`` (``placing``: its phase is PLACE; ``pending``: the animals still to write; the codes
+    are board values, ``len(ABBREVIATIONS)`` of them): the observation's tail (:class:`_HeadWrites`) and the
+    mask's put blocks (:class:`KeptMask`) are look-ups of it."""
+    codes = len(c.ABBREVIATIONS)
+    pending = state["pending"]
+    key: np.ndarray = (state["phase"] == PLACE) * FARMS + state["farm"]
+    key *= 3
+    key += state["pending_n"]
+    key *= codes
+    key += pending[:, 0]
+    key *= codes
+    key += pending[:, 1]
+    return key
 
 
 class _HeadWrites:
@@ -842,11 +904,13 @@ class _HeadWrites:
             raise RuntimeError("the Tiny Farms RL schema changed: the tail has entries past its first 16")
         self.dtype = dtype
         self.players = players
-        # front: by (round * 3 + raw phase) * players + start seat from the viewer (round 0: unused zeros)
-        front = np.zeros((c.ROUNDS + 1, 3, players, run), dtype=dtype)
+        # front: by ((round * 3 + raw phase) * players + start seat) * players + viewer (round 0: unused zeros)
+        front = np.zeros((c.ROUNDS + 1, 3, players, players, run), dtype=dtype)
         shown = layout.front.reshape(c.ROUNDS, _PHASES, players, -1)
         for raw, phase in ((MOVE, 0), (PLACE, 1), (OVER, _OVER_PHASE)):
-            front[1:, raw, :, : layout.dice_at] = shown[:, phase]
+            for start in range(players):
+                for viewer in range(players):
+                    front[1:, raw, start, viewer, : layout.dice_at] = shown[:, phase, (start - viewer) % players]
         self.front = _items(front.reshape(-1, run))
         wheel = layout.wheel.reshape(w, w, w, -1).astype(dtype)
         self.rot_red = _items(wheel[:, :, 0, : 2 * w].reshape(w * w, -1))
@@ -877,22 +941,26 @@ class _HeadWrites:
         self.tail_into = _spans(last, layout.tail_at, run)[:, 0]
         self.last = last
 
-    def write(self, state: dict[str, np.ndarray], viewer: np.ndarray) -> None:
-        """Write the runs of every game (``viewer``: the seat each row is seen by)."""
-        players, codes = self.players, self.codes
-        phase = state["phase"]
-        front = (state["round"] * 3 + phase) * players + (state["start"] - viewer) % players
+    def write(self, state: dict[str, np.ndarray], viewer: np.ndarray, key: np.ndarray) -> None:
+        """Write the runs of every game (``viewer``: the seat each row is seen by; ``key``: :func:`place_key`)."""
+        players = self.players
+        front = state["round"] * 3
+        front += state["phase"]
+        front *= players
+        front += state["start"]
+        front *= players
+        front += viewer
         self.front_into[:] = self.front.take(front)
         if self.dice_into is not None:  # one byte an entry: the dice word itself (face v at v - 1)
             self.dice_into[:] = state["dice"].view(np.dtype((np.void, _DICE_WIDTH)))[:, 0]
         else:
             self.last[:, self.dice_at : self.milk_at] = state["dice"][:, : c.DIE_FACES]
         self.last[:, self.milk_at] = state["modifier"]
-        self.rot_red_into[:] = self.rot_red.take(state["rotation"] * c.WHEEL_SPACES + state["red"])
+        wheel = state["rotation"] * c.WHEEL_SPACES
+        wheel += state["red"]
+        self.rot_red_into[:] = self.rot_red.take(wheel)
         self.blue_into[:] = self.blue.take(state["blue"])
-        pending = state["pending"]
-        tail = (((phase == PLACE) * FARMS + state["farm"]) * 3 + state["pending_n"]) * codes + pending[:, 0]
-        self.tail_into[:] = self.tail.take(tail * codes + pending[:, 1])
+        self.tail_into[:] = self.tail.take(key)
 
 
 def _head_rows(state: dict[str, np.ndarray], layout: Layout) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
@@ -988,16 +1056,21 @@ def action_mask(
 
 class KeptMask:
     """Every game's catalogue mask (:func:`action_mask`) kept in one int8 array and brought up to date in
-    place (the vector env's way): each game writes three 16-byte runs.
+    place (the vector env's way): a game writes its move actions and its (at most two) put blocks.
 
     A row is the move actions (the first :attr:`Layout.put_at` entries) then one 16-entry put block per
-    (animal, farm). Each :meth:`write` clears the array (one pass: cheaper than clearing last step's blocks
-    game by game), writes each game's move actions as one 16-byte run (a row of :attr:`Layout.move_rows`
-    padded with zeros: the two entries past the moves are block 0's first, which a put block written after
-    it rewrites) and then its put blocks (the farm's empty spaces as bytes; a game not placing writes block
-    0 with zeros), each by its flat position in one view of every 16-byte run of the array. The legal
-    moves come straight from the state by table look-ups (the move case by (dice shown, milk change, milk
-    left, phase); the blocks by (placing, farm, pending animals)), no :class:`Options` needed."""
+    (animal, farm). A put block is written as three 8-byte words of the array's buffer: the aligned window
+    around it (numpy scatters aligned words several times faster than 16-byte items at odd places, which is
+    all a row of 366 bytes offers). The window also covers a few bytes either side of the block, written with
+    zeros: the neighbouring blocks, which are never legal in the same step (the two put blocks of a game are
+    an even number of blocks apart: the same farm, two animals), or the move actions, which are written after
+    the blocks, every row, so they come out right; the buffer has a word past the last row. Each :meth:`write`
+    clears last step's windows (zeros into two 16-byte items a window: cheaper than clearing the whole array),
+    writes
+    the new windows (a game not placing writes block 0 with zeros), then each game's move actions as one
+    14-byte run (a row of :attr:`Layout.move_rows`). The legal moves come straight from the state by table
+    look-ups (the move case by (dice shown, milk change, milk left, phase); the blocks by :func:`place_key`),
+    no :class:`Options` needed."""
 
     def __init__(self, layout: Layout, n: int) -> None:
         t = tables()
@@ -1006,22 +1079,23 @@ class KeptMask:
         width = len(layout.index)
         if put_at > run or (width - put_at) % run:
             raise RuntimeError("the Tiny Farms RL catalogue changed: rl/tiny_farms_vector.py KeptMask needs updating")
-        self.mask = np.zeros((n, width), dtype=np.int8)
+        self._words = np.zeros((n * width + 2 * _WORD) // _WORD, dtype=np.uint64)
+        """The buffer, as 8-byte words (one word more than the rows need: the last window's spill)."""
+        self.mask = self._words.view(np.int8)[: n * width].reshape(n, width)
         self.shared = self.mask.view()
         self.shared.flags.writeable = False
         """:attr:`mask`, read-only (what a ``copy=False`` env hands out)."""
-        moves = np.zeros((len(layout.move_rows), run), dtype=np.int8)
-        moves[:, :put_at] = layout.move_rows
-        self._moves = _items(moves)
-        # by move index * 3 + raw phase: the move case (0 unless the phase is MOVE)
+        # by move index * 3 + raw phase (the move index as :class:`Tables` has it): the mask's move actions
         cases = np.zeros((len(t.move_case), 3), dtype=np.int64)
         cases[:, MOVE] = t.move_case
-        self._cases = cases.reshape(-1)
-        self._moves_into = _spans(self.mask, 0, run)[:, 0]
-        self._runs = np.ndarray((self.mask.size - run + 1,), np.dtype((np.void, run)), buffer=self.mask, strides=(1,))
-        """Every 16-byte run of :attr:`mask`, by the flat position of its first entry (overlapping items: a
-        put block is written by one position, ``game * width + put_at + block * 16``)."""
-        self._block_at = np.arange(0, n * width, width) + put_at
+        self._moves = _items(layout.move_rows)[cases.reshape(-1)]
+        self._moves_into = _spans(self.mask, 0, put_at)[:, 0]
+        start = np.arange(n, dtype=np.int64) * width + put_at  # each row's block 0, as a byte of the buffer
+        self._word_at = start // _WORD
+        """Per game: the word that holds the start of its block 0 (a block is two words further than the last)."""
+        self._shift = ((start % _WORD) * 8).astype(np.uint64)
+        self._back = np.uint64(64) - self._shift
+        """Per game: how far (in bits) its blocks start past a word's start, and 64 minus that."""
         codes = len(c.ABBREVIATIONS)
         block = np.where(layout.animal_index >= 0, layout.animal_index, 0) * FARMS  # by pending code
         first = np.zeros((2, FARMS, 3, codes, codes), dtype=np.int64)
@@ -1031,33 +1105,63 @@ class KeptMask:
             first[1, farm, 2] = (block + farm)[:, None]
             second[1, farm, 1:] = first[1, farm, 1:]
             second[1, farm, 2] = (block + farm)[None, :]
-        self._first, self._second = first.reshape(-1), second.reshape(-1)
-        """By (((placing * 2 + farm) * 3 + pending) * codes + first code) * codes + second code: the put blocks
-        of the pending animals (the second equals the first when one animal, or two of a kind, are pending;
-        block 0 when not placing)."""
-        self._codes = codes
+        words = run // _WORD
+        self._first, self._second = first.reshape(-1) * words, second.reshape(-1) * words
+        """By :func:`place_key`: how many words past a row's block 0 the put blocks of the pending animals
+        start (the second equals the first when one animal, or two of a kind, are pending; block 0 when not
+        placing)."""
+        pair = np.dtype((np.void, 2 * _WORD))
+        self._pairs = np.ndarray((len(self._words) - 1,), pair, buffer=self._words, strides=(_WORD,))
+        """Every two consecutive words of the buffer as one 16-byte item, by its first word (overlapping items:
+        numpy scatters aligned 16-byte items from a contiguous source fastest)."""
+        self._head = np.zeros((n, 2), dtype=np.uint64)
+        self._tail = np.zeros((n, 2), dtype=np.uint64)
+        self._zeros = _items(np.zeros((n, 2), dtype=np.uint64))
+        """Each game's window (three words: the block shifted to its place) as its words 0-1 and 1-2, and zeros."""
+        self._last = np.stack([self._word_at, self._word_at])
+        """The windows written last (their first words), cleared by the next :meth:`write`."""
         self._milk_at = np.arange(0, n * layout.players, layout.players)
         self._farm_at = np.arange(0, n * layout.players * FARMS, layout.players * FARMS)
 
-    def write(self, state: dict[str, np.ndarray]) -> np.ndarray:
-        """Bring :attr:`mask` up to date with ``state`` (every game) and return it."""
-        codes = self._codes
+    def write(self, state: dict[str, np.ndarray], key: np.ndarray | None = None) -> np.ndarray:
+        """Bring :attr:`mask` up to date with ``state`` (every game) and return it (``key``: :func:`place_key`
+        of ``state``, if the caller has it)."""
+        key = place_key(state) if key is None else key
         phase = state["phase"]
         cur = np.maximum(state["current"], 0)
         has_milk = state["milk"].reshape(-1)[self._milk_at + cur] > 0
-        mod = np.clip(state["modifier"], _MOD_LOW, _MOD_HIGH)
-        case = self._cases[((state["shown"] * _MOD_SPAN + mod - _MOD_LOW) * 2 + has_milk) * 3 + phase]
-        placing = phase == PLACE
-        farm = state["farm"]
-        free = state["free"].reshape(-1)[self._farm_at + cur * FARMS + farm] * placing
-        pending = state["pending"]
-        at = (((placing * FARMS + farm) * 3 + state["pending_n"]) * codes + pending[:, 0]) * codes + pending[:, 1]
-        rows = _block_rows(free)
-        self.mask.fill(0)  # one pass over the array: cheaper than clearing last step's blocks one by one
-        self._moves_into[:] = self._moves.take(case)
-        runs, block_at = self._runs, self._block_at
-        runs[block_at + self._first[at] * c.FARM_CELLS] = rows
-        runs[block_at + self._second[at] * c.FARM_CELLS] = rows
+        case = state["shown"] * _MOD_SPAN
+        case += np.minimum(np.maximum(state["modifier"], _MOD_LOW), _MOD_HIGH)
+        case -= _MOD_LOW
+        case *= 2
+        case += has_milk
+        case *= 3
+        case += phase
+        cur *= FARMS
+        cur += self._farm_at
+        cur += state["farm"]
+        free = state["free"].reshape(-1)[cur]
+        free *= phase == PLACE
+        bytes8 = tables().bytes8
+        low, high = bytes8.take(free & 0xFF), bytes8.take(free >> 8)  # the block: 16 bytes of 0/1
+        head, tail = self._head, self._tail  # the window's words 0-1 and 1-2 (``>> 64`` gives 0)
+        np.left_shift(low, self._shift, out=head[:, 0])
+        np.left_shift(high, self._shift, out=tail[:, 0])
+        tail[:, 0] |= low >> self._back
+        head[:, 1] = tail[:, 0]
+        np.right_shift(high, self._back, out=tail[:, 1])
+        pairs, zeros = self._pairs, self._zeros
+        for at in self._last:  # last step's windows: zeros
+            pairs[at] = zeros
+            pairs[at + 1] = zeros
+        first = self._word_at + self._first.take(key)
+        second = self._word_at + self._second.take(key)
+        head_items, tail_items = _items(head), _items(tail)
+        for at in (first, second):
+            pairs[at] = head_items
+            pairs[at + 1] = tail_items
+        self._last[0], self._last[1] = first, second
+        self._moves_into[:] = self._moves.take(case)  # last: it mends the bytes a window spilt into
         return self.mask
 
 

@@ -78,6 +78,7 @@ class BatchVectorEnv(VectorEnv):
         self.game_seeds = np.zeros(num_envs, dtype=np.uint64)
         self.state: dict[str, np.ndarray] = {}
         self._restart = np.zeros(num_envs, dtype=bool)
+        self._row_starts = np.arange(0, num_envs * rl_spec.num_actions, rl_spec.num_actions)
         self._mask = np.zeros((num_envs, rl_spec.num_actions), dtype=bool)
 
     @staticmethod
@@ -103,21 +104,22 @@ class BatchVectorEnv(VectorEnv):
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One decision in every game (games that ended last step restart instead)."""
         chosen = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        restart = self._restart.copy()
-        playing = ~restart
+        restart = self._restart  # the games that ended last step (replaced, never changed, below)
         n = self.rl_spec.num_actions
-        known = (chosen >= 0) & (chosen < n)
-        allowed = self._mask.reshape(-1)[np.arange(0, self.num_envs * n, n) + np.where(known, chosen, 0)]
-        bad = playing & ~(known & allowed)
-        if bad.any():
-            games = np.flatnonzero(bad)
+        known = chosen.view(np.uint64) < n  # a negative action is a huge unsigned one
+        ok = self._mask.reshape(-1)[self._row_starts + chosen * known]
+        ok &= known
+        ok |= restart
+        if not ok.all():
+            games = np.flatnonzero(~ok)
             raise ValueError(
                 f"illegal actions in games {games[:10].tolist()}{' …' if len(games) > 10 else ''}: "
                 "see infos['action_mask']"
             )
         mover = self.state["current"].copy()
-        self._play(np.where(playing, chosen, 0))
-        ended = playing & self._over()
+        self._play(chosen, restart, mover)
+        ended = self._over()
+        ended &= ~restart
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         final = np.zeros((self.num_envs, self.players), dtype=np.float64)
         if ended.any():
@@ -145,8 +147,9 @@ class BatchVectorEnv(VectorEnv):
         """New games from ``seeds`` (the engine's ``new_game(players, seed=...)``)."""
         raise NotImplementedError
 
-    def _play(self, chosen: np.ndarray) -> None:
-        """Play catalogue action ``chosen[i]`` in every game not over (legal: checked by the caller)."""
+    def _play(self, chosen: np.ndarray, restart: np.ndarray, mover: np.ndarray) -> None:
+        """Play catalogue action ``chosen[i]`` in every game not over (legal: checked by the caller; the games
+        ``restart`` are over, their action is to be ignored; ``mover``: the seat to act in each game)."""
         raise NotImplementedError
 
     def _over(self) -> np.ndarray:
@@ -221,8 +224,8 @@ class FarmersFinancesVectorEnv(BatchVectorEnv):
     def _new_games(self, seeds: np.ndarray) -> dict[str, np.ndarray]:
         return sim.new_games(self.players, seeds)
 
-    def _play(self, chosen: np.ndarray) -> None:
-        sim.step(self.state, self.tables, chosen)
+    def _play(self, chosen: np.ndarray, restart: np.ndarray, mover: np.ndarray) -> None:
+        sim.step(self.state, self.tables, np.where(restart, 0, chosen))
 
     def _over(self) -> np.ndarray:
         over: np.ndarray = self.state["phase"] == sim.OVER
@@ -301,6 +304,8 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
         self._previous: tf.ViewerObs | None = None
         self._views: tf.ViewerObs | None = None
         self._masks = tf.KeptMask(self.layout, num_envs)
+        self._key: np.ndarray | None = None
+        """:func:`tf.place_key` of the state just observed (its mask uses it too), then ``None``."""
         tf.set_tables()  # the scorer's pig and sheep tables: built once per process (~0.2 s), not mid-game
         tf.herd_groups()  # and its cow groups (the simulator's own tables too)
         tf.tables()
@@ -327,10 +332,9 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
             self._previous = self._views
         return self._views
 
-    def _play(self, chosen: np.ndarray) -> None:
+    def _play(self, chosen: np.ndarray, restart: np.ndarray, mover: np.ndarray) -> None:
         views = self._viewer_obs()
-        mover = self.state["current"].copy()
-        kind, a, b = tf.decode(self.state, self.layout, chosen)  # legal: the base class checked the mask
+        kind, a, b = tf.decode(self.state, self.layout, chosen, restart)  # legal: the base class checked the mask
         tf.play(self.state, kind, a, b)
         views.update(mover, kind, a, b)
 
@@ -340,11 +344,13 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
 
     def _observe(self) -> np.ndarray:
         views = self._viewer_obs()
-        return views.observe(self.state) if self.copy else views.observe(self.state, out=views.shared)
+        self._key = tf.place_key(self.state)  # the observation's tail and the mask's put blocks: one look-up each
+        return views.observe(self.state, None if self.copy else views.shared, self._key)
 
     def _legal_mask(self) -> np.ndarray:
         # brought up to date in one kept array: the base class checks actions against it
-        return self._masks.write(self.state)
+        key, self._key = self._key, None
+        return self._masks.write(self.state, key)
 
     def _handed_mask(self, mask: np.ndarray) -> np.ndarray:
         """A copy, or with ``copy=False`` the kept mask itself, read-only (overwritten by the next step)."""
