@@ -773,6 +773,8 @@ class ViewerObs:
             strides=(self.last.strides[0], self._seat_size * self.dtype.itemsize),
         )
         """The seat blocks of :attr:`last` as ``(B, players)`` items (one item a seat)."""
+        self._both = _spans(self.last, layout.wheel_end, players * self._seat_size)[:, 0]
+        """All the seat blocks of each row of :attr:`last` as one item."""
         self.last_viewer = np.maximum(state["current"], 0)
         """The seat each row of :attr:`last` shows the game to (its seat blocks are in that seat's order)."""
         self._fill(state, np.arange(n))
@@ -843,10 +845,11 @@ class ViewerObs:
         viewer = np.maximum(state["current"], 0)  # seat 0 once the game is over (``current`` is −1 then)
         moved = np.flatnonzero(viewer != self.last_viewer)
         if len(moved):
-            seats = self._seats[moved]
-            if players == 2:
-                self._seats[moved] = seats[:, ::-1]
+            if players == 2:  # both blocks as one item out, then swapped back in
+                both = self._both[moved]
+                self._seats[moved] = both.view(self._seats.dtype).reshape(-1, 2)[:, ::-1]
             else:  # block j shows seat viewer + j: the old block (j + shift) % players
+                seats = self._seats[moved]
                 shift = viewer[moved] - self.last_viewer[moved]
                 order = (np.arange(players) + shift[:, None]) % players
                 self._seats[moved] = seats[np.arange(len(moved))[:, None], order]
@@ -1059,18 +1062,17 @@ class KeptMask:
     place (the vector env's way): a game writes its move actions and its (at most two) put blocks.
 
     A row is the move actions (the first :attr:`Layout.put_at` entries) then one 16-entry put block per
-    (animal, farm). A put block is written as three 8-byte words of the array's buffer: the aligned window
-    around it (numpy scatters aligned words several times faster than 16-byte items at odd places, which is
-    all a row of 366 bytes offers). The window also covers a few bytes either side of the block, written with
-    zeros: the neighbouring blocks, which are never legal in the same step (the two put blocks of a game are
-    an even number of blocks apart: the same farm, two animals), or the move actions, which are written after
-    the blocks, every row, so they come out right; the buffer has a word past the last row. Each :meth:`write`
-    clears last step's windows (zeros into two 16-byte items a window: cheaper than clearing the whole array),
-    writes
-    the new windows (a game not placing writes block 0 with zeros), then each game's move actions as one
-    14-byte run (a row of :attr:`Layout.move_rows`). The legal moves come straight from the state by table
-    look-ups (the move case by (dice shown, milk change, milk left, phase); the blocks by :func:`place_key`),
-    no :class:`Options` needed."""
+    (animal, farm). A put block is written as the three 8-byte words of the array's buffer around it (its
+    aligned window, as two overlapping 16-byte items: numpy scatters aligned 16-byte items several times faster
+    than 16-byte items at odd places, which is all a row of 366 bytes offers). The window also covers a few bytes
+    either side of the block, written with zeros: the neighbouring blocks, which are never legal in the same
+    step (the two put blocks of a game are an even number of blocks apart: the same farm, two animals), or the
+    move actions, which are written after the blocks, every row, so they come out right; the buffer has a word
+    past the last row. Each :meth:`write` clears last step's windows (cheaper than clearing the whole array),
+    writes the windows of the games placing (the others have no put block), then each game's move actions as
+    one 14-byte run (a row of :attr:`Layout.move_rows`; zeros for a game placing or over). The legal moves come
+    straight from the state by table look-ups (the move case by (dice shown, milk change, milk left, phase);
+    the blocks by :func:`place_key`), no :class:`Options` needed."""
 
     def __init__(self, layout: Layout, n: int) -> None:
         t = tables()
@@ -1088,8 +1090,11 @@ class KeptMask:
         # by move index * 3 + raw phase (the move index as :class:`Tables` has it): the mask's move actions
         cases = np.zeros((len(t.move_case), 3), dtype=np.int64)
         cases[:, MOVE] = t.move_case
-        self._moves = _items(layout.move_rows)[cases.reshape(-1)]
+        moves = np.zeros((len(layout.move_rows), run), dtype=np.int8)  # padded to 16 bytes: taken faster
+        moves[:, :put_at] = layout.move_rows
+        self._moves = _items(moves)[cases.reshape(-1)]
         self._moves_into = _spans(self.mask, 0, put_at)[:, 0]
+        self._put_at = put_at
         start = np.arange(n, dtype=np.int64) * width + put_at  # each row's block 0, as a byte of the buffer
         self._word_at = start // _WORD
         """Per game: the word that holds the start of its block 0 (a block is two words further than the last)."""
@@ -1118,7 +1123,7 @@ class KeptMask:
         self._tail = np.zeros((n, 2), dtype=np.uint64)
         self._zeros = _items(np.zeros((n, 2), dtype=np.uint64))
         """Each game's window (three words: the block shifted to its place) as its words 0-1 and 1-2, and zeros."""
-        self._last = np.stack([self._word_at, self._word_at])
+        self._last: tuple[np.ndarray, ...] = ()
         """The windows written last (their first words), cleared by the next :meth:`write`."""
         self._milk_at = np.arange(0, n * layout.players, layout.players)
         self._farm_at = np.arange(0, n * layout.players * FARMS, layout.players * FARMS)
@@ -1137,31 +1142,37 @@ class KeptMask:
         case += has_milk
         case *= 3
         case += phase
+        lanes = np.flatnonzero(phase == PLACE)  # the games with put blocks
+        cur = cur[lanes]
         cur *= FARMS
-        cur += self._farm_at
-        cur += state["farm"]
+        cur += self._farm_at[lanes]
+        cur += state["farm"][lanes]
         free = state["free"].reshape(-1)[cur]
-        free *= phase == PLACE
         bytes8 = tables().bytes8
         low, high = bytes8.take(free & 0xFF), bytes8.take(free >> 8)  # the block: 16 bytes of 0/1
-        head, tail = self._head, self._tail  # the window's words 0-1 and 1-2 (``>> 64`` gives 0)
-        np.left_shift(low, self._shift, out=head[:, 0])
-        np.left_shift(high, self._shift, out=tail[:, 0])
-        tail[:, 0] |= low >> self._back
+        m = len(lanes)
+        head, tail = self._head[:m], self._tail[:m]  # the window's words 0-1 and 1-2 (``>> 64`` gives 0)
+        shift, back = self._shift[lanes], self._back[lanes]
+        np.left_shift(low, shift, out=head[:, 0])
+        np.left_shift(high, shift, out=tail[:, 0])
+        tail[:, 0] |= low >> back
         head[:, 1] = tail[:, 0]
-        np.right_shift(high, self._back, out=tail[:, 1])
+        np.right_shift(high, back, out=tail[:, 1])
         pairs, zeros = self._pairs, self._zeros
         for at in self._last:  # last step's windows: zeros
-            pairs[at] = zeros
-            pairs[at + 1] = zeros
-        first = self._word_at + self._first.take(key)
-        second = self._word_at + self._second.take(key)
+            pairs[at] = zeros[: len(at)]
+            pairs[at + 1] = zeros[: len(at)]
+        key = key[lanes]
+        word_at = self._word_at[lanes]
+        first = word_at + self._first.take(key)
+        second = word_at + self._second.take(key)
         head_items, tail_items = _items(head), _items(tail)
         for at in (first, second):
             pairs[at] = head_items
             pairs[at + 1] = tail_items
-        self._last[0], self._last[1] = first, second
-        self._moves_into[:] = self._moves.take(case)  # last: it mends the bytes a window spilt into
+        self._last = (first, second)
+        moves = self._moves.take(case)  # last: it mends the bytes a window spilt into
+        self._moves_into[:] = np.ndarray(moves.shape, self._moves_into.dtype, buffer=moves, strides=moves.strides)
         return self.mask
 
 
