@@ -10,6 +10,7 @@ import numpy as np
 
 import farmtable
 from farmtable.core import Rng
+from farmtable.games.tiny_farms import components as c
 from farmtable.games.tiny_farms import scoring
 from farmtable.rl import tiny_farms_vector as v
 
@@ -158,6 +159,36 @@ def test_kept_mask_and_int8_viewer_observations_equal_the_stateless_ones(players
             views.restart(state, lanes)
     assert placed > n * 20
     assert (state["phase"] == v.OVER).any()  # some games played to the end (the final observation and mask)
+
+
+@pytest.mark.parametrize("n", [8, 9])
+def test_kept_mask_put_block_windows_at_the_row_edges(n: int) -> None:
+    """``KeptMask`` writes a put block as an aligned window that spills a few zeros either side: into the row's
+    own move actions (block 0), the next row's (the last block; past the last row, the buffer's spare word).
+    Rows of every alignment (a row is 366 bytes: four rows to a cycle) place there next to rows that move, then
+    the other way round (last step's windows cleared), then all move: the kept mask = ``action_mask`` each time."""
+    layout = v.Layout(2)
+    state = v.new_games(2, list(range(n)))
+    masks = v.KeptMask(layout, n)
+    first, last = c.ANIMALS[0], c.ANIMALS[-1]
+    steps = [
+        (slice(1, None, 2), 1, [last, first]),  # blocks 21 and 1 (farm 1)
+        (slice(0, None, 2), 0, [first, last]),  # blocks 0 and 20 (farm 0)
+        (slice(0, 0), 0, [first, first]),  # everybody moves
+    ]
+    placed = 0
+    for lanes, farm, pending in steps:
+        state["phase"][:] = v.MOVE
+        state["pending_n"][:] = 0
+        state["phase"][lanes] = v.PLACE
+        state["farm"][lanes] = farm
+        state["pending"][lanes] = pending
+        state["pending_n"][lanes] = 2
+        kept = masks.write(state)
+        assert np.array_equal(kept, v.action_mask(state, layout))
+        assert kept[:, : layout.put_at].any(axis=1).sum() == n - len(range(n)[lanes])  # the movers' moves survive
+        placed += int(kept[:, layout.put_at :].sum())
+    assert placed == 2 * 2 * c.FARM_CELLS * (n // 2) + 2 * c.FARM_CELLS * (n % 2)
 
 
 def test_decode_names_every_legal_catalogue_action() -> None:

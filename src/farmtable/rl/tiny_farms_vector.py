@@ -802,20 +802,24 @@ class ViewerObs:
         seats = blocks[np.arange(len(lanes))[:, None], order]
         self._seats[lanes] = seats.view(self._seats.dtype).reshape(len(lanes), players)
 
-    def update(self, mover: np.ndarray, kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
-        """Apply the decisions :func:`step` returned (``mover``: the seat that made each) to :attr:`last`."""
+    def update(self, mover: np.ndarray | None, kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+        """Apply the decisions :func:`step` returned (``mover``: the seat that made each; ``None``: the seat each
+        row of :attr:`last` shows, as when every step is observed: its own block, the first) to :attr:`last`."""
         layout = self.layout
         players = layout.players
         last = self.last.reshape(-1)
+        starts = _starts(len(kind), layout.size)
         put = np.flatnonzero(kind == K_PUT)
         if len(put):
-            at = _starts(len(kind), layout.size)[put] + self._offsets[mover[put] * players + self.last_viewer[put]]
+            at = starts[put]
+            at += layout.wheel_end if mover is None else self._offsets[mover[put] * players + self.last_viewer[put]]
             at += b[put] * layout.codes
             last[at + self._empty_at] = 0
             last[at + self._code_at[a[put]]] = 1
         milk = np.flatnonzero(kind == K_MILK)
         if len(milk):
-            at = _starts(len(kind), layout.size)[milk] + self._offsets[mover[milk] * players + self.last_viewer[milk]]
+            at = starts[milk]
+            at += layout.wheel_end if mover is None else self._offsets[mover[milk] * players + self.last_viewer[milk]]
             last[at] -= 1
 
     def restart(self, state: dict[str, np.ndarray], lanes: np.ndarray) -> None:
@@ -1094,7 +1098,6 @@ class KeptMask:
         moves[:, :put_at] = layout.move_rows
         self._moves = _items(moves)[cases.reshape(-1)]
         self._moves_into = _spans(self.mask, 0, put_at)[:, 0]
-        self._put_at = put_at
         start = np.arange(n, dtype=np.int64) * width + put_at  # each row's block 0, as a byte of the buffer
         self._word_at = start // _WORD
         """Per game: the word that holds the start of its block 0 (a block is two words further than the last)."""
