@@ -372,13 +372,13 @@ def decode(
 
     ``actions`` must be legal (:func:`action_mask`): nothing is checked here.
     """
-    kinds, first, second = layout.decisions
-    kind = kinds.take(actions)
+    _, first, second = layout.decisions
+    kind = layout.kinds.take(actions)
     kind[state["phase"] == OVER if over is None else over] = -1
     return kind, first.take(actions), second.take(actions)
 
 
-def play(state: dict[str, np.ndarray], kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+def play(state: dict[str, np.ndarray], kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, ...]:
     """Play the decisions (kind, a, b) (``K_*``, as :func:`step` and :func:`decode` give them; ``-1``: none)
     of the games' players to act, then everything automatic that follows. They must be legal.
 
@@ -386,7 +386,8 @@ def play(state: dict[str, np.ndarray], kind: np.ndarray, a: np.ndarray, b: np.nd
     array operations: a JAX port writes the same updates masked, ``.at[lanes]``): ``milk`` spends a token,
     a die moves a farmer (one look-up of :func:`_farmer_moves` gives where both farmers stand and the two
     animals the wheel shows), a ``put`` writes an animal; the games whose turn ended pass it on, and those
-    whose round ended go through :func:`_end_round`."""
+    whose round ended go through :func:`_end_round`. Returns the games that played ``milk`` and those that
+    played ``put`` (what :meth:`ViewerObs.update` writes)."""
     t = tables()
     n, players = state["milk"].shape
     seat_at = _starts(n, players)
@@ -436,8 +437,14 @@ def play(state: dict[str, np.ndarray], kind: np.ndarray, a: np.ndarray, b: np.nd
         count = (pending_n[puts] - 1) * (left > 0)  # no room left: the other animal is lost
         pending_n[puts] = count
         done = np.concatenate([lost, puts[count == 0]])
-    if not len(done):
-        return
+    if len(done):
+        _end_turn(state, done)
+    return lanes, puts
+
+
+def _end_turn(state: dict[str, np.ndarray], done: np.ndarray) -> None:
+    """The games ``done`` finished their turn: the next player's, or after the last player's, the round ends."""
+    players = state["milk"].shape[1]
     # --- the turn passes on; after the last player's, the round ends
     turn = state["turn"][done] + 1
     state["turn"][done] = turn
@@ -626,6 +633,8 @@ class Layout:
         for name, column in self.index.items():
             decisions[:, column] = rules.ACTION_CODES[name]
         self.decisions = decisions
+        self.kinds = decisions[0].astype(np.int8)
+        """The kind of every catalogue action (``decisions[0]``) in one byte each (compared faster)."""
         """``(kind, a, b)`` of every catalogue action, as :func:`step` reports decisions (``K_*``: the
         engine's ``rules.ACTION_CODES``)."""
         """The first put action's catalogue index: the move actions (milk, dice) are the ones before it."""
@@ -802,21 +811,28 @@ class ViewerObs:
         seats = blocks[np.arange(len(lanes))[:, None], order]
         self._seats[lanes] = seats.view(self._seats.dtype).reshape(len(lanes), players)
 
-    def update(self, mover: np.ndarray | None, kind: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    def update(
+        self,
+        mover: np.ndarray | None,
+        kind: np.ndarray,
+        a: np.ndarray,
+        b: np.ndarray,
+        lanes: tuple[np.ndarray, ...] | None = None,
+    ) -> None:
         """Apply the decisions :func:`step` returned (``mover``: the seat that made each; ``None``: the seat each
-        row of :attr:`last` shows, as when every step is observed: its own block, the first) to :attr:`last`."""
+        row of :attr:`last` shows, as when every step is observed: its own block, the first) to :attr:`last`.
+        ``lanes``: what :func:`play` returned for them (the games of each kind), if the caller has it."""
         layout = self.layout
         players = layout.players
         last = self.last.reshape(-1)
         starts = _starts(len(kind), layout.size)
-        put = np.flatnonzero(kind == K_PUT)
+        milk, put = (np.flatnonzero(kind == K_MILK), np.flatnonzero(kind == K_PUT)) if lanes is None else lanes
         if len(put):
             at = starts[put]
             at += layout.wheel_end if mover is None else self._offsets[mover[put] * players + self.last_viewer[put]]
             at += b[put] * layout.codes
             last[at + self._empty_at] = 0
             last[at + self._code_at[a[put]]] = 1
-        milk = np.flatnonzero(kind == K_MILK)
         if len(milk):
             at = starts[milk]
             at += layout.wheel_end if mover is None else self._offsets[mover[milk] * players + self.last_viewer[milk]]

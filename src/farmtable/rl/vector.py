@@ -335,8 +335,8 @@ class TinyFarmsVectorEnv(BatchVectorEnv):
     def _play(self, chosen: np.ndarray, restart: np.ndarray, mover: np.ndarray) -> None:
         views = self._viewer_obs()
         kind, a, b = tf.decode(self.state, self.layout, chosen, restart)  # legal: the base class checked the mask
-        tf.play(self.state, kind, a, b)
-        views.update(None, kind, a, b)  # every step is observed: each row shows the seat that moved
+        lanes = tf.play(self.state, kind, a, b)
+        views.update(None, kind, a, b, lanes)  # every step is observed: each row shows the seat that moved
 
     def _over(self) -> np.ndarray:
         over: np.ndarray = self.state["phase"] == tf.OVER
