@@ -26,7 +26,7 @@ The state keeps what the legal moves need as small integers: each farm's empty s
 seats to act, the same numbers as the RL adapters' (``Spec.observe``, ``Spec.legal_and_mask``);
 :class:`ViewerObs` keeps the observations and :class:`KeptMask` the masks up to date in one array each,
 move by move (what the vector env uses: a step writes a few 8- and 16-byte runs a game, table look-ups of
-the raw state, and gathers whole seat blocks only where the seat to act changed). A game's dice for all
+the raw state, and turns a row's seat blocks only where the seat to act changed). A game's dice for all
 its rounds are drawn when it is made (:func:`new_games`: the generator draws nothing else, so they are the
 engine's dice round by round).
 :func:`score` is the final scoring of the whole batch (``scoring.score_players``' totals and the
