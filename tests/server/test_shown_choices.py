@@ -65,7 +65,9 @@ def test_the_same_choices_are_shown_as_before(game: str, players: int, monkeypat
     compared: list[tuple[list[int], list[int]]] = []
     starts: list[str] = []  # the steps whose first position the hub kept (not read again from its JSON)
 
-    def both(game: Game[Any], players: int, decisions: Sequence[Any], seqs: Sequence[int], known: Any = None) -> list[int]:
+    def both(
+        game: Game[Any], players: int, decisions: Sequence[Any], seqs: Sequence[int], known: Any = None
+    ) -> list[int]:
         got = ours(game, players, decisions, seqs, known)
         if known is not None and decisions[0].before is known[0]:
             starts.append(decisions[0].before)

@@ -1227,7 +1227,7 @@ class Hub:
         reader = seat if memo[1] else "everyone"
         items = memo[2].get(reader)
         if items is None:
-            items = memo[2][reader] = LogTail(line.item_for(seat) for line in lines)
+            items = memo[2][reader] = LogTail([line.item_for(seat) for line in lines])
         return items
 
     @staticmethod
