@@ -1,6 +1,8 @@
 """``shown_choices`` works out the real step once per decision (what each seat sees after it), not once per
-alternative tried: checked against the plain version (each alternative replays the real step too) on
-every simultaneous step of seeded Tiny Towns and Farmerama games played through the hub."""
+alternative tried, and starts from the position the hub kept when the step opened instead of reading it
+from its JSON: checked against the plain version (each alternative replays the real step too, every
+position read from its JSON) on every simultaneous step of seeded Tiny Towns and Farmerama games played
+through the hub."""
 
 from __future__ import annotations
 
@@ -61,9 +63,14 @@ def plain_shown_choices(game: Game[Any], players: int, decisions: Sequence[Any],
 def test_the_same_choices_are_shown_as_before(game: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
     ours = hub_module.shown_choices
     compared: list[tuple[list[int], list[int]]] = []
+    starts: list[str] = []  # the steps whose first position the hub kept (not read again from its JSON)
 
-    def both(game: Game[Any], players: int, decisions: Sequence[Any], seqs: Sequence[int]) -> list[int]:
-        got = ours(game, players, decisions, seqs)
+    def both(
+        game: Game[Any], players: int, decisions: Sequence[Any], seqs: Sequence[int], known: Any = None
+    ) -> list[int]:
+        got = ours(game, players, decisions, seqs, known)
+        if known is not None and decisions[0].before is known[0]:
+            starts.append(decisions[0].before)
         compared.append((got, plain_shown_choices(game, players, decisions, seqs)))
         return got
 
@@ -88,5 +95,6 @@ def test_the_same_choices_are_shown_as_before(game: str, players: int, monkeypat
     asyncio.run(scenario())
     assert len(compared) >= 5  # steps did close
     assert any(got for got, _ in compared)  # and some choices were shown (the comparison can differ)
+    assert starts  # the kept first position was used (and gave what the plain version reads from the JSON)
     for got, plain in compared:
         assert got == plain

@@ -30,14 +30,29 @@ class History:
 
     def __init__(self, state: State[Any]) -> None:
         self.state = state
+        """The game as it stands. It changes through :meth:`apply` and :meth:`undo`, or by putting another
+        state object here; never change this object in place otherwise (:meth:`state_json` remembers it)."""
         self.decisions: list[Decision] = []
+        self._saved: tuple[State[Any], str] | None = None
+        """The state object :meth:`state_json` last wrote out, and its text."""
+
+    def state_json(self) -> str:
+        """``state.to_json()`` of the state as it stands, written out once per position: the server stores
+        it after a decision, and the next decision's ``before`` is the same text (not written out again)."""
+        saved = self._saved
+        if saved is not None and saved[0] is self.state:
+            return saved[1]
+        text = self.state.to_json()
+        self._saved = (self.state, text)
+        return text
 
     def apply(self, player: int, action: Any) -> str:
         """Apply an action (object or notation) for ``player``; returns its canonical notation."""
-        before = self.state.to_json()
+        before = self.state_json()
         epoch = self.state.info_epoch()
         if isinstance(action, str):
             action = self.state.parse_action(player, action) if player in self.state.actors() else action
+        self._saved = None  # the state changes in place
         self.state.apply(player, action)
         notation = str(action)
         self.decisions.append(Decision(player, notation, before, epoch))

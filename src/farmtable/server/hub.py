@@ -252,6 +252,9 @@ def mark_revealed(lines: Sequence[LogLine], rows: Sequence[DecisionRecord]) -> N
 COUNTERFACTUALS = 3
 """How many other legal choices :func:`shown_choices` tries per decision (a bound on its work)."""
 
+_SORTED = json.JSONEncoder(sort_keys=True, default=str).encode
+"""``json.dumps(value, sort_keys=True, default=str)`` with one encoder made once (the same text)."""
+
 
 class _Step:
     """A simultaneous step as it was played, from one decision on (for :func:`shown_choices`): what each
@@ -288,7 +291,13 @@ class _Step:
         return self._seen[key]
 
 
-def shown_choices(game: Game[Any], players: int, decisions: Sequence[Decision], seqs: Sequence[int]) -> list[int]:
+def shown_choices(
+    game: Game[Any],
+    players: int,
+    decisions: Sequence[Decision],
+    seqs: Sequence[int],
+    known: tuple[str, State[Any]] | None = None,
+) -> list[int]:
     """Of the decisions of a simultaneous step that just closed (``decisions``: the step's first decision
     through the one that closed it, standing, with their ``seqs``), the seqs of those the game now shows
     to every other seat and to spectators.
@@ -297,11 +306,14 @@ def shown_choices(game: Game[Any], players: int, decisions: Sequence[Decision], 
     (up to :data:`COUNTERFACTUALS` other legal choices, the rest of the step as it was, as far as it stays
     legal), what each other seat and a spectator sees would differ. A Tiny Towns placement is shown that
     way; a monument kept and not built is not (the views hide it), so its line stays secret. A forced
-    choice hides nothing."""
+    choice hides nothing.
+
+    ``known``: a decision's ``before`` text (that very string object) and a copy of the state it was written
+    from, kept by the hub when the step opened: that position is not read again from its JSON. Read only."""
     shown: list[int] = []
 
     def seen(state: State[Any], seat: int | None) -> str:
-        return json.dumps(state.view(seat), sort_keys=True, default=str)
+        return _SORTED(state.view(seat))
 
     carried: State[Any] | None = None
     """The state after the previous decision as the real step played it: the next decision's ``before``
@@ -309,6 +321,8 @@ def shown_choices(game: Game[Any], players: int, decisions: Sequence[Decision], 
     for k, (decision, seq) in enumerate(zip(decisions, seqs, strict=True)):
         before = carried
         carried = None
+        if before is None and known is not None and decision.before is known[0]:
+            before = known[1]
         if before is None:
             try:
                 before = game.from_json(decision.before)
@@ -362,11 +376,16 @@ class Drawn:
     encoded: str | None = None
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":")).encode
+"""``json.dumps(value, separators=(",", ":"))`` without making a new encoder for every call (``json.dumps``
+makes one whenever an option differs from its defaults): the same text."""
+
+
 def _dumps(value: Any) -> str:
     """Compact JSON in ASCII (``\\uXXXX`` for the rest: the same object once decoded). An ASCII text is
     cheaper to make than one keeping a picture's few "—", "▶" or "★" as they are, and then nearly free
     to send: a WebSocket encodes every text it sends to UTF-8, and an ASCII ``str`` is already that."""
-    return json.dumps(value, separators=(",", ":"))
+    return _COMPACT(value)
 
 
 class LogTail(list[LogItem]):
@@ -611,6 +630,10 @@ class Table:
     """For each standing decision (aligned with ``history.decisions``): was it a simultaneous-step secret."""
     step: Step | None = None
     """The simultaneous step still open (its lines are secret until it closes); None: none."""
+    step_before: tuple[str, State[Any]] | None = None
+    """The ``before`` text of the decision that opened the latest simultaneous step and a copy of the state
+    it was written from (:func:`shown_choices`'s ``known``: the step's first position is not read again from
+    its JSON when the step closes). Matched by that string object, so a stale one is never used."""
     stale: bool = False
     """Another process changed the table since it was read (a notification): catch up before use."""
     heard: int = 0
@@ -1204,7 +1227,7 @@ class Hub:
         reader = seat if memo[1] else "everyone"
         items = memo[2].get(reader)
         if items is None:
-            items = memo[2][reader] = LogTail(line.item_for(seat) for line in lines)
+            items = memo[2][reader] = LogTail([line.item_for(seat) for line in lines])
         return items
 
     @staticmethod
@@ -1295,6 +1318,10 @@ class Hub:
         actors = state.actors()
         epoch = state.info_epoch()
         before_public = self.public_view(table)  # taken before the decision changes the state in place
+        # a decision that may open a simultaneous step (several deciding, no step of this epoch open): its
+        # position is kept for the step's reveal (see ``Table.step_before``)
+        opening = len(actors) > 1 and (table.step is None or table.step.epoch != epoch)
+        start = state.clone() if opening else None
         try:
             notation = table.history.apply(seat, action)
         except IllegalAction as exc:
@@ -1302,6 +1329,8 @@ class Hub:
         decision = table.history.decisions[-1]
         seq = table.version + 1
         secret, closes, step = next_step(table.step, seq, seat, notation, actors, epoch, table.state)
+        if start is not None:
+            table.step_before = (decision.before, start)
         reveals: tuple[int, ...] = ()
         if closes is not None:
             reveals = self._reveals(table, closes, seq, secret)
@@ -1334,7 +1363,7 @@ class Hub:
             return ()
         decisions = table.history.decisions[first:]
         seqs = [ln.seq for ln in lines] + [seq]
-        shown = shown_choices(table.game, table.record.players, decisions, seqs)
+        shown = shown_choices(table.game, table.record.players, decisions, seqs, table.step_before)
         return tuple(sorted(candidates.intersection(shown)))
 
     async def undo(self, table: Table, seat: int, made_at: int) -> int:
@@ -1406,7 +1435,7 @@ class Hub:
                 table.record.id,
                 row.seq,
                 row,
-                state.to_json(),
+                table.history.state_json(),  # the next decision's `before`, not written again
                 state.is_over(),
                 self.origin,
             )
