@@ -44,6 +44,8 @@ def _fast_games() -> list[str]:
 
 @pytest.mark.parametrize("game_id", _fast_games())
 def test_fast_encoder_equals_the_view_encoding(game_id: str) -> None:
+    """Every fast encoder (and its in-place ``into``, where it has one, across games) writes the view's
+    encoding on random positions of every player count and variant set."""
     ready_or_skip(game_id)
     game = farmtable.get_game(game_id)
     checked = 0
@@ -51,6 +53,10 @@ def test_fast_encoder_equals_the_view_encoding(game_id: str) -> None:
         for variants in variant_sets(game_id, players):
             sp = spec(game_id, players, variants)
             assert sp.fast is not None
+            into = getattr(sp.fast, "into", None)
+            # ``into`` (in place: only what changed since its last write into that array) gets one array per
+            # seat for every game of this player count and variant set; they start as NaN
+            kept = [np.full(sp.obs_size, np.nan, dtype=np.float32) for _ in range(players)]
             for seed in range(SEEDS):
                 state = sp.new_game(seed)
                 rng = random.Random(seed)
@@ -64,6 +70,9 @@ def test_fast_encoder_equals_the_view_encoding(game_id: str) -> None:
                             sp.observe_into(state, p, out)
                             assert np.array_equal(out, expected), (players, variants, p, state.to_json())
                             assert np.array_equal(sp.observe(state, p), expected)
+                            if into is not None:
+                                into(state, p, kept[p])
+                                assert np.array_equal(kept[p], expected), (players, variants, p, state.to_json())
                             checked += 1
                     if state.is_over():
                         break

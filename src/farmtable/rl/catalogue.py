@@ -87,7 +87,11 @@ class RLGame:
     """Builds the fast encoder of a spec (writes ``observe``'s vector straight from the state); ``None``:
     the view-based encoder only. The encoder may carry a ``fresh(state, player)`` attribute that returns the
     observation in a new array (Farmini's writes its ones into ``np.zeros``, cheaper than clearing an
-    array); :attr:`Spec.fresh` is that, or ``np.empty`` and the encoder."""
+    array); :attr:`Spec.fresh` is that, or ``np.empty`` and the encoder. Two more optional attributes serve
+    an adapter that keeps one array per seat (the AEC env's ``copy=False``): ``per_viewer[player](out,
+    state)``, the encoder of one viewer (Farmers Finances: the seat order written out, one call), and
+    ``into(state, player, out)``, which rewrites only what changed since it last wrote ``out`` (Farmini:
+    the farms whose entry changed), for an array nothing else writes."""
     fold: Callable[[Any], Hashable] | None = None
     """Maps an action object to a hashable that equal catalogue entries share (Farmini: a placement without
     its card id), so an action object met for the first time finds its index without formatting and

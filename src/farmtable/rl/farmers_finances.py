@@ -6,8 +6,7 @@ Notation: ``docs/games/farmers-finances.md``; numbers: ``games/farmers_finances/
 from __future__ import annotations
 
 import struct
-from itertools import chain
-from operator import itemgetter
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -128,25 +127,35 @@ def fast_encoder(sp: Spec) -> FastEncode:
     layout = struct.Struct(
         f"={len(PHASES) * 4}sf{mid_floats * 4}s{players}f{3 * players}f2f2f{(size - left_at) * 4}x"
     ).pack_into
-    getters = [itemgetter(*order) for order in seats]
-    flat = chain.from_iterable
+    row_roll = [
+        [mid_bytes.get((row, roll)) for roll in range(c.DIE_SIDES + 1)] for row in range(max(c.MARKET_ROWS) + 1)
+    ]
+    # One function per viewer with the purses and farms in that viewer's seat order written out as
+    # arguments (``money[1], money[0], hands[1][0], ...``): one ``pack_into`` call and nothing else, no
+    # ``itemgetter`` tuple or ``chain`` to unpack per observation (session 16: 2.0 -> 1.2 µs a call).
+    names = {"layout": layout, "phase_bytes": phase_bytes, "row_roll": row_roll}
+    per_viewer: list[Callable[[np.ndarray, Any], None]] = []
+    for order in seats:
+        args = [f"m[{q}]" for q in order] + [f"h[{q}][{i}]" for q in order for i in range(len(c.SORTS))]
+        source = (
+            "def encode_seat(out, s):\n"
+            "    m = s.money\n"
+            "    h = s.hands\n"
+            "    k = s.market\n"
+            "    layout(out, 0, phase_bytes[s.phase], s.turn, row_roll[s.row][s.last_roll], "
+            f"{', '.join(args)}, k[0], k[1], s.end_triggered, s.forced_reroll)\n"
+        )
+        scope = dict(names)
+        exec(compile(source, f"<farmers-finances encoder, seat order {order}>", "exec"), scope)
+        encode_seat: Callable[[np.ndarray, Any], None] = scope["encode_seat"]  # type: ignore[assignment]
+        per_viewer.append(encode_seat)
+    if len(c.MARKET_SORTS) != 2:
+        raise RuntimeError("farmers-finances: the observation layout changed; update fast_encoder")
 
     def encode(state: State[Any], player: int, out: np.ndarray) -> None:
-        s: Any = state
-        get = getters[player]
-        layout(
-            out,  # type: ignore[arg-type]  # a float32 array is a writable buffer
-            0,
-            phase_bytes[s.phase],
-            s.turn,
-            mid_bytes[(s.row, s.last_roll)],
-            *get(s.money),
-            *flat(get(s.hands)),
-            *s.market,
-            s.end_triggered,
-            s.forced_reroll,
-        )
+        per_viewer[player](out, state)
 
+    encode.per_viewer = per_viewer  # type: ignore[attr-defined]  # ``encode(s, p, out)`` is ``per_viewer[p](out, s)``
     return encode
 
 

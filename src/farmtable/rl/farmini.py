@@ -225,13 +225,12 @@ def find_pens(cards: Mapping[Pos, Oriented], gaps_enclose: bool, parent: Pens | 
         starts = [corner for k in arms_at for corner in (k, k - 1, k - east - 1, k - east)]
     x0, x1, y0, y1 = (box[0] + _BIAS, box[1] + _BIAS, box[2] + _BIAS, box[3] + _BIAS)
     get = arms_at.get
-
-    def arm(k: int) -> Arms | None:
-        """The arms of the card numbered ``k``; a gap's none; ``None`` for open field."""
-        found = get(k)
-        if found is None and gaps_enclose and x0 <= k >> _Y_BITS <= x1 and y0 <= k & _Y_MASK <= y1:
-            return NO_ARMS
-        return found
+    # A point's four cards are ``p`` (SW of it), ``p + E`` (SE), ``p + 1`` (NW) and ``p + E + 1`` (NE). With the
+    # gap reading every card lies in the box and a missing card inside it is a gap (no fences), so the point is
+    # open exactly when one of its cards lies outside the box: ``x0 <= x < x1 and y0 <= y < y1`` of the point
+    # says it is closed in, and a missing card there reads as ``NO_ARMS``. Without it, a missing card is open
+    # field. Both are read inline (no call per card: the flood runs for every card laid).
+    no_arms = NO_ARMS if gaps_enclose else None
 
     label: dict[int, bool] = {}
     """Per point flooded: False once it is known to be open."""
@@ -245,7 +244,10 @@ def find_pens(cards: Mapping[Pos, Oriented], gaps_enclose: bool, parent: Pens | 
         closed = True
         while stack and closed:
             p = stack.pop()
-            sw, se, nw, ne = arm(p), arm(p + east), arm(p + 1), arm(p + east + 1)
+            if gaps_enclose and not (x0 <= p >> _Y_BITS < x1 and y0 <= p & _Y_MASK < y1):
+                closed = False  # a card around this point lies outside the farm: open field
+                break
+            sw, se, nw, ne = get(p, no_arms), get(p + east, no_arms), get(p + 1, no_arms), get(p + east + 1, no_arms)
             if sw is None or se is None or nw is None or ne is None:
                 closed = False  # a card around this point is missing (outside the farm): open field
                 break
@@ -281,13 +283,21 @@ def find_pens(cards: Mapping[Pos, Oriented], gaps_enclose: bool, parent: Pens | 
     return Pens(found_pens, box, arms_at)
 
 
+_LAST_LAYOUTS = 1024
+"""How many farm objects an encoder remembers the last layout of (the farms of the games in play)."""
+
+
 class _Layout:
     """What an encoder needs of a farm's cards, whatever its animals: the ones of the cards and of the pen
     quarters in the farm block, and per pen its corn count, its animal cells and its gaps."""
 
-    __slots__ = ("card_ones", "cards", "found", "gaps", "ones", "pens")
+    __slots__ = ("card_ones", "cards", "found", "gaps", "ones", "pens", "positions")
 
-    def __init__(self, cards: tuple[Oriented, ...], card_ones: list[int], found: Pens, contents: Any) -> None:
+    def __init__(
+        self, positions: tuple[Pos, ...], cards: tuple[Oriented, ...], card_ones: list[int], found: Pens, contents: Any
+    ) -> None:
+        self.positions = positions
+        """The cards' positions, in the farm's order."""
         self.cards = cards
         """The cards' objects (kept alive while their ``id`` is part of a key)."""
         self.card_ones = card_ones
@@ -373,7 +383,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
                 block = card_at[x, y, card.card_id, card.rot] = [base + k for k in card_ones[card.card_id, card.rot]]
             ones += block
         found = find_pens(cards, gaps_enclose, None if parent is None else parent.found)
-        return _Layout(values, ones, found, cards)
+        return _Layout(key[0], values, ones, found, cards)
 
     def farm_entry(farm: Any) -> tuple[np.ndarray, bytes]:
         """The indices of a farm's ones in its block, and its score as it stands (kept by ``farm.version``)."""
@@ -384,9 +394,21 @@ def fast_encoder(sp: Spec) -> FastEncode:
             known = by_version[farm.version] = content_entry(farm)
         return known
 
+    last_layout: dict[int, tuple[Any, _Layout]] = {}
+    """Per farm object (by ``id``; the farm is kept, so its id is not reused): the layout of its last new
+    version. A new version with the same cards (a token put, tokens scattered by a wolf) starts from it."""
+
     def content_entry(farm: Any) -> tuple[np.ndarray, bytes]:
-        """:func:`farm_entry` of a version not seen yet: kept by the farm's content (cards and animals)."""
+        """:func:`farm_entry` of a version not seen yet: from the farm's last layout when only its animals
+        changed, else kept by the farm's content (cards and animals)."""
         cards = farm.cards
+        last = last_layout.get(id(farm))
+        if last is not None and last[0] is farm:
+            layout = last[1]
+            # the same cards at the same positions (the tuples compare their items by identity first)
+            same = len(cards) == len(layout.cards) and tuple(cards.values()) == layout.cards
+            if same and tuple(cards) == layout.positions:
+                return entry_of(layout, farm)
         animals = farm.animals
         # the oriented cards are shared, immutable objects: their ids say which face and rotation, cheaper
         # than a hash (the layout kept for a key holds the cards, so their ids are not reused meanwhile)
@@ -397,38 +419,51 @@ def fast_encoder(sp: Spec) -> FastEncode:
             if len(farm_memo) >= f.MEMO_SIZE or len(layout_memo) >= f.MEMO_SIZE:
                 farm_memo.clear()
                 layout_memo.clear()
-            layout = layout_memo.get(layout_key)
-            if layout is None:
-                layout = layout_memo[layout_key] = layout_of(layout_key, tuple(cards.values()), cards)
-            ones = layout.ones
-            if animals:
-                tokens = []
-                for cell, kind in animals.items():
-                    one = animal_at.get((cell, kind))
-                    if one is None:
-                        x, y, q = cell
-                        one = animal_at[cell, kind] = _cell(x, y) + _ANIMALS_AT + q * len(c.KINDS) + kind_index[kind]
-                    tokens.append(one)
-                ones = np.concatenate((ones, np.array(tokens, dtype=np.intp)))
-            # score_sheet (scoring.py) read off the kept pens
-            total = len(animals) - layout.gaps
-            empty_pens = 0
-            get = animals.get
-            for corn, animal_cells in layout.pens:
-                present = [get(cell) for cell in animal_cells]
-                kinds = set(present)
-                empty = None in kinds
-                kinds.discard(None)
-                if not kinds:
-                    total += corn
-                elif second and len(kinds) == 1:
-                    total += len(present) - present.count(None)
-                empty_pens += empty
-            total -= farm.free_count() if per_cell else empty_pens
-            known = farm_memo[key] = (ones, num(total))
+            made = layout_memo.get(layout_key)
+            if made is None:
+                made = layout_memo[layout_key] = layout_of(layout_key, tuple(cards.values()), cards)
+            known = farm_memo[key] = entry_of(made, farm)
+        kept = layout_memo.get(layout_key)
+        if kept is not None:
+            if len(last_layout) >= _LAST_LAYOUTS:
+                last_layout.clear()
+            last_layout[id(farm)] = (farm, kept)
         return known
 
-    def write(state: State[Any], player: int, out: np.ndarray, zeroed: bool) -> None:
+    def entry_of(layout: _Layout, farm: Any) -> tuple[np.ndarray, bytes]:
+        """A farm's entry from the layout of its cards: the ones of its cards, pens and animals, its score."""
+        animals = farm.animals
+        ones = layout.ones
+        if animals:
+            tokens = []
+            for cell, kind in animals.items():
+                one = animal_at.get((cell, kind))
+                if one is None:
+                    x, y, q = cell
+                    one = animal_at[cell, kind] = _cell(x, y) + _ANIMALS_AT + q * len(c.KINDS) + kind_index[kind]
+                tokens.append(one)
+            ones = np.concatenate((ones, np.array(tokens, dtype=np.intp)))
+        # score_sheet (scoring.py) read off the kept pens
+        total = len(animals) - layout.gaps
+        empty_pens = 0
+        get = animals.get
+        for corn, animal_cells in layout.pens:
+            present = [get(cell) for cell in animal_cells]
+            kinds = set(present)
+            empty = None in kinds
+            kinds.discard(None)
+            if not kinds:
+                total += corn
+            elif second and len(kinds) == 1:
+                total += len(present) - present.count(None)
+            empty_pens += empty
+        total -= farm.free_count() if per_cell else empty_pens
+        return ones, num(total)
+
+    def write(state: State[Any], player: int, out: np.ndarray, zeroed: bool | list[Any]) -> None:
+        """Write ``player``'s observation into ``out``: ``zeroed`` True when its farms' part is all zeros, False
+        to clear it first, or the list of the farm entries' ``ones`` last written into it (``into``): then only
+        a farm whose entry changed is rewritten (its old ones cleared, its new ones set) and the list updated."""
         s: Any = state
         discard_key = tuple(s.discard)
         discard = discard_memo.get(discard_key)
@@ -460,14 +495,25 @@ def fast_encoder(sp: Spec) -> FastEncode:
         farms = s.farms
         known = by_version.get
         entries = [known(farm.version) or farm_entry(farm) for farm in map(farms.__getitem__, seats[player])]
-        if not zeroed:
-            out[farms_at:].fill(0.0)
         bytes_view = memoryview(out).cast("B")  # type: ignore[arg-type]  # an ndarray is a buffer
         bytes_view[:head_bytes] = head
         start = farms_at
-        for ones, _ in entries:
-            out[start : start + farm_size][ones] = 1.0
-            start += farm_size
+        if zeroed is True or zeroed is False:
+            if not zeroed:
+                out[farms_at:].fill(0.0)
+            for ones, _ in entries:
+                out[start : start + farm_size][ones] = 1.0
+                start += farm_size
+        else:  # in place: only the farms whose entry changed since this array was last written
+            for slot, (ones, _) in enumerate(entries):
+                old = zeroed[slot]
+                if old is not ones:
+                    farm_block = out[start : start + farm_size]
+                    if old is not None:
+                        farm_block[old] = 0.0
+                    farm_block[ones] = 1.0
+                    zeroed[slot] = ones
+                start += farm_size
         bytes_view[scores_bytes:] = b"".join([score for _, score in entries])
 
     def encode(state: State[Any], player: int, out: np.ndarray) -> None:
@@ -480,7 +526,28 @@ def fast_encoder(sp: Spec) -> FastEncode:
         write(state, player, out, True)
         return out
 
+    written: dict[int, tuple[np.ndarray, list[Any]]] = {}
+    """Per array ``into`` writes (by ``id``; the array is kept, so its id is not reused): the array and the
+    ``ones`` of the farm entry last written into each of its farm blocks."""
+
+    def into(state: State[Any], player: int, out: np.ndarray) -> None:
+        """Write the observation into ``out`` *in place*: only the head, the scores and the farms whose entry
+        changed since ``out`` was last written by this function (the old ones cleared, the new ones set).
+
+        For an array only this function writes (the AEC env's own, handed out read-only): a farm that did
+        not change costs nothing, and no 166 KB array is zeroed. An array met for the first time is cleared
+        and written whole.
+        """
+        known = written.get(id(out))
+        if known is None or known[0] is not out:
+            if len(written) >= 64:
+                written.clear()
+            out[farms_at:].fill(0.0)
+            known = written[id(out)] = (out, [None] * players)
+        write(state, player, out, known[1])
+
     encode.fresh = fresh  # type: ignore[attr-defined]  # see ``RLGame.fast``
+    encode.into = into  # type: ignore[attr-defined]  # see ``RLGame.fast``
     return encode
 
 

@@ -36,7 +36,8 @@ hand out new ones. ``reset(seed=s)`` deals the game ``new_game(seed=s)`` deals.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from typing import Any, NoReturn
 
 import numpy as np
@@ -69,6 +70,24 @@ def _spaces(sp: Spec) -> tuple[spaces.Dict, spaces.Discrete]:
         }
     )
     return obs, spaces.Discrete(sp.num_actions)
+
+
+def _writer(fast: Any, seat: int, out: np.ndarray) -> Callable[[Any], None]:
+    """``writer(state)``: ``seat``'s observation written into ``out`` by the fast encoder ``fast``.
+
+    An encoder with ``per_viewer`` functions (``per_viewer[seat](out, state)``) is bound to its array here,
+    one call a decision; one with ``into`` (``into(state, seat, out)``: written in place, rewriting only what
+    changed since the last call into the same array) or otherwise the encoder itself.
+    """
+    per_viewer = getattr(fast, "per_viewer", None)
+    if per_viewer is not None:
+        return partial(per_viewer[seat], out)
+    write = getattr(fast, "into", fast)
+
+    def write_seat(state: Any) -> None:
+        write(state, seat, out)
+
+    return write_seat
 
 
 class _Common:
@@ -188,8 +207,9 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
     **Observations** (``copy``): with ``copy=False`` (opt-in, as :func:`raw_env` takes it) each seat's
     observation dict and vector are the env's own, rewritten in place the next time that seat is
     observed; the vector is handed out read-only (``np.copy`` it, or the dict, to keep it). With
-    ``copy=True`` every observation is a new dict and a new array. Farmini's encoder returns a new array
-    either way (it writes its few ones into a fresh zeroed 166 KB array, cheaper than rewriting it in place).
+    ``copy=True`` every observation is a new dict and a new array. In place, Farmini's encoder rewrites only
+    the farms that changed since the seat's last observation (``into``); a new array is its ones written
+    into a fresh zeroed 166 KB array.
     """
 
     _checked = False
@@ -222,15 +242,21 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         """The fast encoder when a new array is ``np.empty`` plus that encoder (written inline)."""
         self._bufs: list[np.ndarray] | None = None
         """Per seat, the array observations are written into (``copy=False``), else ``None``."""
+        self._writers: list[Callable[[Any], None]] = []
+        """Per seat (``copy=False``): ``writer(state)`` writes that seat's observation into its array."""
         self._obs_dicts: list[dict[str, np.ndarray]] = []
-        if not copy and fast is not None and not own_fresh:
+        if not copy and fast is not None:
             self._bufs = [np.zeros(self._size, dtype=np.float32) for _ in range(players)]
+            self._writers = [_writer(fast, seat, buf) for seat, buf in enumerate(self._bufs)]
             empty = np.zeros(sp.num_actions, dtype=np.int8)
             empty.flags.writeable = False
             for buf in self._bufs:
                 view = buf.view()
                 view.flags.writeable = False  # the caller reads; only the env writes (into ``buf``)
                 self._obs_dicts.append({"observation": view, "action_mask": empty})
+        self._live: dict[str, tuple[float, bool, bool, dict[str, Any]]] = {}
+        """Per agent while the game is on: ``(0.0, False, False, its info dict)``, the tail of ``last()``
+        (every reward is 0 and no agent is done until the game ends; made at ``reset``)."""
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         """``AECEnv.agent_iter`` as a generator: the selected agent while any agent is left, at most
@@ -252,6 +278,8 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         seat = self._seat = self.state.actors()[0]
         self.agent_selection = self._names[seat]
         self._playing = True
+        infos = self.infos
+        self._live = {a: (0.0, False, False, infos[a]) for a in agents}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation: its view encoded, and its action mask (see the class notes on ``copy``)."""
@@ -280,7 +308,7 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
             bufs = self._bufs
             if bufs is not None:
                 obs = self._obs_dicts[seat]
-                self._fast_new(state, seat, bufs[seat])  # type: ignore[misc]  # set whenever bufs is
+                self._writers[seat](state)
                 obs["action_mask"] = mask
             else:
                 fast = self._fast_new
@@ -295,16 +323,13 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``AECEnv.last``: the selected agent's observation, running reward, flags and info."""
-        agent = self.agent_selection if self.state is not None else self._before_reset("last")
-        obs = None
-        if observe:
+        if self._playing:  # the selected agent is alive: its running reward is 0, it is not done
             now = self._now
-            if now is not None:
-                obs = now[3]
-            elif self._playing:
-                obs = self._look()[3]
-            else:
-                obs = self._observe_seat(self._seat_of[agent])
+            if not observe:
+                return (None, *self._live[self.agent_selection])
+            return ((now or self._look())[3], *self._live[self.agent_selection])
+        agent = self.agent_selection if self.state is not None else self._before_reset("last")
+        obs = self._observe_seat(self._seat_of[agent]) if observe else None
         return (
             obs,
             self._cumulative_rewards[agent],
