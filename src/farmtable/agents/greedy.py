@@ -21,7 +21,7 @@ import random
 import time as _time
 from typing import Any
 
-from farmtable.agents.base import Agent, legal_actions_or_refuse, register_agent
+from farmtable.agents.base import Agent, legal_actions_or_refuse, old_objects_set_aside, register_agent
 from farmtable.core import State
 
 
@@ -40,14 +40,20 @@ def greedy_choice(state: State[Any], player: int, rng: random.Random) -> int:
 def ranked_values(state: State[Any], player: int, deadline: float | None = None) -> list[tuple[float, int]]:
     """``(value, index)`` of each action of ``state.legal_actions(player)`` as :func:`greedy_choice`
     rates it, in legal order; with a ``deadline`` (a ``time.process_time`` reading), the actions
-    not rated by then are left out (the first is always rated)."""
+    not rated by then are left out (the first is always rated), and so is an action whose rating,
+    were it as slow as the slowest one so far, would end after the deadline."""
     out: list[tuple[float, int]] = []
+    slowest = 0.0
     for i, action in enumerate(state.legal_actions(player)):
-        if out and deadline is not None and _time.process_time() > deadline:
-            break
+        if deadline is not None:
+            now = _time.process_time()
+            if out and now + slowest > deadline:
+                break
         child = state.clone()
         child.apply(player, action)
         out.append((terminal_value(child, player) if child.is_over() else child.heuristic(player), i))
+        if deadline is not None:
+            slowest = max(slowest, _time.process_time() - now)
     return out
 
 
@@ -116,8 +122,11 @@ class GreedyAgent(Agent):
         if not self.slip and self.time is None:  # plain greedy: the same choices and draws as ever
             return legal[greedy_choice(world, player, self.rng)]
         slip = bool(self.slip) and self.rng.random() < self.slip
-        deadline = None if self.time is None else start + self.time
-        return legal[slipped_choice(ranked_values(world, player, deadline), slip, self.rng)]
+        if self.time is None:
+            return legal[slipped_choice(ranked_values(world, player), slip, self.rng)]
+        with old_objects_set_aside():  # no full collection of older objects inside a capped decision
+            rated = ranked_values(world, player, start + self.time)
+        return legal[slipped_choice(rated, slip, self.rng)]
 
 
 register_agent("greedy", GreedyAgent)
