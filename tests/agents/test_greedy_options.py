@@ -108,3 +108,50 @@ def test_the_cap_stops_rating(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_bad_options_are_refused(spec: str) -> None:
     with pytest.raises(ValueError):
         farmtable.agents.make(spec)
+
+
+def test_a_rating_that_would_pass_the_cap_is_not_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fake CPU clock where every rating costs 0.1 s: with 0.25 s left, two ratings fit and the
+    third (as slow as the slowest) would end after the deadline, so it is not started."""
+    import time
+
+    state = mid_game("tiny-farms", 2, seed=1, steps=3)
+    p = state.actors()[0]
+    assert len(state.legal_actions(p)) > 3
+    clock = [0.0]
+
+    def reading() -> float:
+        return clock[0]
+
+    real_clone = type(state).clone
+
+    def slow_clone(self: Any) -> Any:
+        clock[0] += 0.1  # each rating clones once: the clock moves a tenth of a second per rating
+        return real_clone(self)
+
+    monkeypatch.setattr(time, "process_time", reading)
+    monkeypatch.setattr(type(state), "clone", slow_clone)
+    assert [i for _, i in ranked_values(state, p, deadline=0.25)] == [0, 1]
+
+
+def test_a_capped_decision_keeps_older_objects_from_the_collector(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside a capped decision the objects made before it are frozen (no full collection walks
+    them); the plain agent leaves the collector alone; both give the objects back afterwards."""
+    import gc
+
+    import farmtable.agents.greedy as greedy
+
+    seen: list[int] = []
+    real = greedy.ranked_values
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.get_freeze_count())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(greedy, "ranked_values", spy)
+    state = mid_game("tiny-farms", 2, seed=1, steps=3)
+    p = state.actors()[0]
+    GreedyAgent(seed=1, time=0.5).act(state, p)
+    GreedyAgent(seed=1, slip=0.5).act(state, p)
+    assert seen[0] > 0 and seen[1] == 0
+    assert gc.get_freeze_count() == 0
