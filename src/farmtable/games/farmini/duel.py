@@ -30,6 +30,10 @@ lookahead's order, the lookahead's own choice first, while 70% of the budget las
 rates a card by its mean chance to win, ``σ(margin / w)`` per world, instead of its mean margin.
 ``endgame=1``: once the deck holds at most one card (nothing hidden), a take is the exact best of
 the last takes under best play by both (:mod:`endgame`), while the budget lasts.
+``playout=N`` (N ≥ 1) rates a card in each world by a longer look instead of the greedy reply:
+the turn finished the same way, then N turns of both players by the cheap cached rule of
+:mod:`playout` (:func:`playout.fast_turn`), then the evaluation's margin (exact if the game ends);
+a large N plays each world to the end (perfect-information Monte Carlo over the sampled worlds).
 A discard is the greedy agent's. With any other player count the agent plays exactly like the
 greedy agent, with the same random numbers, so solo play does not change.
 
@@ -52,6 +56,7 @@ from farmtable.agents.base import Agent, legal_actions_or_refuse
 from farmtable.agents.greedy import greedy_choice, terminal_value
 from farmtable.core import State, clock
 from farmtable.games.farmini import endgame as exact_end
+from farmtable.games.farmini import playout as fast
 from farmtable.games.farmini.evaluation import completion_moves, evaluate, heuristic, placement_order
 from farmtable.games.farmini.rules import FarminiState, Place, Take
 
@@ -153,7 +158,9 @@ class DuelAgent(Agent):
     lookahead, while :data:`EXACT_SHARE` of the budget lasts; default 0), ``width`` (points > 0:
     each world's margin is read as a win chance :func:`win_chance` before the mean; default 0,
     the margin itself), ``endgame`` (1: with at most one card in the deck, the exact best take of
-    :mod:`endgame` while the budget lasts; default 0).
+    :mod:`endgame` while the budget lasts; default 0), ``playout`` (N ≥ 1: each world rated after
+    N fast turns of both players, :func:`playout.rollout_margin`, instead of the greedy reply;
+    default 0).
     """
 
     name = "farmini-duel"
@@ -169,6 +176,7 @@ class DuelAgent(Agent):
         exact: int = 0,
         width: float = 0.0,
         endgame: int = 0,
+        playout: int = 0,
     ) -> None:
         _check_params(time, worlds, edge, plies, place)
         if isinstance(width, bool) or not isinstance(width, (int, float)) or not 0 <= width < math.inf:
@@ -177,7 +185,11 @@ class DuelAgent(Agent):
             raise ValueError(f"farmini-duel: exact must be 0 or 1 (placements rated exactly), got {exact!r}")
         if isinstance(endgame, bool) or endgame not in (0, 1):
             raise ValueError(f"farmini-duel: endgame must be 0 or 1 (the last takes solved exactly), got {endgame!r}")
+        if isinstance(playout, bool) or not isinstance(playout, int) or playout < 0:
+            raise ValueError(f"farmini-duel: playout must be a whole number of turns >= 0, got {playout!r}")
         params: dict[str, Any] = {}
+        if playout:
+            params["playout"] = playout
         if endgame:
             params["endgame"] = endgame
         if not place:
@@ -203,6 +215,7 @@ class DuelAgent(Agent):
         self.place = bool(place)
         self.exact = bool(exact)
         self.endgame = bool(endgame)
+        self.playout = int(playout)
         self.rng = random.Random(seed)
         self.last_rated: dict[Any, float] = {}
         """Mean margin per card at the last take decision it rated (empty: greedy's move)."""
@@ -271,6 +284,8 @@ class DuelAgent(Agent):
         sampler = random.Random(self.rng.getrandbits(64))
         self.last_rated, self.last_worlds = {}, 0
         stop = math.inf if self.budget is None else start + STOP_SHARE * self.budget
+        cache = fast.PlanCache()
+        own = {a: fast.own_moves(world, player, a) for a in order} if self.playout else {}
         for _ in range(self.worlds):
             began = time.process_time()
             if self.budget is not None and began + slowest > start + SAFETY * self.budget:
@@ -280,7 +295,10 @@ class DuelAgent(Agent):
             for action in order:
                 if time.process_time() > stop:
                     break
-                value = reply_margin(sample, player, action, self.plies)
+                if self.playout:
+                    value = fast.rollout_margin(sample, player, action, self.playout, cache, own[action])
+                else:
+                    value = reply_margin(sample, player, action, self.plies)
                 row.append(value if self.width <= 0 else win_chance(value, self.width))
             if len(row) < len(order):
                 break  # abandoned: a world counts only when every card was rated on it
