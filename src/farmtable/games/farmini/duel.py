@@ -39,17 +39,44 @@ greedy agent, with the same random numbers, so solo play does not change.
 
 ``time`` caps the CPU seconds of a decision (``time.process_time``): worlds are rated one after
 another, each for every card, and a new world is started only while the budget allows another
-as slow as the slowest so far, and a world still in progress at 95% of the budget is abandoned,
-so every card is rated on the same worlds; with no world rated the greedy agent's card is
-played. Without ``time``, ``worlds`` worlds are rated and a seeded game replays exactly; with
-it, a run replays exactly as long as the budget never binds.
+as slow as the slowest so far, and a world still in progress at the stop (95% of the budget less
+the collector's reserve, below) is abandoned, so every card is rated on the same worlds; with no
+world rated the greedy agent's card is played. Without ``time``, ``worlds`` worlds are rated and a
+seeded game replays exactly; with it, a run replays exactly as long as the budget never binds.
+
+**The garbage collector** (session 15). A take decision makes and drops many objects (cloned
+worlds, cached plans), and Python's automatic collector then runs a full collection in the middle
+of most 1-second decisions: a pause of 0.05–0.16 CPU s that grows as the evaluation's caches fill,
+which fell after the last clock check and put 30 of 949 ``playout=4,time=1.0`` decisions over
+the cap (session 14). With a budget of at least :data:`COLLECT_MIN_BUDGET` (Hard's and Expert's)
+the automatic collector is paused for a take decision (:func:`collector_paused`; its former state
+restored on the way out, an exception included), so no pause lands between two clock checks, and
+the decision pays for the garbage at its end: one full collection (``gc.collect()``) within the
+budget. The search stops early enough for it: its stop is moved forward by 1.5 times this agent's
+last full collection's measured CPU time (a quarter of the budget before one is measured). When
+that reserve would exceed :data:`COLLECT_SHARE` of the budget (the evaluation's bounded caches
+full: a full collection took up to ~0.23 CPU s on the loaded machine) the decision collects only
+the young generations (``gc.collect(1)``: the objects made since the last collection, a few CPU
+ms; reserved the same way) and leaves the full collections to the automatic collector outside
+its take decisions. Smaller budgets (Normal's 0.2 s: a full collection would take half of it)
+leave the collector alone. What is then left between two clock checks is
+one card's rating in one world (a few CPU ms) and, before the search, the greedy agent's rating
+of the face-up cards (what Easy spends on a decision).
+
+**Wins, not points** (session 15): with ``width=w`` each world is rated by a win chance, not the
+margin: a world whose game ends (to the end with a large ``playout``, or near the end of the deck)
+counts 1 for a win, ½ for a shared win and 0 for a loss (the scoring's winners, the tiebreaker
+included), any other world ``σ(margin / w)`` (:func:`win_chance`).
 """
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Final
 
 from farmtable.agents.base import Agent, legal_actions_or_refuse
@@ -72,6 +99,28 @@ decide, so every card is still rated on the same worlds)."""
 MAX_PLIES: Final = 2
 EXACT_SHARE: Final = 0.7
 """``exact=1``: share of the budget within which fence-card placements are rated exactly."""
+COLLECT_MIN_BUDGET: Final = 0.5
+"""Least budget (CPU s) at which a take decision pauses the collector and collects at its end."""
+COLLECT_SHARE: Final = 0.3
+"""Most share of the budget a decision reserves for a full garbage collection (above it: a
+collection of the young generations only)."""
+COLLECT_MARGIN: Final = 1.5
+"""The reserve for the collection: this many times the last full collection's CPU seconds."""
+FIRST_COLLECT_SHARE: Final = 0.25
+"""The reserve's share of the budget before any full collection has been measured."""
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's automatic garbage collector inside the block; restore its former state after
+    it (an exception included). Nothing is collected here: the caller collects when it chooses."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _check_params(time_budget: object, worlds: object, edge: object, plies: object, place: object) -> None:
@@ -138,6 +187,18 @@ def reply_margin(world: FarminiState, me: int, take: Any, plies: int = 1) -> flo
         if ply + 1 < plies and not sim.is_over():
             finish_turn(sim, mover)
     return margin(sim, me)
+
+
+def world_value(sim: FarminiState, me: int, width: float) -> float:
+    """The rating of a played-out world ``sim`` for ``me``: the margin (:func:`margin`) when ``width``
+    is 0; else a win chance: 1 / ½ / 0 for a won / shared / lost game once it is over (the scoring's
+    winners, the tiebreaker included), :func:`win_chance` of the margin before."""
+    if width <= 0:
+        return margin(sim, me)
+    if sim.is_over():
+        winners = sim.result().winners
+        return 1.0 / len(winners) if me in winners else 0.0
+    return win_chance(margin(sim, me), width)
 
 
 def win_chance(margin: float, width: float) -> float:
@@ -221,6 +282,12 @@ class DuelAgent(Agent):
         """Mean margin per card at the last take decision it rated (empty: greedy's move)."""
         self.last_worlds = 0
         """Worlds rated at the last take decision."""
+        self.last_collect: float | None = None
+        """CPU seconds of this agent's last full garbage collection (None: none measured yet)."""
+        self.last_young: float | None = None
+        """CPU seconds of this agent's last collection of the young generations (None: none yet)."""
+        self.manage_gc = self.budget is not None and self.budget >= COLLECT_MIN_BUDGET
+        """Take decisions pause the automatic collector and collect at their end (see the module)."""
 
     def act(self, state: State[Any], player: int) -> Any:
         """A take of a two-player game: the card of best margin against the reply; else greedy's move."""
@@ -232,7 +299,10 @@ class DuelAgent(Agent):
         if not isinstance(world, FarminiState) or world.players != 2:
             return legal[greedy_choice(world, player, self.rng)]
         if isinstance(legal[0], Take):
-            return self._take(world, player, legal, start)
+            if not self.manage_gc:
+                return self._take(world, player, legal, start)
+            with collector_paused():
+                return self._take(world, player, legal, start)
         if self.place and world.pending is not None:
             moves = completion_moves(world, player)
             if moves and moves[0] in legal:
@@ -262,6 +332,36 @@ class DuelAgent(Agent):
                 best, best_value = move, value
         return best
 
+    def _collect_reserve(self) -> tuple[float, int]:
+        """CPU seconds the search leaves at the end of its budget for a garbage collection, and the
+        generation to collect (2: full, 1: the young generations): 1.5 times the last full one's time
+        (a quarter of the budget before one is measured) while that is at most :data:`COLLECT_SHARE`
+        of the budget, else 1.5 times the last young one's (a twentieth of the budget before one is
+        measured). ``(0, 0)`` when the agent leaves the collector alone."""
+        if self.budget is None or not self.manage_gc:
+            return 0.0, 0
+        full = FIRST_COLLECT_SHARE * self.budget if self.last_collect is None else COLLECT_MARGIN * self.last_collect
+        if full <= COLLECT_SHARE * self.budget:
+            return full, 2
+        young = 0.05 * self.budget if self.last_young is None else COLLECT_MARGIN * self.last_young
+        return min(young, COLLECT_SHARE * self.budget), 1
+
+    def _collect(self, start: float, reserve: float, generation: int) -> None:
+        """One timed garbage collection of ``generation`` (see :meth:`_collect_reserve`) when the agent
+        manages the collector and the reserve still fits in the budget (the collector is paused
+        during the decision; see the module)."""
+        if self.budget is None or generation <= 0:
+            return
+        began = time.process_time()
+        if began + reserve > start + self.budget:
+            return  # a slow step ate the reserve: the automatic collector runs after the decision
+        gc.collect(generation)
+        spent = time.process_time() - began
+        if generation == 2:
+            self.last_collect = spent
+        else:
+            self.last_young = spent
+
     def _take(self, world: FarminiState, player: int, legal: list[Any], start: float) -> Any:
         values: dict[Any, float] = {}
         for action in legal:
@@ -270,25 +370,27 @@ class DuelAgent(Agent):
             values[action] = heuristic(child, player)
         top = max(values.values())
         greedy_move = next(a for a in legal if values[a] >= top)  # ties: the first (no random numbers)
+        reserve, generation = self._collect_reserve()
+        stop = math.inf if self.budget is None else start + STOP_SHARE * self.budget - reserve
         if self.endgame and exact_end.solvable(world):
-            deadline = None if self.budget is None else start + STOP_SHARE * self.budget
             try:
-                with clock.deadline_at(deadline):
-                    return exact_end.best_take(world, player, prefer=greedy_move)
+                with clock.deadline_at(None if self.budget is None else stop):
+                    move = exact_end.best_take(world, player, prefer=greedy_move)
             except clock.OutOfTime:
-                return greedy_move  # the budget is spent: greedy's card
+                move = greedy_move  # the budget is spent: greedy's card
+            self._collect(start, reserve, generation)
+            return move
         order = sorted(legal, key=lambda a: -values[a])
         sums = dict.fromkeys(order, 0.0)
         rated = 0
         slowest = 0.0
         sampler = random.Random(self.rng.getrandbits(64))
         self.last_rated, self.last_worlds = {}, 0
-        stop = math.inf if self.budget is None else start + STOP_SHARE * self.budget
         cache = fast.PlanCache()
         own = {a: fast.own_moves(world, player, a) for a in order} if self.playout else {}
         for _ in range(self.worlds):
             began = time.process_time()
-            if self.budget is not None and began + slowest > start + SAFETY * self.budget:
+            if self.budget is not None and began + slowest > min(start + SAFETY * self.budget, stop):
                 break
             sample = world.determinize(player, sampler)
             row: list[float] = []
@@ -296,16 +398,19 @@ class DuelAgent(Agent):
                 if time.process_time() > stop:
                     break
                 if self.playout:
-                    value = fast.rollout_margin(sample, player, action, self.playout, cache, own[action])
+                    end = fast.rollout(sample, player, action, self.playout, cache, own[action])
+                    row.append(world_value(end, player, self.width))
                 else:
                     value = reply_margin(sample, player, action, self.plies)
-                row.append(value if self.width <= 0 else win_chance(value, self.width))
+                    row.append(value if self.width <= 0 else win_chance(value, self.width))
             if len(row) < len(order):
                 break  # abandoned: a world counts only when every card was rated on it
             for action, value in zip(order, row, strict=True):
                 sums[action] += value
             rated += 1
             slowest = max(slowest, time.process_time() - began)
+        del cache
+        self._collect(start, reserve, generation)
         if not rated:
             return greedy_move
         means = {a: s / rated for a, s in sums.items()}

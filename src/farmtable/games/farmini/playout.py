@@ -170,6 +170,21 @@ def rollout_margin(
     """``me``'s margin (``evaluate()[me] - evaluate()[other]``, exact once the game is over) after
     taking ``take`` in ``world``, finishing the turn (``moves``, default :func:`own_moves`) and
     ``plies`` fast turns of both players (:func:`fast_turn`). ``world`` is not changed."""
+    values = evaluate(rollout(world, me, take, plies, cache, moves))
+    return values[me] - values[1 - me]
+
+
+def rollout(
+    world: FarminiState,
+    me: int,
+    take: Any,
+    plies: int,
+    cache: PlanCache,
+    moves: list[Place | PutAnimal] | None = None,
+) -> FarminiState:
+    """The position :func:`rollout_margin` rates: a copy of ``world`` after ``me`` takes ``take``,
+    finishes the turn (``moves``, default :func:`own_moves`) and ``plies`` fast turns of both players
+    are played (fewer if the game ends). ``world`` is not changed."""
     sim = world.clone()
     sim.apply(me, take)
     for move in own_moves(world, me, take) if moves is None else moves:
@@ -181,5 +196,4 @@ def rollout_margin(
         if sim.is_over():
             break
         fast_turn(sim, sim.current, cache)
-    values = evaluate(sim)
-    return values[me] - values[1 - me]
+    return sim
