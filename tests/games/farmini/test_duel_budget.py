@@ -68,6 +68,7 @@ def _search_with(
     advances it, each full collection pauses it by ``pause``); the decisions' clock times, the clock
     and the collector's state seen inside each rollout."""
     fake = FakeClock(step=0.004, pause=pause)
+    monkeypatch.setattr(duel, "MEASURED", {})
     monkeypatch.setattr(duel.time, "process_time", fake.read)
     monkeypatch.setattr(duel.gc, "collect", fake.collect)
     seen: list[bool] = []
@@ -126,14 +127,18 @@ def test_a_small_budget_leaves_the_collector_alone(monkeypatch: pytest.MonkeyPat
     assert spent[0] <= 0.2 + 0.01  # one clock step past the 95% stop at most
 
 
-def test_the_reserve_follows_the_last_collection() -> None:
+def test_the_reserve_follows_the_processs_last_collection(monkeypatch: pytest.MonkeyPatch) -> None:
+    measured: dict[int, float] = {}
+    monkeypatch.setattr(duel, "MEASURED", measured)
     agent = duel.DuelAgent(seed=1, time=1.0, playout=4)
     assert agent._collect_reserve() == (pytest.approx(0.25), 2)
-    agent.last_collect = 0.1
+    measured[2] = 0.1
     assert agent._collect_reserve() == (pytest.approx(0.15), 2)
-    agent.last_collect = 0.3
+    # a new agent (a new game in the same process) starts from the process's measurement
+    assert duel.DuelAgent(seed=2, time=1.0, playout=4)._collect_reserve() == (pytest.approx(0.15), 2)
+    measured[2] = 0.3
     assert agent._collect_reserve() == (pytest.approx(0.05), 1)
-    agent.last_young = 0.004
+    measured[1] = 0.004
     assert agent._collect_reserve() == (pytest.approx(0.006), 1)
     assert duel.DuelAgent(seed=1, time=0.2)._collect_reserve() == (0.0, 0)
     assert duel.DuelAgent(seed=1, time=None)._collect_reserve() == (0.0, 0)

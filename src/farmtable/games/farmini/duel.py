@@ -52,8 +52,9 @@ the cap (session 14). With a budget of at least :data:`COLLECT_MIN_BUDGET` (Hard
 the automatic collector is paused for a take decision (:func:`collector_paused`; its former state
 restored on the way out, an exception included), so no pause lands between two clock checks, and
 the decision pays for the garbage at its end: one full collection (``gc.collect()``) within the
-budget. The search stops early enough for it: its stop is moved forward by 1.5 times this agent's
-last full collection's measured CPU time (a quarter of the budget before one is measured). When
+budget. The search stops early enough for it: its stop is moved forward by 1.5 times the last full
+collection's measured CPU time in this process (:data:`MEASURED`: the heap is the process's, so a
+new agent, e.g. in a new game, starts from it; a quarter of the budget before one is measured). When
 that reserve would exceed :data:`COLLECT_SHARE` of the budget (the evaluation's bounded caches
 full: a full collection took up to ~0.23 CPU s on the loaded machine) the decision collects only
 the young generations (``gc.collect(1)``: the objects made since the last collection, a few CPU
@@ -108,6 +109,11 @@ COLLECT_MARGIN: Final = 1.5
 """The reserve for the collection: this many times the last full collection's CPU seconds."""
 FIRST_COLLECT_SHARE: Final = 0.25
 """The reserve's share of the budget before any full collection has been measured."""
+
+
+MEASURED: Final[dict[int, float]] = {}
+"""The CPU seconds of the last collection a duel decision made in this process, per generation
+collected (2: full, 1: the young generations); read for the next decision's reserve."""
 
 
 @contextmanager
@@ -283,9 +289,7 @@ class DuelAgent(Agent):
         self.last_worlds = 0
         """Worlds rated at the last take decision."""
         self.last_collect: float | None = None
-        """CPU seconds of this agent's last full garbage collection (None: none measured yet)."""
-        self.last_young: float | None = None
-        """CPU seconds of this agent's last collection of the young generations (None: none yet)."""
+        """CPU seconds of the last garbage collection this agent made (None: none yet)."""
         self.manage_gc = self.budget is not None and self.budget >= COLLECT_MIN_BUDGET
         """Take decisions pause the automatic collector and collect at their end (see the module)."""
 
@@ -335,15 +339,17 @@ class DuelAgent(Agent):
     def _collect_reserve(self) -> tuple[float, int]:
         """CPU seconds the search leaves at the end of its budget for a garbage collection, and the
         generation to collect (2: full, 1: the young generations): 1.5 times the last full one's time
+        in this process (:data:`MEASURED`)
         (a quarter of the budget before one is measured) while that is at most :data:`COLLECT_SHARE`
         of the budget, else 1.5 times the last young one's (a twentieth of the budget before one is
         measured). ``(0, 0)`` when the agent leaves the collector alone."""
         if self.budget is None or not self.manage_gc:
             return 0.0, 0
-        full = FIRST_COLLECT_SHARE * self.budget if self.last_collect is None else COLLECT_MARGIN * self.last_collect
+        last_full, last_young = MEASURED.get(2), MEASURED.get(1)
+        full = FIRST_COLLECT_SHARE * self.budget if last_full is None else COLLECT_MARGIN * last_full
         if full <= COLLECT_SHARE * self.budget:
             return full, 2
-        young = 0.05 * self.budget if self.last_young is None else COLLECT_MARGIN * self.last_young
+        young = 0.05 * self.budget if last_young is None else COLLECT_MARGIN * last_young
         return min(young, COLLECT_SHARE * self.budget), 1
 
     def _collect(self, start: float, reserve: float, generation: int) -> None:
@@ -357,10 +363,8 @@ class DuelAgent(Agent):
             return  # a slow step ate the reserve: the automatic collector runs after the decision
         gc.collect(generation)
         spent = time.process_time() - began
-        if generation == 2:
-            self.last_collect = spent
-        else:
-            self.last_young = spent
+        MEASURED[generation] = spent
+        self.last_collect = spent
 
     def _take(self, world: FarminiState, player: int, legal: list[Any], start: float) -> Any:
         values: dict[Any, float] = {}
