@@ -51,18 +51,18 @@ which fell after the last clock check and put 30 of 949 ``playout=4,time=1.0`` d
 the cap (session 14). With a budget of at least :data:`COLLECT_MIN_BUDGET` (Hard's and Expert's)
 the automatic collector is paused for a take decision (:func:`collector_paused`; its former state
 restored on the way out, an exception included), so no pause lands between two clock checks, and
-the decision pays for the garbage at its end: one full collection (``gc.collect()``) within the
-budget. The search stops early enough for it: its stop is moved forward by 1.5 times the last full
-collection's measured CPU time in this process (:data:`MEASURED`: the heap is the process's, so a
-new agent, e.g. in a new game, starts from it; a quarter of the budget before one is measured). When
-that reserve would exceed :data:`COLLECT_SHARE` of the budget (the evaluation's bounded caches
-full: a full collection took up to ~0.23 CPU s on the loaded machine) the decision collects only
-the young generations (``gc.collect(1)``: the objects made since the last collection, a few CPU
-ms; reserved the same way) and leaves the full collections to the automatic collector outside
-its take decisions. Smaller budgets (Normal's 0.2 s: a full collection would take half of it)
-leave the collector alone. What is then left between two clock checks is
-one card's rating in one world (a few CPU ms) and, before the search, the greedy agent's rating
-of the face-up cards (what Easy spends on a decision).
+the decision ends with one timed collection of the young generations (``gc.collect(1)``: the
+objects made since the last collection that are still alive, a few CPU ms; the garbage the
+search made is mostly freed by reference counting as it goes). The search's stop is moved forward
+by 1.5 times the last such collection's measured CPU time in this process (:data:`MEASURED`; a
+twentieth of the budget before one is measured), and the collection is made only if that reserve
+still fits. Full collections, whose cost is the whole heap's (0.05–0.23 CPU s in a probe, more
+under load and between games: a 1.14 s first decision of a game in the session-15 pilot, where an
+earlier form of this rule made a full collection at the end of the take decision), are left to
+the automatic collector outside the take decisions. Smaller budgets (Normal's 0.2 s) leave the
+collector alone. What is then left between two clock checks is one card's rating in one world (a
+few CPU ms) and, before the search, the greedy agent's rating of the face-up cards (what Easy
+spends on a decision).
 
 **Wins, not points** (session 15): with ``width=w`` each world is rated by a win chance, not the
 margin: a world whose game ends (to the end with a large ``playout``, or near the end of the deck)
@@ -103,17 +103,16 @@ EXACT_SHARE: Final = 0.7
 COLLECT_MIN_BUDGET: Final = 0.5
 """Least budget (CPU s) at which a take decision pauses the collector and collects at its end."""
 COLLECT_SHARE: Final = 0.3
-"""Most share of the budget a decision reserves for a full garbage collection (above it: a
-collection of the young generations only)."""
+"""Most share of the budget a decision reserves for its collection of the young generations."""
 COLLECT_MARGIN: Final = 1.5
-"""The reserve for the collection: this many times the last full collection's CPU seconds."""
-FIRST_COLLECT_SHARE: Final = 0.25
-"""The reserve's share of the budget before any full collection has been measured."""
+"""The reserve for the collection: this many times the last one's CPU seconds."""
+FIRST_COLLECT_SHARE: Final = 0.05
+"""The reserve's share of the budget before any collection has been measured."""
 
 
 MEASURED: Final[dict[int, float]] = {}
 """The CPU seconds of the last collection a duel decision made in this process, per generation
-collected (2: full, 1: the young generations); read for the next decision's reserve."""
+collected (1: the young generations); read for the next decision's reserve."""
 
 
 @contextmanager
@@ -337,19 +336,15 @@ class DuelAgent(Agent):
         return best
 
     def _collect_reserve(self) -> tuple[float, int]:
-        """CPU seconds the search leaves at the end of its budget for a garbage collection, and the
-        generation to collect (2: full, 1: the young generations): 1.5 times the last full one's time
-        in this process (:data:`MEASURED`)
-        (a quarter of the budget before one is measured) while that is at most :data:`COLLECT_SHARE`
-        of the budget, else 1.5 times the last young one's (a twentieth of the budget before one is
-        measured). ``(0, 0)`` when the agent leaves the collector alone."""
+        """CPU seconds the search leaves at the end of its budget for a garbage collection of the young
+        generations, and the generation to collect (1): 1.5 times the last such collection's time in
+        this process (:data:`MEASURED`; :data:`FIRST_COLLECT_SHARE` of the budget before one is
+        measured), at most :data:`COLLECT_SHARE` of the budget. ``(0, 0)`` when the agent leaves the
+        collector alone."""
         if self.budget is None or not self.manage_gc:
             return 0.0, 0
-        last_full, last_young = MEASURED.get(2), MEASURED.get(1)
-        full = FIRST_COLLECT_SHARE * self.budget if last_full is None else COLLECT_MARGIN * last_full
-        if full <= COLLECT_SHARE * self.budget:
-            return full, 2
-        young = 0.05 * self.budget if last_young is None else COLLECT_MARGIN * last_young
+        last = MEASURED.get(1)
+        young = FIRST_COLLECT_SHARE * self.budget if last is None else COLLECT_MARGIN * last
         return min(young, COLLECT_SHARE * self.budget), 1
 
     def _collect(self, start: float, reserve: float, generation: int) -> None:
