@@ -52,17 +52,17 @@ the cap (session 14). With a budget of at least :data:`COLLECT_MIN_BUDGET` (Hard
 the automatic collector is paused for a take decision (:func:`collector_paused`; its former state
 restored on the way out, an exception included), so no pause lands between two clock checks, and
 the decision ends with one timed collection of the young generations (``gc.collect(1)``: the
-objects made since the last collection that are still alive, a few CPU ms; the garbage the
+objects made since the last collection that are still alive; the garbage the
 search made is mostly freed by reference counting as it goes). The search's stop is moved forward
 by 1.5 times the last such collection's measured CPU time in this process (:data:`MEASURED`; a
 twentieth of the budget before one is measured), and the collection is made only if that reserve
-still fits. Full collections, whose cost is the whole heap's (0.05–0.23 CPU s in a probe, more
+still fits. Full collections, whose cost is the whole heap's (0.05–0.19 CPU s in a probe, more
 under load and between games: a 1.14 s first decision of a game in the session-15 pilot, where an
 earlier form of this rule made a full collection at the end of the take decision), are left to
 the automatic collector outside the take decisions. Smaller budgets (Normal's 0.2 s) leave the
-collector alone. What is then left between two clock checks is one card's rating in one world (a
-few CPU ms) and, before the search, the greedy agent's rating of the face-up cards (what Easy
-spends on a decision).
+collector alone. What is then left between two clock checks is one card's rating in one world
+(up to ~0.016 CPU s in the probe) and, before the search, the greedy agent's rating of the face-up
+cards (what Easy spends on a decision).
 
 **Wins, not points** (session 15): with ``width=w`` each world is rated by a win chance, not the
 margin: a world whose game ends (to the end with a large ``playout``, or near the end of the deck)
