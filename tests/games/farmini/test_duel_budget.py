@@ -121,10 +121,14 @@ def test_the_reserve_follows_the_processs_last_collection(monkeypatch: pytest.Mo
     monkeypatch.setattr(duel, "MEASURED", measured)
     agent = duel.DuelAgent(seed=1, time=1.0, playout=4)
     assert agent._collect_reserve() == (pytest.approx(0.05), 1)
-    measured[1] = 0.01
-    assert agent._collect_reserve() == (pytest.approx(0.015), 1)
+    measured[1] = 0.08
+    assert agent._collect_reserve() == (pytest.approx(0.12), 1)
     # a new agent (a new game in the same process) starts from the process's measurement
-    assert duel.DuelAgent(seed=2, time=1.0, playout=4)._collect_reserve() == (pytest.approx(0.015), 1)
+    assert duel.DuelAgent(seed=2, time=1.0, playout=4)._collect_reserve() == (pytest.approx(0.12), 1)
+    # a game's last decisions collect almost nothing: the reserve keeps a tenth of the budget
+    measured[1] = 0.001
+    assert duel.DuelAgent(seed=3, time=1.0, playout=4)._collect_reserve() == (pytest.approx(0.1), 1)
+    assert duel.DuelAgent(seed=3, time=0.5, playout=4)._collect_reserve() == (pytest.approx(0.05), 1)
     measured[1] = 0.5  # at most 30% of the budget
     assert agent._collect_reserve() == (pytest.approx(0.3), 1)
     assert duel.DuelAgent(seed=1, time=0.2)._collect_reserve() == (0.0, 0)

@@ -44,25 +44,26 @@ the collector's reserve, below) is abandoned, so every card is rated on the same
 world rated the greedy agent's card is played. Without ``time``, ``worlds`` worlds are rated and a
 seeded game replays exactly; with it, a run replays exactly as long as the budget never binds.
 
-**The garbage collector** (session 15). A take decision makes and drops many objects (cloned
-worlds, cached plans), and Python's automatic collector then runs a full collection in the middle
-of most 1-second decisions: a pause of 0.05–0.16 CPU s that grows as the evaluation's caches fill,
-which fell after the last clock check and put 30 of 949 ``playout=4,time=1.0`` decisions over
-the cap (session 14). With a budget of at least :data:`COLLECT_MIN_BUDGET` (Hard's and Expert's)
-the automatic collector is paused for a take decision (:func:`collector_paused`; its former state
-restored on the way out, an exception included), so no pause lands between two clock checks, and
-the decision ends with one timed collection of the young generations (``gc.collect(1)``: the
-objects made since the last collection that are still alive; the garbage the
-search made is mostly freed by reference counting as it goes). The search's stop is moved forward
-by 1.5 times the last such collection's measured CPU time in this process (:data:`MEASURED`; a
-twentieth of the budget before one is measured), and the collection is made only if that reserve
-still fits. Full collections, whose cost is the whole heap's (0.05–0.19 CPU s in a probe, more
-under load and between games: a 1.14 s first decision of a game in the session-15 pilot, where an
-earlier form of this rule made a full collection at the end of the take decision), are left to
-the automatic collector outside the take decisions. Smaller budgets (Normal's 0.2 s) leave the
-collector alone. What is then left between two clock checks is one card's rating in one world
-(up to ~0.016 CPU s in the probe) and, before the search, the greedy agent's rating of the face-up
-cards (what Easy spends on a decision).
+**The garbage collector** (session 15). A take decision makes and drops many objects (cloned worlds,
+cached plans), and Python's automatic collector then runs a full collection in the middle of most
+1-second decisions: a pause of 0.05–0.16 CPU s that grows as the evaluation's caches fill, which
+fell after the last clock check and put 30 of 949 ``playout=4,time=1.0`` decisions over the cap
+(session 14). With a budget of at least :data:`COLLECT_MIN_BUDGET` (Hard's and Expert's) the
+automatic collector is paused for a take decision (:func:`collector_paused`; its former state
+restored on the way out, an exception included), so no pause lands between two clock checks, and the
+decision ends with one timed collection of the young generations (``gc.collect(1)``: the objects
+made since the last collection that are still alive; the garbage the search made is mostly freed by
+reference counting as it goes). The search's stop is moved forward by 1.5 times the last such
+collection's measured CPU time in this process (:data:`MEASURED`; a twentieth of the budget before
+one is measured; never less than a tenth of the budget once one is, since a game's last decisions
+collect almost nothing and the next game's first one does not, session 16), and the collection is
+made only if that reserve still fits. Full collections, whose cost is the whole heap's (0.05–0.19
+CPU s in a probe, more under load and between games: a 1.14 s first decision of a game in the
+session-15 pilot, where an earlier form of this rule made a full collection at the end of the take
+decision), are left to the automatic collector outside the take decisions. Smaller budgets (Normal's
+0.2 s) leave the collector alone. What is then left between two clock checks is one card's rating in
+one world (up to ~0.016 CPU s in the probe) and, before the search, the greedy agent's rating of the
+face-up cards (what Easy spends on a decision).
 
 **Wins, not points** (session 15): with ``width=w`` each world is rated by a win chance, not the
 margin: a world whose game ends (to the end with a large ``playout``, or near the end of the deck)
@@ -108,6 +109,11 @@ COLLECT_MARGIN: Final = 1.5
 """The reserve for the collection: this many times the last one's CPU seconds."""
 FIRST_COLLECT_SHARE: Final = 0.05
 """The reserve's share of the budget before any collection has been measured."""
+MIN_COLLECT_SHARE: Final = 0.1
+"""The least reserve, as a share of the budget, once a collection has been measured (session 16: the
+last take decisions of a game collect almost nothing, 0.001-0.007 CPU s, and the next game's first
+take decision, whose collection costs ~0.04 CPU s and more under load, reserved 1.5 times that and
+was one of 6 decisions over the 1 s cap in 20 pilot games: 5 of the 6 were a game's first)."""
 
 
 MEASURED: Final[dict[int, float]] = {}
@@ -339,12 +345,15 @@ class DuelAgent(Agent):
         """CPU seconds the search leaves at the end of its budget for a garbage collection of the young
         generations, and the generation to collect (1): 1.5 times the last such collection's time in
         this process (:data:`MEASURED`; :data:`FIRST_COLLECT_SHARE` of the budget before one is
-        measured), at most :data:`COLLECT_SHARE` of the budget. ``(0, 0)`` when the agent leaves the
-        collector alone."""
+        measured), at least :data:`MIN_COLLECT_SHARE` and at most :data:`COLLECT_SHARE` of the budget.
+        ``(0, 0)`` when the agent leaves the collector alone."""
         if self.budget is None or not self.manage_gc:
             return 0.0, 0
         last = MEASURED.get(1)
-        young = FIRST_COLLECT_SHARE * self.budget if last is None else COLLECT_MARGIN * last
+        if last is None:
+            young = FIRST_COLLECT_SHARE * self.budget
+        else:
+            young = max(COLLECT_MARGIN * last, MIN_COLLECT_SHARE * self.budget)
         return min(young, COLLECT_SHARE * self.budget), 1
 
     def _collect(self, start: float, reserve: float, generation: int) -> None:
