@@ -6,12 +6,16 @@ and at the first placement after it, records the race features of the position (
 less seat 1) and the label: seat 0's win share (a shared win counts half). Every row is also used mirrored
 (features negated, label 1 - y), so the model has no bias and is the same from either seat.
 
-Fit: logistic regression by Newton's method with a ridge penalty ``--ridge`` × rows on every weight. The last
+Fit: two logistic regressions by Newton's method with a ridge penalty ``--ridge`` × rows on every weight: one
+on the rows where both towns are building (every feature but ``complete``), one on the rows where one town is
+complete (``race.ALONE_FEATURES`` only). The last
 ``--holdout`` share of the games is held out: printed are its log-loss and accuracy for the full model and for
 the estimate-only model (the evaluation's estimated margin alone, what the general search goes by).
 
-    PYTHONPATH=src nice -n 10 python benchmarks/ai/tt_race_fit.py --games 240 --seed 5000 \\
-        --write src/farmtable/games/tiny_towns/race_weights.json
+    PYTHONPATH=src nice -n 10 python benchmarks/ai/tt_race_fit.py --games 80 --seed 5000 \\
+        --rows benchmarks/ai/out/s15/tt15/race-rows-80.npz --write src/farmtable/games/tiny_towns/race_weights.json
+    # refit on the saved rows (no game played):
+    python benchmarks/ai/tt_race_fit.py --from-rows benchmarks/ai/out/s15/tt15/race-rows-80.npz --write ...
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import numpy.typing as npt
 
 import farmtable
 import farmtable.agents
-from farmtable.games.tiny_towns.race import RACE_FEATURES, race_row
+from farmtable.games.tiny_towns.race import ALONE_FEATURES, RACE_FEATURES, race_row
 from farmtable.games.tiny_towns.rules import NAME_PHASE, PLACE_PHASE, TinyTownsState
 
 
@@ -72,9 +76,9 @@ def fit_logistic(x: npt.NDArray[np.float64], y: npt.NDArray[np.float64], ridge: 
     return w
 
 
-def scores(x: npt.NDArray[np.float64], y: npt.NDArray[np.float64], w: npt.NDArray[np.float64]) -> tuple[float, float]:
-    """Log-loss and accuracy (a shared win counts as either) of weights ``w`` on rows ``x``."""
-    p = np.clip(1.0 / (1.0 + np.exp(-(x @ w))), 1e-9, 1 - 1e-9)
+def scores(z: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> tuple[float, float]:
+    """Log-loss and accuracy (a shared win counts as either) of log-odds ``z`` against labels ``y``."""
+    p = np.clip(1.0 / (1.0 + np.exp(-z)), 1e-9, 1 - 1e-9)
     loss = float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
     acc = float(np.mean(np.where(y == 0.5, 1.0, (p > 0.5) == (y > 0.5))))
     return loss, acc
@@ -94,12 +98,19 @@ def main() -> None:
     ap.add_argument("--ridge", type=float, default=1e-3)
     ap.add_argument("--holdout", type=float, default=0.2)
     ap.add_argument("--write", help="write the weights (JSON) here")
+    ap.add_argument("--rows", help="save the games' rows (npz: x, y, game) here")
+    ap.add_argument("--from-rows", help="fit on the rows saved by --rows instead of playing")
     args = ap.parse_args()
     start = time.process_time()
     per_game: list[tuple[npt.NDArray[np.float64], float]] = []
     last_wins = 0
     decided = 0
-    for g in range(args.games):
+    if args.from_rows:
+        saved = np.load(args.from_rows)
+        for g in np.unique(saved["game"]):
+            mask = saved["game"] == g
+            per_game.append((saved["x"][mask].astype(np.float64), float(saved["y"][mask][0])))
+    for g in range(0 if args.from_rows else args.games):
         rows, y, details = play_rows(args.seed + g, args.epsilon)
         per_game.append((np.array(rows), y))
         done = details["completed_round"]
@@ -107,6 +118,13 @@ def main() -> None:
             decided += 1
             last = 0 if done[0] > done[1] else 1
             last_wins += int((y == 1.0) == (last == 0))
+    if args.rows:
+        np.savez_compressed(
+            args.rows,
+            x=np.vstack([r for r, _ in per_game]).astype(np.float32),
+            y=np.concatenate([np.full(len(r), yy) for r, yy in per_game]).astype(np.float32),
+            game=np.concatenate([np.full(len(r), i) for i, (r, _) in enumerate(per_game)]),
+        )
     cut = round(len(per_game) * (1 - args.holdout))
     train, test = per_game[:cut], per_game[cut:]
 
@@ -117,37 +135,64 @@ def main() -> None:
 
     xtr, ytr = stack(train)
     xte, yte = stack(test)
-    w = fit_logistic(xtr, ytr, args.ridge)
-    est_only = np.zeros_like(w)
+    done_col = RACE_FEATURES.index("complete")
+    alone_cols = [RACE_FEATURES.index(f) for f in ALONE_FEATURES]
+
+    def fit_pair(x: Any, y: Any) -> tuple[Any, Any]:
+        """The weights while both towns build (rows with none complete) and once one is complete."""
+        racing = x[:, done_col] == 0
+        w_race = fit_logistic(x[racing], y[racing], args.ridge)
+        w_race[done_col] = 0.0
+        w_alone = np.zeros(x.shape[1])
+        w_alone[alone_cols] = fit_logistic(x[~racing][:, alone_cols], y[~racing], args.ridge)
+        return w_race, w_alone
+
+    w_race, w_alone = fit_pair(xtr, ytr)
+
+    def logits(x: Any, pair: tuple[Any, Any]) -> Any:
+        return np.where(x[:, done_col] == 0, x @ pair[0], x @ pair[1])
+
+    est_only = np.zeros(xtr.shape[1])
     est_cols = [RACE_FEATURES.index("estimate"), RACE_FEATURES.index("estimate*filled")]
     est_only[est_cols] = fit_logistic(xtr[:, est_cols], ytr, args.ridge)
     cpu = time.process_time() - start
     print(f"games {len(per_game)} (train {len(train)}, held out {len(test)}), rows {len(xtr) // 2} + {len(xte) // 2}")
-    print(f"town complete last won {last_wins} of {decided} games with one town complete last and a winner")
-    for label, weights in (("race model", w), ("estimate only", est_only)):
-        tl, ta = scores(xtr, ytr, weights)
-        hl, ha = scores(xte, yte, weights)
+    if not args.from_rows:
+        print(f"town complete last won {last_wins} of {decided} games with one town complete last and a winner")
+    for label, ztr, zte in (
+        ("race model", logits(xtr, (w_race, w_alone)), logits(xte, (w_race, w_alone))),
+        ("estimate only", xtr @ est_only, xte @ est_only),
+    ):
+        tl, ta = scores(ztr, ytr)
+        hl, ha = scores(zte, yte)
         print(f"{label:14s} train log-loss {tl:.4f} acc {ta:.3f} | held out log-loss {hl:.4f} acc {ha:.3f}")
-    for name, value in zip(RACE_FEATURES, w, strict=True):
-        print(f"  {name:18s} {value:+.4f}")
+    print(f"rows with one town complete: {int(np.sum(xtr[:, done_col] != 0)) // 2} (train)")
+    for name, v_race, v_alone in zip(RACE_FEATURES, w_race, w_alone, strict=True):
+        print(f"  {name:18s} {v_race:+.4f}  alone {v_alone:+.4f}")
     print(f"CPU s {cpu:.1f}")
     if args.write:
-        w_all = fit_logistic(*stack(per_game), args.ridge)
+        all_race, all_alone = fit_pair(*stack(per_game))
+        held = (scores(logits(xte, (w_race, w_alone)), yte), scores(xte @ est_only, yte))
         data = {
             "made_by": "benchmarks/ai/tt_race_fit.py",
             "date": datetime.date.today().isoformat(),
             "command": (
-                f"tt_race_fit.py --games {args.games} --seed {args.seed} --epsilon {args.epsilon} "
+                f"tt_race_fit.py --from-rows {args.from_rows} --ridge {args.ridge} --holdout {args.holdout}"
+                if args.from_rows
+                else f"tt_race_fit.py --games {args.games} --seed {args.seed} --epsilon {args.epsilon} "
                 f"--ridge {args.ridge} --holdout {args.holdout}"
             ),
+            "rows": "80 games, seeds 5000-5079, greedy with epsilon 0.1 (benchmarks/ai/out/s15/tt15/race-rows-80.npz)",
             "fit": {
-                "held_out_log_loss": scores(xte, yte, w)[0],
-                "held_out_accuracy": scores(xte, yte, w)[1],
-                "estimate_only_held_out_log_loss": scores(xte, yte, est_only)[0],
+                "held_out_log_loss": held[0][0],
+                "held_out_accuracy": held[0][1],
+                "estimate_only_held_out_log_loss": held[1][0],
+                "estimate_only_held_out_accuracy": held[1][1],
                 "note": "written weights refitted on every game (train and held out)",
             },
             "features": list(RACE_FEATURES),
-            "weights": [round(float(v), 6) for v in w_all],
+            "weights": [round(float(v), 6) for v in all_race],
+            "alone_weights": [round(float(v), 6) for v in all_alone],
         }
         with open(args.write, "w", encoding="utf-8") as fh:
             json.dump(data, fh, indent=1)

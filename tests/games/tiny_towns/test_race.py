@@ -13,9 +13,11 @@ from farmtable.core import Result
 from farmtable.games.tiny_towns import components as C
 from farmtable.games.tiny_towns.duel import DuelAgent
 from farmtable.games.tiny_towns.race import (
+    ALONE_FEATURES,
     RACE_FEATURES,
     RaceScale,
     RaceSearch,
+    race_logit,
     race_row,
     race_weights,
     win_probability,
@@ -67,9 +69,14 @@ def test_a_complete_other_town_shows_and_the_town_still_building_counts_its_empt
     empties = state.towns[0].grid.count("")
     assert empties > 0
     assert row[RACE_FEATURES.index("complete")] == 1.0
-    assert row[RACE_FEATURES.index("alone_empty")] == float(empties)
     assert row[RACE_FEATURES.index("empty")] == float(empties)  # a complete town counts no empty square
-    assert race_weights().shape == (len(RACE_FEATURES),)  # the data file matches the features
+    mine = sum(1 for v in state.towns[0].grid if v in C.RESOURCES)
+    assert row[RACE_FEATURES.index("cubes")] == float(mine)  # ... and none of its cubes (only its score)
+    assert row[RACE_FEATURES.index("tight")] == float(max(0, 4 - empties))
+    racing, alone = race_weights()  # the data file matches the features; the alone model reads only its own
+    assert racing.shape == alone.shape == (len(RACE_FEATURES),)
+    assert all(alone[i] == 0.0 for i, f in enumerate(RACE_FEATURES) if f not in ALONE_FEATURES)
+    assert race_logit(state) == pytest.approx(float(race_row(state) @ alone))  # one town complete: the alone model
 
 
 def test_a_finished_game_rewards_the_winner_and_the_rewards_sum_to_one() -> None:
@@ -125,4 +132,3 @@ def test_race_mode_is_named_in_the_spec_and_bad_values_are_refused() -> None:
         DuelAgent(seed=1, race=2)
     with pytest.raises(ValueError, match="iters"):
         DuelAgent(seed=1, race=1, iters=0)
-    assert len(C.RESOURCES) == 5

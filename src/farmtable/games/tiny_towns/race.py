@@ -12,10 +12,10 @@ This module rates a 2-player position by **the probability that seat 0 wins**, a
 features of both towns (:data:`RACE_FEATURES`, :func:`race_row`): the difference of the evaluation's
 estimates, of the empty squares, of the cubes on the boards and of the stranded cubes (each also times
 the filled share of the two towns, so its weight can change from the first round to the last), whose
-town is complete, how many empty squares the town still building has once the other is complete (the
-rounds it names alone), and who is Master Builder. The weights are data (``race_weights.json`` beside
-this file) fitted by ``benchmarks/ai/tt_race_fit.py`` on 2-player self-play (logistic regression,
-every row also mirrored so the model is the same from either seat).
+town is complete (a complete town counts only its score: once the other town is complete, the own empty
+squares are the rounds its player names alone), and who is Master Builder. The weights are data
+(``race_weights.json`` beside this file) fitted by ``benchmarks/ai/tt_race_fit.py`` on 2-player self-play
+(logistic regression, every row also mirrored so the model is the same from either seat).
 
 :class:`RaceSearch` is the general search (:class:`farmtable.agents.mcts.MctsAgent`, same parameters)
 with that probability as its reward: a leaf's reward for a player is its win probability, a finished game's
@@ -53,16 +53,16 @@ RACE_FEATURES: Final[tuple[str, ...]] = (
     "stranded*filled",
     "tight",
     "complete",
-    "alone_empty",
     "master_builder",
 )
 """Seat 0's features less seat 1's (so the model is antisymmetric: no bias). ``estimate``: the
 evaluation's estimated final score (a complete town: its score); ``empty``, ``cubes``, ``stranded``: the
 town's empty squares, cubes, and cubes no completable pattern can use; ``*filled``: times the filled
-share of both towns together; ``tight``: ``max(0, 4 - empty)`` for a town still building;
-``complete``: 1 for the *other* town complete (so a positive weight says completing last helps);
-``alone_empty``: the town still building's empty squares once the other is complete (the rounds it names
-alone); ``master_builder``: 1 for the seat naming this round (name step) or next round (other steps)."""
+share of both towns together; ``tight``: ``max(0, 4 - empty)``; ``complete``: 1 for the *other* town
+complete (so a positive weight says completing last helps); ``master_builder``: 1 for the seat naming
+this round (name step) or next round (other steps). A complete town has only its score and ``complete``:
+its empty squares, cubes, stranded cubes and ``tight`` count 0 (it no longer plays; once the other town
+is complete, the own ``empty`` is the rounds its player names alone)."""
 
 WEIGHTS_FILE: Final = "race_weights.json"
 TIGHT_SQUARES: Final = 4
@@ -98,15 +98,17 @@ def race_row(state: TinyTownsState) -> npt.NDArray[np.float64]:
         row = town_features(state, p)
         empty = float(row[_EMPTY])
         empties.append(empty)
-        complete = town.complete
+        if town.complete:  # only its score counts now
+            per.append([estimates[p], 0.0, 0.0, 0.0, 0.0, 1.0])
+            continue
         per.append(
             [
                 estimates[p],
-                0.0 if complete else empty,
+                empty,
                 float(row[_CUBES]),
                 float(row[_STRANDED]),
-                0.0 if complete else float(max(0.0, TIGHT_SQUARES - empty)),
-                1.0 if complete else 0.0,
+                float(max(0.0, TIGHT_SQUARES - empty)),
+                0.0,
             ]
         )
     filled = 1.0 - sum(empties) / (2 * C.SQUARES)
@@ -116,7 +118,6 @@ def race_row(state: TinyTownsState) -> npt.NDArray[np.float64]:
     d_stranded = per[0][3] - per[1][3]
     d_tight = per[0][4] - per[1][4]
     comp0, comp1 = per[0][5], per[1][5]
-    alone = comp1 * (1.0 - comp0) * per[0][1] - comp0 * (1.0 - comp1) * per[1][1]
     mb = _next_namer(state)
     return np.array(
         [
@@ -130,7 +131,6 @@ def race_row(state: TinyTownsState) -> npt.NDArray[np.float64]:
             d_stranded * filled,
             d_tight,
             comp1 - comp0,
-            alone,
             0.0 if mb < 0 else (1.0 if mb == 0 else -1.0),
         ],
         dtype=np.float64,
@@ -151,20 +151,34 @@ def _next_namer(state: TinyTownsState) -> int:
     return 1 - state.mb
 
 
+ALONE_FEATURES: Final[tuple[str, ...]] = ("estimate", "empty", "complete")
+"""The features the model reads once one town is complete (its own weights): the town still building's
+estimate less the complete town's score, its empty squares (the rounds it names alone), and which is which."""
+
+
 @cache
-def race_weights() -> npt.NDArray[np.float64]:
-    """The fitted weights (``race_weights.json``), in :data:`RACE_FEATURES` order."""
+def race_weights() -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The fitted weights (``race_weights.json``), in :data:`RACE_FEATURES` order: while both towns are
+    building, and once one is complete (zero outside :data:`ALONE_FEATURES`)."""
     data = json.loads((Path(__file__).with_name(WEIGHTS_FILE)).read_text(encoding="utf-8"))
     names = tuple(data["features"])
     if names != RACE_FEATURES:
         raise ValueError(f"{WEIGHTS_FILE}: features {names} are not {RACE_FEATURES}")
-    return np.array(data["weights"], dtype=np.float64)
+    racing = np.array(data["weights"], dtype=np.float64)
+    alone = np.array(data["alone_weights"], dtype=np.float64)
+    if racing.shape != (len(RACE_FEATURES),) or alone.shape != (len(RACE_FEATURES),):
+        raise ValueError(f"{WEIGHTS_FILE}: {len(RACE_FEATURES)} weights expected in each model")
+    return racing, alone
 
 
 def race_logit(state: TinyTownsState, weights: npt.NDArray[np.float64] | None = None) -> float:
-    """The log-odds that seat 0 wins ``state`` (2 players, not over) by the race model."""
-    w = race_weights() if weights is None else weights
-    return float(race_row(state) @ w)
+    """The log-odds that seat 0 wins ``state`` (2 players, not over) by the race model (``weights``: one
+    vector for every position instead of the fitted pair)."""
+    row = race_row(state)
+    if weights is None:
+        racing, alone = race_weights()
+        weights = alone if any(town.complete for town in state.towns) else racing
+    return float(row @ weights)
 
 
 def win_probability(state: TinyTownsState, player: int) -> float:
@@ -215,4 +229,13 @@ class RaceSearch(MctsAgent):
         return super()._scale(world)
 
 
-__all__ = ["RACE_FEATURES", "RaceScale", "RaceSearch", "race_logit", "race_row", "race_weights", "win_probability"]
+__all__ = [
+    "ALONE_FEATURES",
+    "RACE_FEATURES",
+    "RaceScale",
+    "RaceSearch",
+    "race_logit",
+    "race_row",
+    "race_weights",
+    "win_probability",
+]
