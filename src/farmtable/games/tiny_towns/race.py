@@ -13,7 +13,8 @@ features of both towns (:data:`RACE_FEATURES`, :func:`race_row`): the difference
 estimates, of the empty squares, of the cubes on the boards and of the stranded cubes (each also times
 the filled share of the two towns, so its weight can change from the first round to the last), whose
 town is complete (a complete town counts only its score: once the other town is complete, the own empty
-squares are the rounds its player names alone), and who is Master Builder. The weights are data
+squares are the rounds its player names alone), and who is Master Builder. Two weight vectors: one while
+both towns build, one once a town is complete (:data:`ALONE_FEATURES` only). The weights are data
 (``race_weights.json`` beside this file) fitted by ``benchmarks/ai/tt_race_fit.py`` on 2-player self-play
 (logistic regression, every row also mirrored so the model is the same from either seat).
 
