@@ -377,7 +377,9 @@ class DuelAgent(Agent):
     (rival mode: 2, the default, every Master Builder names by the estimate; 1 only the player; 0
     nobody, the world's random stream), ``race`` (0, the default; 1: with 2 players the general search
     ``mcts:iters=ITERS,time=TIME`` judged by the race model's win probability, ``race.py``), ``iters``
-    (that search's iterations, default 800). Solo: the solo rollout player with the same ``time``.
+    (that search's iterations, default 800), ``ahead`` (0, the default; 1 with ``race=1``: a town that
+    still has to place the named resource is judged with it on its best square, so a name is rated by
+    what each town can do with it: ``race.pending_grid``). Solo: the solo rollout player with the same ``time``.
     """
 
     name = "tiny-towns-duel"
@@ -395,6 +397,7 @@ class DuelAgent(Agent):
         names: int = 2,
         race: int = 0,
         iters: int = 800,
+        ahead: int = 0,
     ) -> None:
         budget, k, worlds = check_budget(self.name, time, k, worlds)
         check_param(self.name, "horizon", horizon, 0, True)
@@ -412,7 +415,14 @@ class DuelAgent(Agent):
         if race > 1:
             raise ValueError(f"tiny-towns-duel: race must be 0 (off) or 1 (the race-judged search), not {race!r}")
         check_param(self.name, "iters", iters, 1, True)
+        check_param(self.name, "ahead", ahead, 0, True)
+        if ahead > 1 or (ahead and not race):
+            raise ValueError(
+                f"tiny-towns-duel: ahead must be 0, or 1 with race=1 (pending placements looked at), not {ahead!r}"
+            )
         extra: dict[str, Any] = {"race": race, "iters": iters} if race else {}
+        if ahead:
+            extra["ahead"] = ahead
         super().__init__(
             seed, time=time, k=k, worlds=worlds, horizon=horizon, gift=gift, rival=rival, win=win, names=names, **extra
         )
@@ -427,7 +437,9 @@ class DuelAgent(Agent):
         self.rng = random.Random(seed)
         self.greedy = GreedyAgent(seed)
         self.solo = RolloutAgent(seed, time=self.budget)
-        self.race: RaceSearch | None = RaceSearch(seed, iters=iters, time=self.budget) if race else None
+        self.race: RaceSearch | None = (
+            RaceSearch(seed, iters=iters, time=self.budget, ahead=bool(ahead)) if race else None
+        )
         """With ``race``: the race-judged general search that decides in 2-player games."""
         self.last: dict[str, Any] = {}
         """What the last searched decision did (candidates, mean results, worlds finished), for reports and tests."""

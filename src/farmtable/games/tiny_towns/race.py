@@ -40,8 +40,8 @@ from farmtable.agents.mcts import MctsAgent, RewardScale
 from farmtable.core import Result, State
 from farmtable.games.tiny_towns import components as C
 from farmtable.games.tiny_towns.evaluation import FEATURES as TOWN_FEATURES
-from farmtable.games.tiny_towns.evaluation import evaluate, town_features
-from farmtable.games.tiny_towns.rules import NAME_PHASE, TinyTownsState
+from farmtable.games.tiny_towns.evaluation import estimate, evaluate, town_features, town_grid
+from farmtable.games.tiny_towns.rules import NAME_PHASE, PLACE_PHASE, TinyTownsState
 
 RACE_FEATURES: Final[tuple[str, ...]] = (
     "estimate",
@@ -85,18 +85,49 @@ def _sigmoid(x: float) -> float:
     return z / (1.0 + z)
 
 
-def race_row(state: TinyTownsState) -> npt.NDArray[np.float64]:
+def pending_grid(state: TinyTownsState, player: int) -> list[str] | None:
+    """``player``'s board with this round's named resource on its best empty square by the evaluation's
+    estimate (``evaluation.estimate``), when the player still has to place it; else None.
+
+    Only plain placements are looked at (a Warehouse, the Cavern or a Factory swap are left to the search);
+    ties go to the lowest square. This is the look-ahead of ``ahead=1``: a name is judged by what each town
+    can do with the resource, so a name the other town cannot use shows at once."""
+    town = state.towns[player]
+    named = state.named
+    if state.phase != PLACE_PHASE or not named or town.complete or town.choice is not None:
+        return None
+    grid = town.grid[:]
+    best: list[str] | None = None
+    best_value = -math.inf
+    for sq, v in enumerate(town.grid):
+        if v:
+            continue
+        grid[sq] = named
+        value = estimate(state, player, grid)
+        if value > best_value:
+            best_value = value
+            best = grid[:]
+        grid[sq] = ""
+    return best
+
+
+def race_row(state: TinyTownsState, ahead: bool = False) -> npt.NDArray[np.float64]:
     """Seat 0's race features less seat 1's (:data:`RACE_FEATURES`), for a 2-player game not over.
 
     Reads the boards (public), the Master Builder's seat (public) and the evaluation's estimates (which for
-    the other seat read its monument and pending cube as they are in ``state``: agents pass determinizations)."""
+    the other seat read its monument and pending cube as they are in ``state``: agents pass determinizations).
+    ``ahead``: a town that still has to place this round's resource is read with it on its best square
+    (:func:`pending_grid`; its estimate moves by what that cube changes in ``evaluation.estimate``)."""
     if state.players != 2:
         raise ValueError(f"the race features are for 2 players, not {state.players}")
     estimates = evaluate(state)
     per: list[list[float]] = []
     empties = []
     for p, town in enumerate(state.towns):
-        row = town_features(state, p)
+        grid = pending_grid(state, p) if ahead else None
+        if grid is not None:
+            estimates[p] += estimate(state, p, grid) - estimate(state, p, town_grid(town))
+        row = town_features(state, p, grid)
         empty = float(row[_EMPTY])
         empties.append(empty)
         if town.complete:  # only its score counts now
@@ -172,10 +203,10 @@ def race_weights() -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     return racing, alone
 
 
-def race_logit(state: TinyTownsState, weights: npt.NDArray[np.float64] | None = None) -> float:
+def race_logit(state: TinyTownsState, weights: npt.NDArray[np.float64] | None = None, ahead: bool = False) -> float:
     """The log-odds that seat 0 wins ``state`` (2 players, not over) by the race model (``weights``: one
-    vector for every position instead of the fitted pair)."""
-    row = race_row(state)
+    vector for every position instead of the fitted pair; ``ahead``: see :func:`race_row`)."""
+    row = race_row(state, ahead)
     if weights is None:
         racing, alone = race_weights()
         weights = alone if any(town.complete for town in state.towns) else racing
@@ -195,14 +226,16 @@ class RaceScale(RewardScale):
     """Rewards of a 2-player Tiny Towns search: each player's win probability by the race model; a
     finished game's win share (``1 - MARGIN_SHARE`` of it) plus ``MARGIN_SHARE`` of ``σ(margin / MARGIN_WIDTH)``."""
 
-    def __init__(self) -> None:
+    def __init__(self, ahead: bool = False) -> None:
         super().__init__(players=2, centre=0.0, width=1.0)
+        self.ahead = ahead
+        """Read a town that still has to place this round's resource with it on its best square."""
 
     def estimate(self, world: State[Any]) -> list[float]:
         """Half the race log-odds each way: ``of_values`` (margin / width 1) turns them into the probabilities."""
         if not isinstance(world, TinyTownsState):
             raise TypeError("the race scale judges Tiny Towns positions only")
-        z = race_logit(world)
+        z = race_logit(world, ahead=self.ahead)
         return [z / 2.0, -z / 2.0]
 
     def of_result(self, result: Result) -> list[float]:
@@ -223,10 +256,17 @@ class RaceSearch(MctsAgent):
 
     name = "tiny-towns-race"
 
+    def __init__(
+        self, seed: int | None = None, iters: int | None = None, time: float | None = None, ahead: bool = False
+    ) -> None:
+        super().__init__(seed, iters=iters, time=time)
+        self.ahead = ahead
+        """Judge positions with the pending placements looked ahead (:func:`race_row`'s ``ahead``)."""
+
     def _scale(self, world: State[Any]) -> RewardScale:
         """:class:`RaceScale` for 2-player Tiny Towns, else the general search's own scale."""
         if isinstance(world, TinyTownsState) and world.players == 2 and not world.town_hall:
-            return RaceScale()
+            return RaceScale(self.ahead)
         return super()._scale(world)
 
 
@@ -235,6 +275,7 @@ __all__ = [
     "RACE_FEATURES",
     "RaceScale",
     "RaceSearch",
+    "pending_grid",
     "race_logit",
     "race_row",
     "race_weights",
