@@ -39,6 +39,12 @@ every Master Builder, 1 only the player, 0 nobody (the world's random stream; na
 is most of a rollout's cost). A name's ``gift`` is not subtracted in rival mode (the other towns take
 it in the rollout).
 
+**Race mode** (``race=1``, fifteenth session; spec ``tiny-towns-duel:time=1.0,race=1,iters=800``): with
+2 players the decision is the general search's (``mcts:iters=ITERS,time=TIME``, the same seed) judged
+by the completion race's win probability instead of the estimated margin (``race.py``: a logistic model
+of both towns' estimates, empty squares, cubes, stranded cubes and who is complete, fitted on 2-player
+self-play); with 3 or more players, the rollouts above.
+
 Solo it plays like the solo rollout player (``tiny-towns-rollout`` with the same ``time``).
 """
 
@@ -54,6 +60,7 @@ from farmtable.agents.greedy import GreedyAgent
 from farmtable.core import State
 from farmtable.games.tiny_towns import components as C
 from farmtable.games.tiny_towns.evaluation import best_placement_estimate, estimate
+from farmtable.games.tiny_towns.race import RaceSearch
 from farmtable.games.tiny_towns.rollout import (
     OutOfTime,
     RolloutAgent,
@@ -368,7 +375,11 @@ class DuelAgent(Agent):
     ``rival`` (0, the default: the other towns set aside; 1: every town played to the game's end and
     a candidate rated by its margin plus ``win`` (≥ 0, default 0) points per won game), ``names``
     (rival mode: 2, the default, every Master Builder names by the estimate; 1 only the player; 0
-    nobody, the world's random stream). Solo: the solo rollout player with the same ``time``.
+    nobody, the world's random stream), ``race`` (0, the default; 1: with 2 players the general search
+    ``mcts:iters=ITERS,time=TIME`` judged by the race model's win probability, ``race.py``), ``iters``
+    (that search's iterations, default 800), ``ahead`` (0, the default; 1 with ``race=1``: a town that
+    still has to place the named resource is judged with it on its best square, so a name is rated by
+    what each town can do with it: ``race.pending_grid``). Solo: the solo rollout player with the same ``time``.
     """
 
     name = "tiny-towns-duel"
@@ -384,6 +395,9 @@ class DuelAgent(Agent):
         rival: int = 0,
         win: float = 0.0,
         names: int = 2,
+        race: int = 0,
+        iters: int = 800,
+        ahead: int = 0,
     ) -> None:
         budget, k, worlds = check_budget(self.name, time, k, worlds)
         check_param(self.name, "horizon", horizon, 0, True)
@@ -397,8 +411,20 @@ class DuelAgent(Agent):
         check_param(self.name, "names", names, 0, True)
         if names > 2:
             raise ValueError(f"tiny-towns-duel: names must be 0, 1 or 2 (who names by the estimate), not {names!r}")
+        check_param(self.name, "race", race, 0, True)
+        if race > 1:
+            raise ValueError(f"tiny-towns-duel: race must be 0 (off) or 1 (the race-judged search), not {race!r}")
+        check_param(self.name, "iters", iters, 1, True)
+        check_param(self.name, "ahead", ahead, 0, True)
+        if ahead > 1 or (ahead and not race):
+            raise ValueError(
+                f"tiny-towns-duel: ahead must be 0, or 1 with race=1 (pending placements looked at), not {ahead!r}"
+            )
+        extra: dict[str, Any] = {"race": race, "iters": iters} if race else {}
+        if ahead:
+            extra["ahead"] = ahead
         super().__init__(
-            seed, time=time, k=k, worlds=worlds, horizon=horizon, gift=gift, rival=rival, win=win, names=names
+            seed, time=time, k=k, worlds=worlds, horizon=horizon, gift=gift, rival=rival, win=win, names=names, **extra
         )
         self.budget = budget
         self.k = k
@@ -411,6 +437,10 @@ class DuelAgent(Agent):
         self.rng = random.Random(seed)
         self.greedy = GreedyAgent(seed)
         self.solo = RolloutAgent(seed, time=self.budget)
+        self.race: RaceSearch | None = (
+            RaceSearch(seed, iters=iters, time=self.budget, ahead=bool(ahead)) if race else None
+        )
+        """With ``race``: the race-judged general search that decides in 2-player games."""
         self.last: dict[str, Any] = {}
         """What the last searched decision did (candidates, mean results, worlds finished), for reports and tests."""
 
@@ -423,6 +453,9 @@ class DuelAgent(Agent):
             return self.greedy.act(state, player)
         if state.players == 1:
             return self.solo.act(state, player)
+        if self.race is not None and state.players == 2:
+            self.last = {}
+            return self.race.act(state, player)
         deadline = decision_deadline(start, self.budget, SAFETY, RESERVE)
         with old_objects_set_aside():  # first: no full garbage collection of the caches inside the budget
             legal = legal_actions_or_refuse(state, player)
