@@ -1,6 +1,7 @@
 """Which AI seats think in worker processes: every searching agent, so no level's search holds the
-interpreter lock the server's event loop needs (the games' own players included); a level that plays
-greedy (Easy, and Normal in 2-player Tiny Farms) decides at once on the server's threads."""
+interpreter lock the server's event loop needs (the games' own players included), and every agent with
+a CPU budget (a capped greedy: Normal in 2-player Tiny Farms and Tiny Towns, Normal and Hard in
+2-player Farmini); an uncapped greedy (Easy) decides at once on the server's threads."""
 
 from __future__ import annotations
 
@@ -18,17 +19,18 @@ def test_every_search_level_runs_in_a_worker_process(game_id: str) -> None:
     for players in range(game.min_players, game.max_players + 1):
         for level in LEVELS:
             spec = level_spec(level, game_id, players)
-            agent = farmtable.agents.parse_spec(spec)[0]
-            assert thinks_long(spec) == (agent not in LIGHT_AGENTS), spec
-            if level in ("hard", "expert"):  # the searching levels (Normal may be greedy: 2-player Tiny Farms)
+            agent, params = farmtable.agents.parse_spec(spec)
+            assert thinks_long(spec) == (agent not in LIGHT_AGENTS or "time" in params), spec
+            if level in ("hard", "expert"):  # these always search or think up to a budget
                 assert thinks_long(spec), f"{game_id} {players}p {level}: {spec} would search on the server's threads"
 
 
 def test_the_games_own_players_and_the_quick_ones() -> None:
     for spec in ("tiny-towns-rollout:time=1.0", "farmerama-duel:time=0.2", "tiny-farms-expectimax", "mcts", "ismcts"):
         assert thinks_long(spec)
-    for spec in ("greedy", "random"):
+    for spec in ("greedy", "random", "greedy:slip=0.3"):
         assert not thinks_long(spec)
+    assert thinks_long("greedy:slip=0.05,time=0.5")
 
 
 @pytest.mark.parametrize("game_id", list_games())

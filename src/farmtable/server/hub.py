@@ -71,8 +71,11 @@ interpreter lock the server's event loop needs."""
 
 
 def thinks_long(spec: str) -> bool:
-    """True when the agent of ``spec`` searches (it runs in a worker process, not on the server's threads)."""
-    return farmtable.agents.parse_spec(spec)[0] not in LIGHT_AGENTS
+    """True when the agent of ``spec`` searches, or may think up to a CPU budget (``time=``: a capped
+    greedy level in Farmini can rate moves for a tenth of a second and more), so it runs in a worker
+    process, not on the server's threads."""
+    name, params = farmtable.agents.parse_spec(spec)
+    return name not in LIGHT_AGENTS or "time" in params
 
 
 def act_in_process(agent: farmtable.agents.Agent, state: State[Any], seat: int) -> tuple[str, farmtable.agents.Agent]:
