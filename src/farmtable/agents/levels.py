@@ -215,11 +215,13 @@ OVERRIDES: Final[tuple[Override, ...]] = (
         "tiny-towns-duel:time=1.0,race=1,iters=800",
         "2 players: the general Expert's search judged by the completion race (race.py: a fitted win "
         "probability; the town completed last won 693 of 781 decided raw games). Against "
-        "ismcts:iters=200,depth=5: RACE_BASE (pilot sizes, deals 2000-2005 and 2020-2039; the general "
-        "Expert 55.0% of 20 on deals 2000-2009); paired game by game (same deal and seat) with the general "
+        "ismcts:iters=200,depth=5: 76.4% [60.4, 87.3] of 36 games (deals 2000-2003, 2020-2028 and 2030-2034 from "
+        "both seats, margin +6.53 [+3.58, +9.48]; 200 not yet played; the general Expert 55.0% of 20 on deals "
+        "2000-2009); paired game by game (same deal and seat) with the general "
         "Expert on the 10 games both played: +0.40 [+0.03, +0.77] win share a game (t, 9 df); against Hard "
-        "(mcts:iters=200,time=0.5): RACE_HARD; CPU s a decision p50 0.609, p99 0.967, max 0.970 (1,625 "
-        "decisions). 200 games not yet played. benchmarks/ai/tiny-towns.md, session 16",
+        "(mcts:iters=200,time=0.5): 83.3% [60.8, 94.2] of 18 games (deals 2000-2008, margin +5.06); "
+        "CPU s a decision p50 0.609, p99 0.967, max 0.970 (1,625 decisions). benchmarks/ai/tiny-towns.md "
+        "and benchmarks/ai/ladder.md, session 16",
         players=2,
     ),
     Override(
