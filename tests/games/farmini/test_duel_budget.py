@@ -4,27 +4,13 @@ during a budgeted take decision and paid for at its end within a reserve; worlds
 from __future__ import annotations
 
 import gc
-import random
 from typing import Any
 
 import pytest
 
-import farmtable
 from farmtable.games.farmini import duel, playout
 from farmtable.games.farmini.rules import FarminiState, Take
-
-
-def _take_decision(seed: int, steps: int) -> tuple[FarminiState, int]:
-    state = farmtable.get_game("farmini").new_game(players=2, seed=seed)
-    assert isinstance(state, FarminiState)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        p = state.actors()[0]
-        state.apply(p, rng.choice(state.legal_actions(p)))
-    while state.pending is not None:
-        p = state.actors()[0]
-        state.apply(p, state.legal_actions(p)[0])
-    return state, state.actors()[0]
+from tests.games.farmini.positions import take_decision
 
 
 @pytest.mark.parametrize("enabled", [True, False])
@@ -82,7 +68,7 @@ def _search_with(
     agent = duel.DuelAgent(seed=3, time=budget, playout=2)
     spent = []
     for seed in range(decisions):
-        state, p = _take_decision(20 + seed, 10)
+        state, p = take_decision(20 + seed, 10)
         assert isinstance(state.legal_actions(p)[0], Take)
         began = fake.now
         agent.act(state, p)
@@ -136,7 +122,7 @@ def test_the_reserve_follows_the_processs_last_collection(monkeypatch: pytest.Mo
 
 
 def test_a_finished_world_counts_its_result_and_an_open_one_its_win_chance() -> None:
-    state, p = _take_decision(8, 12)
+    state, p = take_decision(8, 12)
     assert duel.world_value(state, p, 0.0) == pytest.approx(duel.margin(state, p))
     assert duel.world_value(state, p, 3.0) == pytest.approx(duel.win_chance(duel.margin(state, p), 3.0))
     end = state.clone()
@@ -151,7 +137,7 @@ def test_a_finished_world_counts_its_result_and_an_open_one_its_win_chance() -> 
 
 
 def test_a_seeded_win_rated_playout_duel_repeats() -> None:
-    state, p = _take_decision(4, 10)
+    state, p = take_decision(4, 10)
     picks, rated = [], []
     for _ in range(2):
         agent = duel.DuelAgent(seed=9, time=None, worlds=3, playout=4, width=3.0)

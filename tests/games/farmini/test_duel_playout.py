@@ -10,21 +10,9 @@ import farmtable
 import farmtable.agents
 from farmtable.games.farmini import duel, evaluation, playout
 from farmtable.games.farmini.components import ALL_CARDS, FenceCard
-from farmtable.games.farmini.rules import FarminiState, Place, Take
+from farmtable.games.farmini.rules import Place, Take
 from farmtable.games.farmini.scoring import GAPS_OPEN
-
-
-def _take_decision(seed: int, steps: int, variants: tuple[str, ...] = ()) -> tuple[FarminiState, int]:
-    state = farmtable.get_game("farmini").new_game(players=2, seed=seed, variants=variants)
-    assert isinstance(state, FarminiState)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        p = state.actors()[0]
-        state.apply(p, rng.choice(state.legal_actions(p)))
-    while state.pending is not None:
-        p = state.actors()[0]
-        state.apply(p, state.legal_actions(p)[0])
-    return state, state.actors()[0]
+from tests.games.farmini.positions import take_decision
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -34,7 +22,7 @@ def test_a_plan_is_legal_and_worth_the_farm_it_makes(seed: int) -> None:
     model = evaluation.weights()[evaluation.MULTI_MODEL]
     checked = {"fence": 0, "animal": 0}
     for steps in (4, 14, 24, 34):
-        state, p = _take_decision(seed, steps, (GAPS_OPEN,))
+        state, p = take_decision(seed, steps, (GAPS_OPEN,))
         for action in state.legal_actions(p):
             if not isinstance(action, Take):
                 continue
@@ -58,7 +46,7 @@ def test_a_plan_is_legal_and_worth_the_farm_it_makes(seed: int) -> None:
 
 
 def test_the_fast_rule_takes_the_card_of_best_plan_and_plays_its_whole_turn() -> None:
-    state, p = _take_decision(5, 12)
+    state, p = take_decision(5, 12)
     cache = playout.PlanCache()
     action, plan = playout.fast_choice(state, p, cache)
     assert isinstance(action, Take) and plan is not None
@@ -72,7 +60,7 @@ def test_the_fast_rule_takes_the_card_of_best_plan_and_plays_its_whole_turn() ->
 
 
 def test_the_cache_answers_a_farm_it_has_seen_and_not_another() -> None:
-    state, p = _take_decision(6, 10)
+    state, p = take_decision(6, 10)
     cache = playout.PlanCache()
     cid = state.table[0]
     first = cache.plan(state, p, cid)
@@ -87,7 +75,7 @@ def test_the_cache_answers_a_farm_it_has_seen_and_not_another() -> None:
 
 
 def test_a_rollout_leaves_the_world_alone_and_ends_in_the_games_result() -> None:
-    state, p = _take_decision(7, 8)
+    state, p = take_decision(7, 8)
     world = state.determinize(p, random.Random(1))
     before = world.to_dict()
     take = state.legal_actions(p)[0]
@@ -115,7 +103,7 @@ def test_playout_is_a_spec_parameter_and_bad_values_are_refused() -> None:
 
 
 def test_a_seeded_playout_duel_repeats_and_takes_its_best_rated_card() -> None:
-    state, p = _take_decision(4, 10)
+    state, p = take_decision(4, 10)
     assert isinstance(state.legal_actions(p)[0], Take)
     picks, rated = [], []
     for _ in range(2):

@@ -2,27 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import farmtable
 import farmtable.agents
 from farmtable.games.farmini import duel
-from farmtable.games.farmini.rules import FarminiState, Take
-
-
-def _take_decision(seed: int, steps: int) -> tuple[FarminiState, int]:
-    state = farmtable.get_game("farmini").new_game(players=2, seed=seed)
-    assert isinstance(state, FarminiState)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        p = state.actors()[0]
-        state.apply(p, rng.choice(state.legal_actions(p)))
-    while state.pending is not None:
-        p = state.actors()[0]
-        state.apply(p, state.legal_actions(p)[0])
-    return state, state.actors()[0]
+from farmtable.games.farmini.rules import Take
+from tests.games.farmini.positions import take_decision
 
 
 def test_the_win_chance_is_a_sigmoid_of_the_margin() -> None:
@@ -33,7 +19,7 @@ def test_the_win_chance_is_a_sigmoid_of_the_margin() -> None:
 
 
 def test_a_take_is_rated_by_its_mean_win_chance_on_the_same_worlds() -> None:
-    state, p = _take_decision(4, 10)
+    state, p = take_decision(4, 10)
     assert isinstance(state.legal_actions(p)[0], Take)
     by_margin = duel.DuelAgent(seed=9, time=None, worlds=4)
     by_chance = duel.DuelAgent(seed=9, time=None, worlds=4, width=2.0)

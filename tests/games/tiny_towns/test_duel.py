@@ -26,19 +26,9 @@ from farmtable.games.tiny_towns.duel import (
 from farmtable.games.tiny_towns.evaluation import best_placement_estimate
 from farmtable.games.tiny_towns.rollout import RolloutAgent
 from farmtable.games.tiny_towns.rules import BUILD_PHASE, NAME_PHASE, PLACE_PHASE, TinyTownsState
+from tests.games.tiny_towns.positions import two_players_at_a_name
 
 GAME = farmtable.get_game("tiny-towns")
-
-
-def _two_players(seed: int, rounds: int) -> TinyTownsState:
-    """A 2-player game of ``seed`` after ``rounds`` rounds of greedy play, at the next Master Builder's name."""
-    state = GAME.new_game(players=2, seed=seed)
-    assert isinstance(state, TinyTownsState)
-    agents = [GreedyAgent(seed=1), GreedyAgent(seed=2)]
-    while state.round < rounds or state.phase != NAME_PHASE:
-        p = state.actors()[0]
-        state.apply(p, agents[p].act(state, p))
-    return state
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -65,7 +55,7 @@ def test_every_choice_is_legal_and_a_seeded_agent_repeats(seed: int) -> None:
 
 
 def test_a_rollout_plays_the_own_town_to_its_end_and_leaves_the_others_standing() -> None:
-    state = _two_players(3, 6)
+    state = two_players_at_a_name(3, 6)
     me = state.mb
     copy = state.clone()
     set_aside_others(copy, me)
@@ -86,7 +76,7 @@ def test_a_rollout_plays_the_own_town_to_its_end_and_leaves_the_others_standing(
 
 
 def test_names_are_ranked_by_own_gain_less_what_they_give_the_other() -> None:
-    state = _two_players(4, 5)
+    state = two_players_at_a_name(4, 5)
     me = state.mb
     ranked = name_candidates(state, me)
     resources = {c.action.what for c in ranked[:5]}
@@ -105,7 +95,7 @@ def _after_name(state: TinyTownsState, action: Any) -> TinyTownsState:
 
 
 def test_out_of_time_it_plays_the_first_candidate() -> None:
-    state = _two_players(5, 4)
+    state = two_players_at_a_name(5, 4)
     me = state.mb
     agent = DuelAgent(seed=0, time=1e-9, k=4, worlds=2)
     action = agent.act(state, me)
@@ -128,7 +118,7 @@ class _Clock:
 
 
 def test_the_deadline_is_checked_before_every_rollout_decision(monkeypatch: pytest.MonkeyPatch) -> None:
-    state = _two_players(6, 3)
+    state = two_players_at_a_name(6, 3)
     me = state.mb
     clock = _Clock(0.01)
     monkeypatch.setattr(duel, "time", clock)
@@ -196,7 +186,7 @@ class _Guard:
 
 
 def test_it_reads_only_what_its_player_may_see_and_not_the_others_hidden_placement() -> None:
-    state = _two_players(8, 4)
+    state = two_players_at_a_name(8, 4)
     state.apply(state.mb, state.legal_actions(state.mb)[0])  # named: both now place, hidden
     assert state.phase == PLACE_PHASE
     me = 1 - state.mb
@@ -263,7 +253,7 @@ def test_a_candidates_value_is_its_rollouts_mean() -> None:
 
 
 def test_a_world_cut_short_rates_the_candidates_finished_in_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    state = _two_players(9, 5)
+    state = two_players_at_a_name(9, 5)
     me = state.mb
     calls: list[int] = []
 
@@ -281,7 +271,7 @@ def test_a_world_cut_short_rates_the_candidates_finished_in_it(monkeypatch: pyte
 
 
 def test_a_game_rollout_plays_every_town_to_the_end_of_the_game() -> None:
-    state = _two_players(3, 6)
+    state = two_players_at_a_name(3, 6)
     me = state.mb
     copy = state.clone()
     margin, share = play_game(copy, me)
@@ -311,7 +301,7 @@ def test_with_rival_a_candidates_value_is_its_game_rollouts_margin_plus_the_win_
 def test_the_win_bonus_prefers_a_narrow_win_to_a_wide_margin_that_loses(
     monkeypatch: pytest.MonkeyPatch, win: float, chosen: int
 ) -> None:
-    state = _two_players(9, 5)
+    state = two_players_at_a_name(9, 5)
     me = state.mb
     outcomes = iter([(4.0, 0.0), (1.0, 1.0)] * 2)  # per world: the first candidate's margin is higher in
     # a lost game (a Feast Hall, a tie-break), the second one wins narrowly
@@ -327,7 +317,7 @@ def test_the_win_bonus_prefers_a_narrow_win_to_a_wide_margin_that_loses(
 
 
 def test_with_rival_the_deadline_is_checked_before_every_rollout_decision(monkeypatch: pytest.MonkeyPatch) -> None:
-    state = _two_players(6, 3)
+    state = two_players_at_a_name(6, 3)
     me = state.mb
     clock = _Clock(0.01)
     monkeypatch.setattr(duel, "time", clock)
@@ -346,7 +336,7 @@ def test_with_rival_solo_it_still_plays_like_the_solo_rollout_player() -> None:
 
 
 def test_who_names_by_the_estimate_in_a_game_rollout(monkeypatch: pytest.MonkeyPatch) -> None:
-    state = _two_players(3, 6)
+    state = two_players_at_a_name(3, 6)
     me = state.mb
     real = duel._best_pair
     namers: list[int] = []

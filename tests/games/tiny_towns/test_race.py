@@ -23,19 +23,9 @@ from farmtable.games.tiny_towns.race import (
     win_probability,
 )
 from farmtable.games.tiny_towns.rules import BUILD_PHASE, NAME_PHASE, PLACE_PHASE, TinyTownsState
+from tests.games.tiny_towns.positions import two_players_at_a_name
 
 GAME = farmtable.get_game("tiny-towns")
-
-
-def _two_players(seed: int, rounds: int) -> TinyTownsState:
-    """A 2-player game of ``seed`` after ``rounds`` rounds of greedy play, at the next Master Builder's name."""
-    state = GAME.new_game(players=2, seed=seed)
-    assert isinstance(state, TinyTownsState)
-    agents = [GreedyAgent(seed=1), GreedyAgent(seed=2)]
-    while state.round < rounds or state.phase != NAME_PHASE:
-        p = state.actors()[0]
-        state.apply(p, agents[p].act(state, p))
-    return state
 
 
 def _swapped(state: TinyTownsState) -> TinyTownsState:
@@ -49,7 +39,7 @@ def _swapped(state: TinyTownsState) -> TinyTownsState:
 
 @pytest.mark.parametrize(("seed", "rounds"), [(3, 4), (4, 12)])
 def test_the_features_are_the_same_from_either_seat(seed: int, rounds: int) -> None:
-    state = _two_players(seed, rounds)
+    state = two_players_at_a_name(seed, rounds)
     row = race_row(state)
     assert row.shape == (len(RACE_FEATURES),)
     assert np.allclose(race_row(_swapped(state)), -row)
@@ -60,7 +50,7 @@ def test_the_features_are_the_same_from_either_seat(seed: int, rounds: int) -> N
 
 
 def test_a_complete_other_town_shows_and_the_town_still_building_counts_its_empty_squares() -> None:
-    state = _two_players(5, 8)
+    state = two_players_at_a_name(5, 8)
     town = state.towns[1]
     town.grid = [v or "wood" for v in town.grid]  # no empty square left: complete this round
     town.completed = state.round
@@ -87,7 +77,7 @@ def test_a_finished_game_rewards_the_winner_and_the_rewards_sum_to_one() -> None
     assert sum(rewards) == pytest.approx(1.0)
     shared = scale.of_result(Result(totals=[9, 9], breakdown=[{}, {}], ranking=[[0, 1]]))
     assert shared == pytest.approx([0.5, 0.5])
-    state = _two_players(6, 6)
+    state = two_players_at_a_name(6, 6)
     values = scale.of_values(scale.estimate(state))
     assert values[0] == pytest.approx(win_probability(state, 0))
     assert sum(values) == pytest.approx(1.0)
@@ -117,7 +107,7 @@ def test_the_race_search_plays_legal_moves_and_a_seeded_agent_repeats(seed: int)
 
 def test_the_race_search_uses_the_race_scale_in_two_players_only() -> None:
     search = RaceSearch(seed=1, iters=5)
-    assert isinstance(search._scale(_two_players(7, 2)), RaceScale)
+    assert isinstance(search._scale(two_players_at_a_name(7, 2)), RaceScale)
     solo = GAME.new_game(players=1, seed=7)
     assert not isinstance(search._scale(solo), RaceScale)
     three = GAME.new_game(players=3, seed=7)

@@ -14,6 +14,7 @@ from farmtable.games.tiny_towns.duel import DuelAgent
 from farmtable.games.tiny_towns.evaluation import estimate
 from farmtable.games.tiny_towns.race import RACE_FEATURES, RaceScale, pending_grid, race_row
 from farmtable.games.tiny_towns.rules import NAME_PHASE, PLACE, PLACE_PHASE, TinyTownsState
+from tests.games.tiny_towns.positions import two_players_at_a_name
 
 GAME = farmtable.get_game("tiny-towns")
 EMPTY = RACE_FEATURES.index("empty")
@@ -21,12 +22,8 @@ EMPTY = RACE_FEATURES.index("empty")
 
 def _at_placement(seed: int, rounds: int) -> TinyTownsState:
     """A 2-player game of ``seed`` after ``rounds`` rounds of greedy play, just after a resource is named."""
-    state = GAME.new_game(players=2, seed=seed)
-    assert isinstance(state, TinyTownsState)
     agents = [GreedyAgent(seed=1), GreedyAgent(seed=2)]
-    while state.round < rounds or state.phase != NAME_PHASE:
-        p = state.actors()[0]
-        state.apply(p, agents[p].act(state, p))
+    state = two_players_at_a_name(seed, rounds, agents)
     p = state.actors()[0]
     state.apply(p, agents[p].act(state, p))
     assert state.phase == PLACE_PHASE
