@@ -199,3 +199,47 @@ def test_bench_sampler_reads_the_masks_ones() -> None:
             mask = np.zeros(size, dtype=np.int8)
             mask[rng.choice(size, min(ones, size), replace=False)] = 1
             assert _ones(mask) == np.flatnonzero(mask).tolist()
+
+
+def test_bench_columns_measure_different_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each column of an ``rl.bench`` row is paired with the native column on its own deals, not on the same
+    first deals every other column measured (session 18: before, every column started at deal 0)."""
+    from farmtable.rl import bench
+
+    deals_by_column: list[set[int]] = []
+    real_rate, real_paired = bench._games_rate, bench.paired
+
+    def recording_paired(*args: Any, **kwargs: Any) -> Any:
+        deals_by_column.append(set())
+        return real_paired(*args, **kwargs)
+
+    def recording_rate(play_one: Any, seeds: range) -> float:
+        deals_by_column[-1].update(seed for seed in seeds if seed < 10**6)  # not the warm-up deals
+        return float(real_rate(play_one, seeds))
+
+    monkeypatch.setattr(bench, "paired", recording_paired)
+    monkeypatch.setattr(bench, "_games_rate", recording_rate)
+    bench.row("farmers-finances", rounds=2, seconds=0.01, columns=("native+view", "native+obs+mask"))
+    assert len(deals_by_column) == 2 and all(deals_by_column)
+    assert not deals_by_column[0] & deals_by_column[1], "two columns measured the same deals"
+
+
+def test_bench_cells_with_other_first_seeds_share_no_game() -> None:
+    """``paired`` plays deals from ``first_seed`` on (after its warm-up deals from 10**6), so two cells
+    ``COLUMN_SEEDS`` apart play no deal in common."""
+    from farmtable.rl import bench
+
+    def deals_of(first_seed: int) -> set[int]:
+        played: set[int] = set()
+
+        def play(seed: int) -> int:
+            played.add(seed)
+            return 1
+
+        bench.paired(play, play, rounds=3, seconds=1e-9, first_seed=first_seed)
+        return {seed for seed in played if seed < 10**6}
+
+    first, second = deals_of(bench.COLUMN_SEEDS), deals_of(2 * bench.COLUMN_SEEDS)
+    assert first and second
+    assert min(first) == bench.COLUMN_SEEDS and min(second) == 2 * bench.COLUMN_SEEDS
+    assert not first & second

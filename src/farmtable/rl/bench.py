@@ -260,7 +260,9 @@ def paired(
     """``play`` against ``base`` on the same games, alternating, for ``rounds`` rounds.
 
     Each round plays the same seeds in both (as many whole games as ``play`` fits in about ``seconds``
-    of CPU), ``base`` first; a round's ratio is ``play``'s rate over ``base``'s on those games.
+    of CPU), ``base`` first; a round's ratio is ``play``'s rate over ``base``'s on those games. Round ``r``
+    plays the deals from ``first_seed + r * games`` on, so cells with ``first_seed`` values at least
+    ``COLUMN_SEEDS`` apart share no game (as long as a cell plays fewer than that many games).
     """
     play(10**6)  # first imports
     base(10**6)
@@ -285,6 +287,13 @@ def paired(
 COLUMNS = ("native+view", "native+obs+mask", "PZ AEC", "PZ AEC raw", "PZ parallel", "OpenSpiel", "gym solo")
 """The adapter columns, in table order (each paired with the native column on the same games)."""
 
+COLUMN_SEEDS = 100_000
+"""Seeds a column may use: column ``i`` of a row plays deals from ``(i + 1) * COLUMN_SEEDS`` on.
+
+Each column is paired with the native column on *its own* games, so the columns are independent samples of
+the game rather than the same first few deals measured again (before session 18 every column started at
+deal 0, so a row's cells all rested on the same handful of games and one unusual deal moved every cell)."""
+
 
 def row(game_id: str, rounds: int, seconds: float, columns: tuple[str, ...] = COLUMNS) -> list[str]:
     """The table cells of one game: obs size, actions, native rate, then each column."""
@@ -302,15 +311,16 @@ def row(game_id: str, rounds: int, seconds: float, columns: tuple[str, ...] = CO
     }
     natives: list[float] = []
     cells = []
-    for column in columns:
+    for index, column in enumerate(columns):
+        first_seed = (index + 1) * COLUMN_SEEDS
         if column == "gym solo":
             if game.min_players != 1:
                 cells.append("–")
                 continue
-            cell = paired(gym_solo(game_id), native(game_id, 1, False), rounds, seconds)
+            cell = paired(gym_solo(game_id), native(game_id, 1, False), rounds, seconds, first_seed)
             cells.append(cell.text(against="native solo"))
             continue
-        cell = paired(makers[column](), base, rounds, seconds)
+        cell = paired(makers[column](), base, rounds, seconds, first_seed)
         natives += cell.native
         cells.append(cell.text())
     native_cell = f"{median_ci(natives)[0]:,.0f}" if natives else "–"
