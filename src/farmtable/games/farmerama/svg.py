@@ -536,29 +536,52 @@ def _hub(wheel: str, can_turn: bool) -> str:
     return hub + _t(CX, CY + 11, f"{wheel}×", 11, anchor="middle", weight="bold")
 
 
+@lru_cache(maxsize=64)
+def _bed_mark_tail(i: int, j: int, count: int) -> str:
+    """The geometry of bed ``j`` of ``count`` in area position ``i``'s outline (after its ``data-content``)."""
+    angle = i * SLICE + (j - (count - 1) / 2) * BED_STEP
+    bx, by = _pt(CX, CY, BED_R, angle)
+    return (
+        f' x="{bx - BED_SIZE / 2:.1f}" y="{by - BED_SIZE / 2:.1f}" width="{BED_SIZE:g}" height="{BED_SIZE:g}" '
+        f'rx="3" fill="none" pointer-events="none"/>'
+    )
+
+
+PASTURE_MARK_TAIL: Final = tuple(
+    f' cx="{px:.1f}" cy="{py:.1f}" r="{PASTURE_R * math.sin(PASTURE_STEP) + 12:.0f}" fill="none" '
+    f'pointer-events="none"/>'
+    for px, py in (_pt(CX, CY, PASTURE_R, i * SLICE) for i in range(AREAS))
+)
+"""The geometry of area position ``i``'s pasture outline (after its ``data-content``)."""
+
+
 def _bed_marks(board: dict[str, Any]) -> str:
     """Invisible outlines of the beds and pastures with ``data-cell`` and ``data-content``: the page
     outlines the ones each player's last decision changed."""
     out = []
     for i, area in enumerate(board.get("areas", [])[:AREAS]):
         beds = area.get("beds", [])
+        count = len(beds)
         name = str(area.get("area", f"A{i}"))
         for j, bed in enumerate(beds):
-            angle = i * SLICE + (j - (len(beds) - 1) / 2) * BED_STEP
-            bx, by = _pt(CX, CY, BED_R, angle)
             out.append(
-                f'<rect class="ft-cell" data-cell="{name}-{j}" data-content={quoteattr(str(bed or ""))} '
-                f'x="{bx - BED_SIZE / 2:.1f}" y="{by - BED_SIZE / 2:.1f}" width="{BED_SIZE:g}" height="{BED_SIZE:g}" '
-                f'rx="3" fill="none" pointer-events="none"/>'
+                f'<rect class="ft-cell" data-cell="{name}-{j}" data-content={quoteattr(str(bed or ""))}'
+                + _bed_mark_tail(i, j, count)
             )
-        px, py = _pt(CX, CY, PASTURE_R, i * SLICE)
         pasture = " ".join(map(str, area.get("pasture", [])))
         out.append(
-            f'<circle class="ft-cell" data-cell="{name}-pasture" data-content={quoteattr(pasture)} '
-            f'cx="{px:.1f}" cy="{py:.1f}" r="{PASTURE_R * math.sin(PASTURE_STEP) + 12:.0f}" fill="none" '
-            f'pointer-events="none"/>'
+            f'<circle class="ft-cell" data-cell="{name}-pasture" data-content={quoteattr(pasture)}'
+            + PASTURE_MARK_TAIL[i]
         )
     return "".join(out)
+
+
+def _marks_of(key: str, board: dict[str, Any]) -> str:
+    """:func:`_bed_marks` remembered by ``key`` (the board's ``repr``): the same for every seat."""
+    marks = _MARKS.get(key)
+    if marks is None:
+        marks = _MARKS.put(key, _bed_marks(board))
+    return marks
 
 
 def _farmland(board: dict[str, Any], legal: set[str], mine: bool) -> list[str]:
@@ -809,9 +832,7 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
             own = (keys[q], title, stars, tuple(notes), "mine")
             panel = _PANELS.get(own)
             if panel is None:
-                marks = _MARKS.get(keys[q])
-                if marks is None:
-                    marks = _MARKS.put(keys[q], _bed_marks(board))
+                marks = _marks_of(keys[q], board)
                 panel = _PANELS.put(
                     own,
                     "".join(
@@ -827,10 +848,7 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
         elif mine:
             parts.append(PANEL_MINE)
             parts += _farmland(board, allowed, mine)
-            marks = _MARKS.get(keys[q])
-            if marks is None:
-                marks = _MARKS.put(keys[q], _bed_marks(board))
-            parts.append(marks)
+            parts.append(_marks_of(keys[q], board))
             parts += _info(board, allowed, mine, title, stars, notes)
         else:  # nothing on another seat's board is a button: the same drawing for every seat but its own
             key = (keys[q], title, stars, tuple(notes), "" in allowed)
@@ -842,7 +860,7 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
                         [
                             PANEL_OTHER,
                             *_farmland(board, allowed, mine),
-                            _bed_marks(board),
+                            _marks_of(keys[q], board),
                             *_info(board, allowed, mine, title, stars, notes),
                         ]
                     ),
