@@ -17,7 +17,7 @@ import math
 from functools import lru_cache
 from typing import Any, Final
 
-from farmtable.core.memo import BoundedCache
+from farmtable.core.memo import BoundedCache, RecentReprs
 from farmtable.core.svgkit import escape, quoteattr
 from farmtable.games.tiny_farms import components as c
 from farmtable.games.tiny_farms import scoring
@@ -193,6 +193,16 @@ def _die(x: float, y: float, value: int, size: float = 40) -> str:
     )
 
 
+RECENT_PARTS: Final = 16
+_RECENT = RecentReprs(RECENT_PARTS)
+
+
+def _recent_repr(part: object) -> str:
+    """``repr(part)``, the key of a drawing remembered of it, found again by equality among the last parts
+    seen (each seat's view brings its own equal copy of every part: :class:`RecentReprs`)."""
+    return _RECENT.key(part)
+
+
 PANEL_CACHE_LIMIT: Final = 1024
 _PANELS: BoundedCache[tuple[Any, ...], tuple[list[str], float]] = BoundedCache(PANEL_CACHE_LIMIT)
 """Right-hand columns without chips, by everything they show: the same for every seat with no decision
@@ -207,21 +217,18 @@ def _panel(
     if legal:
         return _draw_panel(view, legal, player, x, y, width)
     to_act = view.get("to_act") or []
-    key = (
-        x,
-        y,
-        width,
-        bool(to_act) and to_act[0] == player,
-        repr(view.get("wheel")),
-        repr(view.get("milk_change")),
-        repr(view.get("dice")),
-        repr(view.get("phase")),
-        repr(view.get("collected")),
-        repr(view.get("collected_for")),
-        repr(to_act),
-        repr(view.get("crop")),
-        repr(view.get("emma")),
+    shown = (
+        view.get("wheel"),
+        view.get("milk_change"),
+        view.get("dice"),
+        view.get("phase"),
+        view.get("collected"),
+        view.get("collected_for"),
+        to_act,
+        view.get("crop"),
+        view.get("emma"),
     )
+    key = (x, y, width, bool(to_act) and to_act[0] == player, _recent_repr(shown))
     cached = _PANELS.get(key)
     if cached is None:
         cached = _PANELS.put(key, _draw_panel(view, legal, player, x, y, width))
@@ -325,7 +332,7 @@ _EMMAS: BoundedCache[tuple[Any, ...], str] = BoundedCache(PANEL_CACHE_LIMIT)
 
 def _emma(emma: dict[str, Any], x: float, y: float, width: float, *, over: bool) -> list[str]:
     """Farmer Emma's card (her level, target and tracks) at (``x``, ``y``), remembered by what it shows."""
-    key = (repr(emma), x, y, width, over)
+    key = (_recent_repr(emma), x, y, width, over)
     drawn = _EMMAS.get(key)
     if drawn is None:
         drawn = _EMMAS.put(key, "".join(_draw_emma(emma, x, y, width, over=over)))
@@ -600,7 +607,7 @@ def _player_area(
         x,
         y,
         cell,
-        repr((view.get("players") or [])[p]),
+        _recent_repr((view.get("players") or [])[p]),
     )
     got = _AREAS.get(key)
     if got is None:
@@ -694,7 +701,7 @@ _FINALS: BoundedCache[str, tuple[str, list[int]]] = BoundedCache(PANEL_CACHE_LIM
 def _final_scores(view: dict[str, Any]) -> tuple[str, list[int]]:
     """Game over: the final scores, recomputed from the public farms, milk and Emma's card (remembered by
     what they are counted from: every seat's picture shows the same)."""
-    key = repr((view.get("players"), view.get("emma")))
+    key = _recent_repr((view.get("players"), view.get("emma")))
     got = _FINALS.get(key)
     if got is None:
         got = _FINALS.put(key, _count_final_scores(view))
