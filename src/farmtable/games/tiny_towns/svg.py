@@ -151,6 +151,21 @@ def _wrapped(text: str, size: float, width: float, max_lines: int) -> tuple[str,
     return tuple(lines)
 
 
+@lru_cache(maxsize=256)
+def _text_attributes(size: float, bold: bool, color: str, anchor: str, mono: bool) -> str:
+    """The attributes of a ``<text>`` after its position (:meth:`_Svg.text`), written once per style."""
+    attrs = f' font-size="{size:g}"'
+    if bold:
+        attrs += ' font-weight="bold"'
+    if color != INK:
+        attrs += f' fill="{color}"'
+    if anchor != "start":
+        attrs += f' text-anchor="{anchor}"'
+    if mono:
+        attrs += f' font-family="{MONO}"'
+    return attrs
+
+
 class _Svg:
     """Collects the SVG elements; a few helpers for text, cubes, buttons."""
 
@@ -173,15 +188,7 @@ class _Svg:
         anchor: str = "start",
         mono: bool = False,
     ) -> None:
-        attrs = f' font-size="{size:g}"'
-        if bold:
-            attrs += ' font-weight="bold"'
-        if color != INK:
-            attrs += f' fill="{color}"'
-        if anchor != "start":
-            attrs += f' text-anchor="{anchor}"'
-        if mono:
-            attrs += f' font-family="{MONO}"'
+        attrs = _text_attributes(size, bold, color, anchor, mono)
         self.parts.append(f'<text x="{x:.1f}" y="{y:.1f}"{attrs}>{escape(value)}</text>')
 
     def lines(self, x: float, y: float, lines: list[str], size: float = 12, **kw: Any) -> float:
@@ -383,15 +390,24 @@ def _still_town(grid: tuple[str, ...], s: float) -> str:
     return "".join(_still_cell(value, i, s, False) for i, value in enumerate(grid))
 
 
+@lru_cache(maxsize=32)
+def _cell_mark_parts(s: float, left: float, top: float) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The fixed text of the sixteen square outlines of :func:`_cell_marks`, before and after each square's
+    ``data-content`` value, for squares of side ``s`` from (``left``, ``top``)."""
+    heads = tuple(f'<rect class="ft-cell" data-cell="{_square_name(i)}" data-content=' for i in range(16))
+    tails = tuple(
+        f' x="{left + (i % 4) * s + 1:.1f}" y="{top + (i // 4) * s + 1:.1f}" width="{s - 2:.1f}" '
+        f'height="{s - 2:.1f}" rx="3" fill="none" pointer-events="none"/>'
+        for i in range(16)
+    )
+    return heads, tails
+
+
 @lru_cache(maxsize=2048)
 def _cell_marks(grid: tuple[str, ...], s: float, left: float, top: float) -> str:
     """A town's invisible square outlines with ``data-cell`` and ``data-content`` (see :func:`_town`)."""
-    return "".join(
-        f'<rect class="ft-cell" data-cell="{_square_name(i)}" data-content={quoteattr(v)} '
-        f'x="{left + (i % 4) * s + 1:.1f}" y="{top + (i // 4) * s + 1:.1f}" width="{s - 2:.1f}" '
-        f'height="{s - 2:.1f}" rx="3" fill="none" pointer-events="none"/>'
-        for i, v in enumerate(grid)
-    )
+    heads, tails = _cell_mark_parts(s, left, top)
+    return "".join(heads[i] + quoteattr(v) + tails[i] for i, v in enumerate(grid))
 
 
 def _town(
