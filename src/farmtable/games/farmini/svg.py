@@ -197,6 +197,15 @@ def _quarter(
             parts.append(_ring(cx, cy, h))
 
 
+@lru_cache(maxsize=1024)
+def _card_quarter(x: float, y: float, h: float, content: str, animal: str | None, pen: bool, label: bool) -> str:
+    """A quarter of a card's drawing (:func:`_quarter` without its background), written once: the same
+    quarters come back on many cards."""
+    parts: list[str] = []
+    _quarter(parts, x, y, h, content, animal=animal, pen=pen, label=label, background=False)
+    return "".join(parts)
+
+
 def _ring(cx: float, cy: float, h: float) -> str:
     """A free animal cell: a dashed ring in a quarter of side ``h``."""
     return (
@@ -306,17 +315,11 @@ def _card_body(s: float, card_id: str, rot: int, states: tuple[QuarterState, ...
         ox, oy = QUARTER_OFFSET[q]
         pen, animal, button = states[q]
         content = "G" if button else oriented.quarters[q]  # a button ring is drawn on top by _card
-        _quarter(parts, ox * h, oy * h, h, content, animal=animal, pen=pen, label=s >= CELL, background=False)
+        parts.append(_card_quarter(ox * h, oy * h, h, content, animal, pen, s >= CELL))
     c = _n(h)
-    fences = "".join(f"M{c} {c}L{_n(ARM_END[i][0] * h)} {_n(ARM_END[i][1] * h)}" for i in range(4) if oriented.arms[i])
-    open_arms = "".join(
-        f"M{c} {c}L{_n(ARM_END[i][0] * h)} {_n(ARM_END[i][1] * h)}" for i in range(4) if not oriented.arms[i]
-    )
     width = max(2.0, s * 0.07)
-    if open_arms:
-        parts.append(f'<path d="{open_arms}" stroke="#a9c08f" stroke-width="1" stroke-dasharray="2 3"/>')
-    if fences:
-        parts.append(f'<path d="{fences}" stroke="{FENCE}" stroke-width="{_n(width)}" stroke-linecap="round"/>')
+    fences, arm_paths = _arm_paths(s, tuple(oriented.arms))
+    parts.append(arm_paths)
     card = ALL_CARDS.get(card_id)
     if isinstance(card, FenceCard) and card.farm:
         r = s * 0.13
@@ -332,6 +335,23 @@ def _card_body(s: float, card_id: str, rot: int, states: tuple[QuarterState, ...
         parts.append(f'<circle cx="{c}" cy="{c}" r="{_n(width * 0.8)}" fill="{FENCE}"/>')
     parts.append(f'<rect width="{_n(s)}" height="{_n(s)}" fill="none" stroke="{CARD_EDGE}" stroke-width="1"/>')
     return "".join(parts)
+
+
+@lru_cache(maxsize=128)
+def _arm_paths(s: float, arms: tuple[bool, ...]) -> tuple[bool, str]:
+    """A card's four arms (side ``s``): whether any is a fence, and their drawing (the open arms dashed,
+    the fences thick), written once per size and arms."""
+    h = s / 2
+    c = _n(h)
+    fences = "".join(f"M{c} {c}L{_n(ARM_END[i][0] * h)} {_n(ARM_END[i][1] * h)}" for i in range(4) if arms[i])
+    open_arms = "".join(f"M{c} {c}L{_n(ARM_END[i][0] * h)} {_n(ARM_END[i][1] * h)}" for i in range(4) if not arms[i])
+    width = max(2.0, s * 0.07)
+    drawn = ""
+    if open_arms:
+        drawn += f'<path d="{open_arms}" stroke="#a9c08f" stroke-width="1" stroke-dasharray="2 3"/>'
+    if fences:
+        drawn += f'<path d="{fences}" stroke="{FENCE}" stroke-width="{_n(width)}" stroke-linecap="round"/>'
+    return bool(fences), drawn
 
 
 def _loose_card(parts: list[str], x: float, y: float, card_id: str, action: str | None, faces: Faces) -> None:
