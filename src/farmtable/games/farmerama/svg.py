@@ -869,8 +869,9 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
         parts.append("</g>")
         y += PANEL_H
     height = y + 4
-    return (
+    head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board farmerama" viewBox="0 0 {W} {height:.0f}" '
         f'width="100%" font-family="{FONT}" role="group" aria-label="Farmerama table">'
-        f'<rect width="{W}" height="{height:.0f}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
+        f'<rect width="{W}" height="{height:.0f}" fill="{PAPER}"/>'
     )
+    return "".join([head, *parts, "</svg>"])

@@ -678,9 +678,10 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
         y = bottom + 14
     height = round(y + 2)
     label = "Farmers Finances table" + ("" if player is None else f", as player {player}")
-    return (
+    head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board" viewBox="0 0 {WIDTH} {height}" width="100%" '
         f'font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" role="group" '
         f"aria-label={quoteattr(label)}>"
-        f'{DEFS}<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
+        f'{DEFS}<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>'
     )
+    return "".join([head, *parts, "</svg>"])

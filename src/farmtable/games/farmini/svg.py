@@ -691,7 +691,9 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
     for owner, (block, w, h) in zip(owners, blocks, strict=True):
         if cx > 12 and cx + w > width - 12:
             cx, cy, row_h = 12.0, cy + row_h + FARM_GAP, 0.0
-        parts.append(f'<g transform="translate({cx:g},{cy:g})" data-board="{owner}">' + "".join(block) + "</g>")
+        parts.append(f'<g transform="translate({cx:g},{cy:g})" data-board="{owner}">')
+        parts += block
+        parts.append("</g>")
         cx += w + FARM_GAP
         row_h = max(row_h, h)
     cy += row_h + 14
@@ -699,11 +701,12 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
     # legend
     parts.append(_legend(12, cy))
     height = cy + 40
-    return (
+    head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board ft-farmini" viewBox="0 0 {width:g} {height:g}" '
         f'width="100%" font-family="{FONT}" role="group" aria-label="Farmini table">'
-        f'<rect width="{width:g}" height="{height:g}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
+        f'<rect width="{width:g}" height="{height:g}" fill="{PAPER}"/>'
     )
+    return "".join([head, *parts, "</svg>"])
 
 
 BAND_CACHE_LIMIT: Final = 1024

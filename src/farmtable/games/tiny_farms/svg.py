@@ -810,8 +810,9 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
             parts.append(_t(70, y + 14 + k * 17, _fit(event, 110), 11, fill=MUTED))
         y += 17 * len(events) + 8
     height = y + 6
-    return (
+    head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board" viewBox="0 0 {W} {height:.0f}" width="100%" '
         f'font-family="{SANS}" role="group" aria-label="Tiny Farms table">'
-        f'<rect width="{W}" height="{height:.0f}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
+        f'<rect width="{W}" height="{height:.0f}" fill="{PAPER}"/>'
     )
+    return "".join([head, *parts, "</svg>"])

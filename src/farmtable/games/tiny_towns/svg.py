@@ -1036,9 +1036,10 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
                 row_bottom = max(row_bottom, _small_town(svg, view, q, bx, y, s, block - 4, status_lines))
             y = row_bottom + 8
     height = round(y + 4)
-    return (
+    head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board tiny-towns" viewBox="0 0 {WIDTH} {height}" '
         f'width="100%" font-family="{FONT}" font-size="13" fill="{INK}" role="group" '
         f'aria-label="Tiny Towns table">'
-        f'<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>' + "".join(svg.parts) + "</svg>"
+        f'<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>'
     )
+    return "".join([head, *svg.parts, "</svg>"])
