@@ -384,6 +384,25 @@ def _still_cell(value: str, i: int, s: float, holds: bool) -> str:
     return "".join(svg.parts)
 
 
+@lru_cache(maxsize=4096)
+def _acting_cell(
+    x: float,
+    y: float,
+    s: float,
+    value: str,
+    sq: str,
+    actions: tuple[str, ...],
+    clickable: tuple[str, ...],
+    big: bool,
+    holds: bool,
+) -> str:
+    """A square with decisions (:func:`_cell`; ``clickable``: those of ``actions`` that are legal, the
+    ones drawn as buttons), written once: the same squares offer the same decisions in many positions."""
+    svg = _Svg(list(clickable))
+    _cell(svg, x, y, s, value, sq, list(actions), big, holds)
+    return "".join(svg.parts)
+
+
 @lru_cache(maxsize=512)
 def _still_town(grid: tuple[str, ...], s: float) -> str:
     """A town's squares when nothing in it is held, hidden or clickable."""
@@ -468,7 +487,8 @@ def _town(
         cubes = list(stores.get(sq, []))[:3]
         holds = bool(held or cubes or sq in statue)
         if actions:
-            _cell(svg, cx, cy, s, value, sq, actions, big, holds)
+            clickable = tuple(a for a in actions if a in svg.legal)
+            svg.add(_acting_cell(cx, cy, s, value, sq, tuple(actions), clickable, big, holds))
         else:
             svg.add(_still_cell(value if isinstance(value, str) else str(value), i, s, holds))
         if len(actions) > 1 or not (holds or ghost):
