@@ -294,9 +294,19 @@ def _pattern_size(pattern: str, cell: float) -> tuple[float, float]:
 def _draw_card(
     svg: _Svg, x: float, y: float, w: float, h: float, name: str, pattern: str, text: str, action: str = ""
 ) -> None:
-    """A building or monument card: colour band with the pile's word, name, pattern, effect."""
+    """A building or monument card: colour band with the pile's word, name, pattern, effect (a button when
+    ``action`` is legal)."""
+    svg.add(_card_drawing(x, y, w, h, name, pattern, text, action, bool(action) and action in svg.legal))
+
+
+@lru_cache(maxsize=1024)
+def _card_drawing(
+    x: float, y: float, w: float, h: float, name: str, pattern: str, text: str, action: str, clickable: bool
+) -> str:
+    """:func:`_draw_card`'s drawing, written once per card, place and whether it is a button."""
+    svg = _Svg([action] if clickable else [])
     pile = _pile(name)
-    if action and action in svg.legal:
+    if clickable:
         svg.button(action, x, y, w, h, fill="#ffffff", rx=6)
     else:
         svg.rect(x, y, w, h, "#ffffff", LINE, 6)
@@ -310,6 +320,7 @@ def _draw_card(
     _pattern(svg, x + (w - pw) / 2, ny - 8, pattern, cell)
     svg.lines(x + 7, ny - 8 + ph + 14, _wrap(text, 10.5, w - 12, 4), 10.5, color=MUTED)
     svg.add("</g>")
+    return "".join(svg.parts)
 
 
 def _card_height(w: float, name: str, pattern: str, text: str) -> float:
