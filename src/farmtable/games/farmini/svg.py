@@ -356,6 +356,13 @@ def _arm_paths(s: float, arms: tuple[bool, ...]) -> tuple[bool, str]:
 
 def _loose_card(parts: list[str], x: float, y: float, card_id: str, action: str | None, faces: Faces) -> None:
     """A face-up card (``LOOSE`` square) with its id above; tagged with ``take N``/``discard N``."""
+    parts.append(_loose_card_drawing(x, y, card_id, action, faces))
+
+
+@lru_cache(maxsize=1024)
+def _loose_card_drawing(x: float, y: float, card_id: str, action: str | None, faces: Faces) -> str:
+    """:func:`_loose_card`'s drawing, written once per place, card, decision and face set."""
+    parts: list[str] = []
     card = ALL_CARDS.get(card_id)
     parts.append(
         f'<rect x="{x - 4:g}" y="{y - 4:g}" width="{LOOSE + 8}" height="{LOOSE + 8}" rx="5" fill="#ffffff" '
@@ -386,12 +393,20 @@ def _loose_card(parts: list[str], x: float, y: float, card_id: str, action: str 
         parts.append(_text(x + LOOSE / 2, y + LOOSE + 18, action, 11, anchor="middle", fill=VERMILION))
         # over the card and its caption
         parts.append(_button(x - 6, y - 6, LOOSE + 12, LOOSE + 30, action))
+    return "".join(parts)
 
 
 def _rotation_chips(
     parts: list[str], x: float, y: float, card_id: str, chips: dict[int, str], faces: Faces = DEFAULT
 ) -> None:
     """A free place on the farm where the taken card fits: one chip per legal rotation (2 x 2)."""
+    parts.append(_rotation_chips_drawing(x, y, card_id, tuple(sorted(chips.items())), faces))
+
+
+@lru_cache(maxsize=1024)
+def _rotation_chips_drawing(x: float, y: float, card_id: str, chips: tuple[tuple[int, str], ...], faces: Faces) -> str:
+    """:func:`_rotation_chips`' drawing (``chips``: rotation and notation, by rotation), written once."""
+    parts: list[str] = []
     parts.append(
         f'<rect x="{x + 1:g}" y="{y + 1:g}" width="{CELL - 2}" height="{CELL - 2}" rx="4" fill="#ffffff" '
         f'stroke="{BLUE}" stroke-width="1.2" stroke-dasharray="4 3"/>'
@@ -399,7 +414,7 @@ def _rotation_chips(
     step = CELL / 2
     single = len(chips) == 1
     size = CHIP * 1.6 if single else CHIP
-    for rot, notation in sorted(chips.items()):
+    for rot, notation in chips:
         col, row = ROT_SLOT.get(rot, (0, 0))
         if single:
             cx, cy = x + (CELL - size) / 2, y + 6
@@ -412,6 +427,7 @@ def _rotation_chips(
         _card(parts, cx, cy, size, card_id, rot, faces=faces)
         parts.append(_text(cx + size / 2, cy + size + 8, f"{rot}°", 8, anchor="middle", fill=BLUE))
         parts.append(_button(cx - 1, cy - 1, size + 2, size + 10, notation))
+    return "".join(parts)
 
 
 # --- reading the view -------------------------------------------------------------------------
