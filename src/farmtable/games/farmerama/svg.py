@@ -676,13 +676,21 @@ def _garden_tile(i: int, reward: str) -> str:
     return _rect(x, ty, 87, 14, "#fbf3df", EARTH, 3) + _t(x + 3, ty + 10.5, shown, 9)
 
 
-def _info(board: dict[str, Any], legal: set[str], mine: bool, title: str, stars: str, notes: list[str]) -> list[str]:
-    """Beside a farmland: title and stars, cards, stable, barn, product tracks, garden."""
+def _info_head(mine: bool, title: str, stars: str, notes: list[str]) -> list[str]:
+    """The top of the column beside a farmland: the printed labels, the board's title, its stars and notes."""
     x0 = INFO_X
     out = [INFO_STATIC, _t(x0, INFO_Y + 18, title, 15, weight="bold", fill=BLUE if mine else INK)]
     out.append(_t(x0 + 466, INFO_Y + 18, stars, 13, anchor="end", weight="bold"))
     for k, note in enumerate(notes[:3]):
         out.append(_t(x0, INFO_Y + 36 + 14 * k, note, 11, fill=MUTED))
+    return out
+
+
+def _info_body(board: dict[str, Any], legal: set[str], mine: bool) -> list[str]:
+    """The rest of the column beside a farmland, read from the board alone: stable, barn, product tracks and
+    garden (after :func:`_info_head`)."""
+    x0 = INFO_X
+    out: list[str] = []
     stable = {str(a) for a in board.get("stable", [])}
     where = {str(a): str(area.get("area", "")) for area in board.get("areas", []) for a in area.get("pasture", [])}
     for i, animal in enumerate(ANIMAL_NAMES):
@@ -772,6 +780,28 @@ PANEL_MINE = _rect(2, 0, W - 4, PANEL_H - 10, "#fffaf0", BLUE, 10, ' stroke-widt
 PANEL_OTHER = _rect(2, 0, W - 4, PANEL_H - 10, "#ffffff", LINE, 10)
 
 
+BOARD_DECISIONS: Final = ("sow ", "harvest ", "feed ", "turn-wheel", "pay-water")
+"""How the decisions drawn on the seat's own board begin (:func:`_farmland`, :func:`_info_body`)."""
+_LANDS: BoundedCache[tuple[str, bool, tuple[str, ...] | bool], tuple[str, str]] = BoundedCache(CACHE_LIMIT)
+"""Farmlands and the bodies of their columns (:func:`_board_drawing`), by the board's ``repr``, whose it is
+and the decisions drawn on it."""
+
+
+def _board_drawing(key: str, board: dict[str, Any], legal: set[str], mine: bool) -> tuple[str, str]:
+    """The farmland (:func:`_farmland`) and the body of the column beside it (:func:`_info_body`) of the board
+    whose ``repr`` is ``key``, remembered by the board and the decisions drawn on it (they change less often
+    than the titles, stars and notes around them). The seat's own board reads only the legal decisions that
+    begin as in :data:`BOARD_DECISIONS`; another seat's board only whether ``""`` is legal."""
+    decisions: tuple[str, ...] | bool = (
+        tuple(sorted(a for a in legal if a.startswith(BOARD_DECISIONS))) if mine else "" in legal
+    )
+    got = _LANDS.get((key, mine, decisions))
+    if got is None:
+        land = "".join(_farmland(board, legal, mine))
+        got = _LANDS.put((key, mine, decisions), (land, "".join(_info_body(board, legal, mine))))
+    return got
+
+
 def _band(view: dict[str, Any], solo: Any) -> str:
     """:func:`_supply` and :func:`_buildings` (or :func:`_solo_panel`) for a seat with no decision,
     remembered by what they show."""
@@ -828,43 +858,17 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
             title += " · to act"
         stars = f"{scored[q][0]} stars" + ("" if over else " now")
         notes = _seat_notes(view, seat, board)
-        if mine and not allowed:  # the seat's own board with nothing to click: remembered like the others
-            own = (keys[q], title, stars, tuple(notes), "mine")
-            panel = _PANELS.get(own)
-            if panel is None:
-                marks = _marks_of(keys[q], board)
-                panel = _PANELS.put(
-                    own,
-                    "".join(
-                        [
-                            PANEL_MINE,
-                            *_farmland(board, allowed, mine),
-                            marks,
-                            *_info(board, allowed, mine, title, stars, notes),
-                        ]
-                    ),
-                )
-            parts.append(panel)
-        elif mine:
-            parts.append(PANEL_MINE)
-            parts += _farmland(board, allowed, mine)
-            parts.append(_marks_of(keys[q], board))
-            parts += _info(board, allowed, mine, title, stars, notes)
-        else:  # nothing on another seat's board is a button: the same drawing for every seat but its own
-            key = (keys[q], title, stars, tuple(notes), "" in allowed)
+        if mine and allowed:  # the seat's own board with buttons: the panel around it changes every time
+            land, body = _board_drawing(keys[q], board, allowed, mine)
+            parts += [PANEL_MINE, land, _marks_of(keys[q], board), *_info_head(mine, title, stars, notes), body]
+        else:  # nothing on the board is a button: the panel is the same for every seat it is not the own of
+            key = (keys[q], title, stars, tuple(notes), "mine" if mine else "" in allowed)
             panel = _PANELS.get(key)
             if panel is None:
-                panel = _PANELS.put(
-                    key,
-                    "".join(
-                        [
-                            PANEL_OTHER,
-                            *_farmland(board, allowed, mine),
-                            _marks_of(keys[q], board),
-                            *_info(board, allowed, mine, title, stars, notes),
-                        ]
-                    ),
-                )
+                land, body = _board_drawing(keys[q], board, allowed, mine)
+                top = _info_head(mine, title, stars, notes)
+                frame = PANEL_MINE if mine else PANEL_OTHER
+                panel = _PANELS.put(key, "".join([frame, land, _marks_of(keys[q], board), *top, body]))
             parts.append(panel)
         parts.append("</g>")
         y += PANEL_H
