@@ -782,12 +782,12 @@ PANEL_OTHER = _rect(2, 0, W - 4, PANEL_H - 10, "#ffffff", LINE, 10)
 
 BOARD_DECISIONS: Final = ("sow ", "harvest ", "feed ", "turn-wheel", "pay-water")
 """How the decisions drawn on the seat's own board begin (:func:`_farmland`, :func:`_info_body`)."""
-_LANDS: BoundedCache[tuple[str, bool, tuple[str, ...] | bool], tuple[str, str]] = BoundedCache(CACHE_LIMIT)
-"""Farmlands and the bodies of their columns (:func:`_board_drawing`), by the board's ``repr``, whose it is
-and the decisions drawn on it."""
+_LANDS: BoundedCache[tuple[str, bool, tuple[str, ...] | bool], tuple[list[str], list[str]]] = BoundedCache(CACHE_LIMIT)
+"""Farmlands and the bodies of their columns as parts (:func:`_board_drawing`; read, never changed), by the
+board's ``repr``, whose it is and the decisions drawn on it."""
 
 
-def _board_drawing(key: str, board: dict[str, Any], legal: set[str], mine: bool) -> tuple[str, str]:
+def _board_drawing(key: str, board: dict[str, Any], legal: set[str], mine: bool) -> tuple[list[str], list[str]]:
     """The farmland (:func:`_farmland`) and the body of the column beside it (:func:`_info_body`) of the board
     whose ``repr`` is ``key``, remembered by the board and the decisions drawn on it (they change less often
     than the titles, stars and notes around them). The seat's own board reads only the legal decisions that
@@ -797,8 +797,7 @@ def _board_drawing(key: str, board: dict[str, Any], legal: set[str], mine: bool)
     )
     got = _LANDS.get((key, mine, decisions))
     if got is None:
-        land = "".join(_farmland(board, legal, mine))
-        got = _LANDS.put((key, mine, decisions), (land, "".join(_info_body(board, legal, mine))))
+        got = _LANDS.put((key, mine, decisions), (_farmland(board, legal, mine), _info_body(board, legal, mine)))
     return got
 
 
@@ -860,7 +859,7 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
         notes = _seat_notes(view, seat, board)
         if mine and allowed:  # the seat's own board with buttons: the panel around it changes every time
             land, body = _board_drawing(keys[q], board, allowed, mine)
-            parts += [PANEL_MINE, land, _marks_of(keys[q], board), *_info_head(mine, title, stars, notes), body]
+            parts += [PANEL_MINE, *land, _marks_of(keys[q], board), *_info_head(mine, title, stars, notes), *body]
         else:  # nothing on the board is a button: the panel is the same for every seat it is not the own of
             key = (keys[q], title, stars, tuple(notes), "mine" if mine else "" in allowed)
             panel = _PANELS.get(key)
@@ -868,7 +867,7 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
                 land, body = _board_drawing(keys[q], board, allowed, mine)
                 top = _info_head(mine, title, stars, notes)
                 frame = PANEL_MINE if mine else PANEL_OTHER
-                panel = _PANELS.put(key, "".join([frame, land, _marks_of(keys[q], board), *top, body]))
+                panel = _PANELS.put(key, "".join([frame, *land, _marks_of(keys[q], board), *top, *body]))
             parts.append(panel)
         parts.append("</g>")
         y += PANEL_H
