@@ -6,7 +6,8 @@ Each round runs one fresh child process per side (ABBA order), which draws every
 fixture's order (seat 0, seat 1, spectator of one moment, then the next moment: what a server draws after a
 decision), so what the renderers remember is only what earlier positions left, as in a server. CPU time
 (``time.process_time``) per picture per game; then the before/after ratios paired per round with a 95% t
-interval on the log ratios. Every picture's digest is checked against the fixture on both sides.
+interval on the log ratios, and the median of the paired ratios. Every picture's digest is checked against
+the fixture on both sides. The 1-minute load average is printed before and after the rounds.
 
     nice -n 10 .venv/bin/python benchmarks/server_render.py --rounds 6 [--before COMMIT] [--after COMMIT]
 """
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -55,13 +58,14 @@ def one_run(src: Path) -> dict[str, Any]:
 def main() -> None:
     """Export the older renderers, run the rounds, print the CPU per picture and the ratios."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--before", default="e7f39f0", help="the older commit (default: main before this work)")
+    parser.add_argument("--before", default="5435969", help="the older commit (default: main before session 18)")
     parser.add_argument("--after", help="a commit to compare instead of this checkout's working tree")
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--json", action="store_true", help="print JSON only")
     args = parser.parse_args()
     if not 1 <= args.rounds <= MAX_ROUNDS:
         raise SystemExit(f"--rounds is 1 to {MAX_ROUNDS} (bounded on purpose)")
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         old, new, sides = export_sides(args.before, args.after, Path(tmp))
         runs: list[dict[str, Any]] = []
@@ -76,9 +80,13 @@ def main() -> None:
     summary = {
         "before": old,
         "after": new,
+        "load_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         "pictures_not_as_in_the_fixture": {s: sum(x["wrong"] for x in runs if x["side"] == s) for s in sides},
         "ratio_before_over_after": {
             g: ratio_interval([(b["us"][g], a["us"][g]) for b, a in pairs]) for g in [*games, "all"]
+        },
+        "median_ratio_before_over_after": {
+            g: round(statistics.median(b["us"][g] / a["us"][g] for b, a in pairs), 3) for g in [*games, "all"]
         },
         "runs": runs,
     }
@@ -90,8 +98,13 @@ def main() -> None:
     for x in runs:
         cells = " ".join(f"{x['us'][g]:>12.0f}" for g in [*games, "all"])
         print(f"{x['round']:>5} {x['side']:>7} {cells}  {x['wrong']}")
+    medians = summary["median_ratio_before_over_after"]
     for g, ci in summary["ratio_before_over_after"].items():
-        print(f"before/after {g}: {ci['ratio']:.3f} (95% CI {ci['low']:.3f} .. {ci['high']:.3f}, {ci['n']} rounds)")
+        print(
+            f"before/after {g}: {ci['ratio']:.3f} (95% CI {ci['low']:.3f} .. {ci['high']:.3f}, {ci['n']} rounds; "
+            f"median of the paired ratios {medians[g]:.3f})"
+        )
+    print(f"load average (1 min) before and after the rounds: {summary['load_1min']}")
 
 
 if __name__ == "__main__":

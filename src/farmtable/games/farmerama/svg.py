@@ -536,29 +536,52 @@ def _hub(wheel: str, can_turn: bool) -> str:
     return hub + _t(CX, CY + 11, f"{wheel}×", 11, anchor="middle", weight="bold")
 
 
+@lru_cache(maxsize=64)
+def _bed_mark_tail(i: int, j: int, count: int) -> str:
+    """The geometry of bed ``j`` of ``count`` in area position ``i``'s outline (after its ``data-content``)."""
+    angle = i * SLICE + (j - (count - 1) / 2) * BED_STEP
+    bx, by = _pt(CX, CY, BED_R, angle)
+    return (
+        f' x="{bx - BED_SIZE / 2:.1f}" y="{by - BED_SIZE / 2:.1f}" width="{BED_SIZE:g}" height="{BED_SIZE:g}" '
+        f'rx="3" fill="none" pointer-events="none"/>'
+    )
+
+
+PASTURE_MARK_TAIL: Final = tuple(
+    f' cx="{px:.1f}" cy="{py:.1f}" r="{PASTURE_R * math.sin(PASTURE_STEP) + 12:.0f}" fill="none" '
+    f'pointer-events="none"/>'
+    for px, py in (_pt(CX, CY, PASTURE_R, i * SLICE) for i in range(AREAS))
+)
+"""The geometry of area position ``i``'s pasture outline (after its ``data-content``)."""
+
+
 def _bed_marks(board: dict[str, Any]) -> str:
     """Invisible outlines of the beds and pastures with ``data-cell`` and ``data-content``: the page
     outlines the ones each player's last decision changed."""
     out = []
     for i, area in enumerate(board.get("areas", [])[:AREAS]):
         beds = area.get("beds", [])
+        count = len(beds)
         name = str(area.get("area", f"A{i}"))
         for j, bed in enumerate(beds):
-            angle = i * SLICE + (j - (len(beds) - 1) / 2) * BED_STEP
-            bx, by = _pt(CX, CY, BED_R, angle)
             out.append(
-                f'<rect class="ft-cell" data-cell="{name}-{j}" data-content={quoteattr(str(bed or ""))} '
-                f'x="{bx - BED_SIZE / 2:.1f}" y="{by - BED_SIZE / 2:.1f}" width="{BED_SIZE:g}" height="{BED_SIZE:g}" '
-                f'rx="3" fill="none" pointer-events="none"/>'
+                f'<rect class="ft-cell" data-cell="{name}-{j}" data-content={quoteattr(str(bed or ""))}'
+                + _bed_mark_tail(i, j, count)
             )
-        px, py = _pt(CX, CY, PASTURE_R, i * SLICE)
         pasture = " ".join(map(str, area.get("pasture", [])))
         out.append(
-            f'<circle class="ft-cell" data-cell="{name}-pasture" data-content={quoteattr(pasture)} '
-            f'cx="{px:.1f}" cy="{py:.1f}" r="{PASTURE_R * math.sin(PASTURE_STEP) + 12:.0f}" fill="none" '
-            f'pointer-events="none"/>'
+            f'<circle class="ft-cell" data-cell="{name}-pasture" data-content={quoteattr(pasture)}'
+            + PASTURE_MARK_TAIL[i]
         )
     return "".join(out)
+
+
+def _marks_of(key: str, board: dict[str, Any]) -> str:
+    """:func:`_bed_marks` remembered by ``key`` (the board's ``repr``): the same for every seat."""
+    marks = _MARKS.get(key)
+    if marks is None:
+        marks = _MARKS.put(key, _bed_marks(board))
+    return marks
 
 
 def _farmland(board: dict[str, Any], legal: set[str], mine: bool) -> list[str]:
@@ -653,13 +676,21 @@ def _garden_tile(i: int, reward: str) -> str:
     return _rect(x, ty, 87, 14, "#fbf3df", EARTH, 3) + _t(x + 3, ty + 10.5, shown, 9)
 
 
-def _info(board: dict[str, Any], legal: set[str], mine: bool, title: str, stars: str, notes: list[str]) -> list[str]:
-    """Beside a farmland: title and stars, cards, stable, barn, product tracks, garden."""
+def _info_head(mine: bool, title: str, stars: str, notes: list[str]) -> list[str]:
+    """The top of the column beside a farmland: the printed labels, the board's title, its stars and notes."""
     x0 = INFO_X
     out = [INFO_STATIC, _t(x0, INFO_Y + 18, title, 15, weight="bold", fill=BLUE if mine else INK)]
     out.append(_t(x0 + 466, INFO_Y + 18, stars, 13, anchor="end", weight="bold"))
     for k, note in enumerate(notes[:3]):
         out.append(_t(x0, INFO_Y + 36 + 14 * k, note, 11, fill=MUTED))
+    return out
+
+
+def _info_body(board: dict[str, Any], legal: set[str], mine: bool) -> list[str]:
+    """The rest of the column beside a farmland, read from the board alone: stable, barn, product tracks and
+    garden (after :func:`_info_head`)."""
+    x0 = INFO_X
+    out: list[str] = []
     stable = {str(a) for a in board.get("stable", [])}
     where = {str(a): str(area.get("area", "")) for area in board.get("areas", []) for a in area.get("pasture", [])}
     for i, animal in enumerate(ANIMAL_NAMES):
@@ -749,6 +780,27 @@ PANEL_MINE = _rect(2, 0, W - 4, PANEL_H - 10, "#fffaf0", BLUE, 10, ' stroke-widt
 PANEL_OTHER = _rect(2, 0, W - 4, PANEL_H - 10, "#ffffff", LINE, 10)
 
 
+BOARD_DECISIONS: Final = ("sow ", "harvest ", "feed ", "turn-wheel", "pay-water")
+"""How the decisions drawn on the seat's own board begin (:func:`_farmland`, :func:`_info_body`)."""
+_LANDS: BoundedCache[tuple[str, bool, tuple[str, ...] | bool], tuple[list[str], list[str]]] = BoundedCache(CACHE_LIMIT)
+"""Farmlands and the bodies of their columns as parts (:func:`_board_drawing`; read, never changed), by the
+board's ``repr``, whose it is and the decisions drawn on it."""
+
+
+def _board_drawing(key: str, board: dict[str, Any], legal: set[str], mine: bool) -> tuple[list[str], list[str]]:
+    """The farmland (:func:`_farmland`) and the body of the column beside it (:func:`_info_body`) of the board
+    whose ``repr`` is ``key``, remembered by the board and the decisions drawn on it (they change less often
+    than the titles, stars and notes around them). The seat's own board reads only the legal decisions that
+    begin as in :data:`BOARD_DECISIONS`; another seat's board only whether ``""`` is legal."""
+    decisions: tuple[str, ...] | bool = (
+        tuple(sorted(a for a in legal if a.startswith(BOARD_DECISIONS))) if mine else "" in legal
+    )
+    got = _LANDS.get((key, mine, decisions))
+    if got is None:
+        got = _LANDS.put((key, mine, decisions), (_farmland(board, legal, mine), _info_body(board, legal, mine)))
+    return got
+
+
 def _band(view: dict[str, Any], solo: Any) -> str:
     """:func:`_supply` and :func:`_buildings` (or :func:`_solo_panel`) for a seat with no decision,
     remembered by what they show."""
@@ -805,54 +857,24 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
             title += " · to act"
         stars = f"{scored[q][0]} stars" + ("" if over else " now")
         notes = _seat_notes(view, seat, board)
-        if mine and not allowed:  # the seat's own board with nothing to click: remembered like the others
-            own = (keys[q], title, stars, tuple(notes), "mine")
-            panel = _PANELS.get(own)
-            if panel is None:
-                marks = _MARKS.get(keys[q])
-                if marks is None:
-                    marks = _MARKS.put(keys[q], _bed_marks(board))
-                panel = _PANELS.put(
-                    own,
-                    "".join(
-                        [
-                            PANEL_MINE,
-                            *_farmland(board, allowed, mine),
-                            marks,
-                            *_info(board, allowed, mine, title, stars, notes),
-                        ]
-                    ),
-                )
-            parts.append(panel)
-        elif mine:
-            parts.append(PANEL_MINE)
-            parts += _farmland(board, allowed, mine)
-            marks = _MARKS.get(keys[q])
-            if marks is None:
-                marks = _MARKS.put(keys[q], _bed_marks(board))
-            parts.append(marks)
-            parts += _info(board, allowed, mine, title, stars, notes)
-        else:  # nothing on another seat's board is a button: the same drawing for every seat but its own
-            key = (keys[q], title, stars, tuple(notes), "" in allowed)
+        if mine and allowed:  # the seat's own board with buttons: the panel around it changes every time
+            land, body = _board_drawing(keys[q], board, allowed, mine)
+            parts += [PANEL_MINE, *land, _marks_of(keys[q], board), *_info_head(mine, title, stars, notes), *body]
+        else:  # nothing on the board is a button: the panel is the same for every seat it is not the own of
+            key = (keys[q], title, stars, tuple(notes), "mine" if mine else "" in allowed)
             panel = _PANELS.get(key)
             if panel is None:
-                panel = _PANELS.put(
-                    key,
-                    "".join(
-                        [
-                            PANEL_OTHER,
-                            *_farmland(board, allowed, mine),
-                            _bed_marks(board),
-                            *_info(board, allowed, mine, title, stars, notes),
-                        ]
-                    ),
-                )
+                land, body = _board_drawing(keys[q], board, allowed, mine)
+                top = _info_head(mine, title, stars, notes)
+                frame = PANEL_MINE if mine else PANEL_OTHER
+                panel = _PANELS.put(key, "".join([frame, *land, _marks_of(keys[q], board), *top, *body]))
             parts.append(panel)
         parts.append("</g>")
         y += PANEL_H
     height = y + 4
-    return (
+    head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board farmerama" viewBox="0 0 {W} {height:.0f}" '
         f'width="100%" font-family="{FONT}" role="group" aria-label="Farmerama table">'
-        f'<rect width="{W}" height="{height:.0f}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
+        f'<rect width="{W}" height="{height:.0f}" fill="{PAPER}"/>'
     )
+    return "".join([head, *parts, "</svg>"])

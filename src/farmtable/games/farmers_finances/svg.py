@@ -101,6 +101,7 @@ def _pips(cx: float, cy: float, size: float, face: int, fill: str) -> str:
     )
 
 
+@lru_cache(maxsize=256)
 def _die(cx: float, cy: float, size: float, face: int, *, real: bool) -> str:
     """A die face: ``real`` is the game's die (white, bold), otherwise the face printed on the market card."""
     half = size / 2
@@ -298,24 +299,7 @@ def _market_card_drawn(x: float, y: float, w: float, row_now: int, verb: str | N
     parts.append(_t(cols["animal"], hy, "animal buy · sell", size=12, anchor="middle", fill=MUTED))
     top = y + 60
     for i, row in enumerate(c.MARKET_ROWS):
-        ry = top + i * ROW_H
-        here = row == row_now
-        fill = "#dcefff" if here else ("#faf8f2" if i % 2 else "#ffffff")
-        body = _rect(x + 8, ry, w - 16, ROW_H - 4, fill, BLUE if here else LINE)
-        body += _t(x + 18, ry + 24, "▶" if here else "", size=14, bold=True, fill=BLUE)
-        body += _t(cols["buy"], ry + 24, _signed(c.BUY_MODIFIER[row]), size=14, anchor="middle", bold=here)
-        body += _t(cols["sell"], ry + 24, _signed(c.SELL_MODIFIER[row]), size=14, anchor="middle", bold=here)
-        for sort in c.MARKET_SORTS:
-            body += _t(
-                cols[sort],
-                ry + 24,
-                f"{c.buy_cost(sort, row)} · {c.sell_price(sort, row)}",
-                size=14,
-                anchor="middle",
-                bold=here,
-            )
-        parts.append(_group(f"{verb} {row}" if verb else None, body))
-        parts.append(_die(cols["die"], ry + (ROW_H - 4) / 2, 26 if here else 22, row, real=here))
+        parts.append(_market_row(x, top + i * ROW_H, w, i, row, row == row_now, verb))
     fy = top + 5 * ROW_H + 8
     if last:
         parts.append(_die(x + 32, fy + 22, 30, last, real=True))
@@ -338,6 +322,30 @@ def _market_card_drawn(x: float, y: float, w: float, row_now: int, verb: str | N
         parts.append(_t(x + w - 14, fy + 19, "solo: rolled at the start", size=12, anchor="end", fill=MUTED))
         parts.append(_t(x + w - 14, fy + 37, "of each turn (a 6 sells the farm)", size=12, anchor="end", fill=MUTED))
     return "".join(parts)
+
+
+@lru_cache(maxsize=256)
+def _market_row(x: float, ry: float, w: float, i: int, row: int, here: bool, verb: str | None) -> str:
+    """Row ``i`` of the market card (top at ``ry``): its modifiers and prices, and its die face; ``here``:
+    the die is on it. Written once per place and state (a row looks the same in many positions)."""
+    cols = {"die": x + 46, "buy": x + 118, "sell": x + 172, "wheat": x + 280, "animal": x + 400}
+    fill = "#dcefff" if here else ("#faf8f2" if i % 2 else "#ffffff")
+    body = _rect(x + 8, ry, w - 16, ROW_H - 4, fill, BLUE if here else LINE)
+    body += _t(x + 18, ry + 24, "▶" if here else "", size=14, bold=True, fill=BLUE)
+    body += _t(cols["buy"], ry + 24, _signed(c.BUY_MODIFIER[row]), size=14, anchor="middle", bold=here)
+    body += _t(cols["sell"], ry + 24, _signed(c.SELL_MODIFIER[row]), size=14, anchor="middle", bold=here)
+    for sort in c.MARKET_SORTS:
+        body += _t(
+            cols[sort],
+            ry + 24,
+            f"{c.buy_cost(sort, row)} · {c.sell_price(sort, row)}",
+            size=14,
+            anchor="middle",
+            bold=here,
+        )
+    return _group(f"{verb} {row}" if verb else None, body) + _die(
+        cols["die"], ry + (ROW_H - 4) / 2, 26 if here else 22, row, real=here
+    )
 
 
 CARD_W, CARD_H = 104.0, 146.0
@@ -670,9 +678,10 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
         y = bottom + 14
     height = round(y + 2)
     label = "Farmers Finances table" + ("" if player is None else f", as player {player}")
-    return (
+    head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board" viewBox="0 0 {WIDTH} {height}" width="100%" '
         f'font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" role="group" '
         f"aria-label={quoteattr(label)}>"
-        f'{DEFS}<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
+        f'{DEFS}<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>'
     )
+    return "".join([head, *parts, "</svg>"])

@@ -197,6 +197,15 @@ def _quarter(
             parts.append(_ring(cx, cy, h))
 
 
+@lru_cache(maxsize=1024)
+def _card_quarter(x: float, y: float, h: float, content: str, animal: str | None, pen: bool, label: bool) -> str:
+    """A quarter of a card's drawing (:func:`_quarter` without its background), written once: the same
+    quarters come back on many cards."""
+    parts: list[str] = []
+    _quarter(parts, x, y, h, content, animal=animal, pen=pen, label=label, background=False)
+    return "".join(parts)
+
+
 def _ring(cx: float, cy: float, h: float) -> str:
     """A free animal cell: a dashed ring in a quarter of side ``h``."""
     return (
@@ -306,17 +315,11 @@ def _card_body(s: float, card_id: str, rot: int, states: tuple[QuarterState, ...
         ox, oy = QUARTER_OFFSET[q]
         pen, animal, button = states[q]
         content = "G" if button else oriented.quarters[q]  # a button ring is drawn on top by _card
-        _quarter(parts, ox * h, oy * h, h, content, animal=animal, pen=pen, label=s >= CELL, background=False)
+        parts.append(_card_quarter(ox * h, oy * h, h, content, animal, pen, s >= CELL))
     c = _n(h)
-    fences = "".join(f"M{c} {c}L{_n(ARM_END[i][0] * h)} {_n(ARM_END[i][1] * h)}" for i in range(4) if oriented.arms[i])
-    open_arms = "".join(
-        f"M{c} {c}L{_n(ARM_END[i][0] * h)} {_n(ARM_END[i][1] * h)}" for i in range(4) if not oriented.arms[i]
-    )
     width = max(2.0, s * 0.07)
-    if open_arms:
-        parts.append(f'<path d="{open_arms}" stroke="#a9c08f" stroke-width="1" stroke-dasharray="2 3"/>')
-    if fences:
-        parts.append(f'<path d="{fences}" stroke="{FENCE}" stroke-width="{_n(width)}" stroke-linecap="round"/>')
+    fences, arm_paths = _arm_paths(s, tuple(oriented.arms))
+    parts.append(arm_paths)
     card = ALL_CARDS.get(card_id)
     if isinstance(card, FenceCard) and card.farm:
         r = s * 0.13
@@ -334,8 +337,32 @@ def _card_body(s: float, card_id: str, rot: int, states: tuple[QuarterState, ...
     return "".join(parts)
 
 
+@lru_cache(maxsize=128)
+def _arm_paths(s: float, arms: tuple[bool, ...]) -> tuple[bool, str]:
+    """A card's four arms (side ``s``): whether any is a fence, and their drawing (the open arms dashed,
+    the fences thick), written once per size and arms."""
+    h = s / 2
+    c = _n(h)
+    fences = "".join(f"M{c} {c}L{_n(ARM_END[i][0] * h)} {_n(ARM_END[i][1] * h)}" for i in range(4) if arms[i])
+    open_arms = "".join(f"M{c} {c}L{_n(ARM_END[i][0] * h)} {_n(ARM_END[i][1] * h)}" for i in range(4) if not arms[i])
+    width = max(2.0, s * 0.07)
+    drawn = ""
+    if open_arms:
+        drawn += f'<path d="{open_arms}" stroke="#a9c08f" stroke-width="1" stroke-dasharray="2 3"/>'
+    if fences:
+        drawn += f'<path d="{fences}" stroke="{FENCE}" stroke-width="{_n(width)}" stroke-linecap="round"/>'
+    return bool(fences), drawn
+
+
 def _loose_card(parts: list[str], x: float, y: float, card_id: str, action: str | None, faces: Faces) -> None:
     """A face-up card (``LOOSE`` square) with its id above; tagged with ``take N``/``discard N``."""
+    parts.append(_loose_card_drawing(x, y, card_id, action, faces))
+
+
+@lru_cache(maxsize=1024)
+def _loose_card_drawing(x: float, y: float, card_id: str, action: str | None, faces: Faces) -> str:
+    """:func:`_loose_card`'s drawing, written once per place, card, decision and face set."""
+    parts: list[str] = []
     card = ALL_CARDS.get(card_id)
     parts.append(
         f'<rect x="{x - 4:g}" y="{y - 4:g}" width="{LOOSE + 8}" height="{LOOSE + 8}" rx="5" fill="#ffffff" '
@@ -366,12 +393,20 @@ def _loose_card(parts: list[str], x: float, y: float, card_id: str, action: str 
         parts.append(_text(x + LOOSE / 2, y + LOOSE + 18, action, 11, anchor="middle", fill=VERMILION))
         # over the card and its caption
         parts.append(_button(x - 6, y - 6, LOOSE + 12, LOOSE + 30, action))
+    return "".join(parts)
 
 
 def _rotation_chips(
     parts: list[str], x: float, y: float, card_id: str, chips: dict[int, str], faces: Faces = DEFAULT
 ) -> None:
     """A free place on the farm where the taken card fits: one chip per legal rotation (2 x 2)."""
+    parts.append(_rotation_chips_drawing(x, y, card_id, tuple(sorted(chips.items())), faces))
+
+
+@lru_cache(maxsize=1024)
+def _rotation_chips_drawing(x: float, y: float, card_id: str, chips: tuple[tuple[int, str], ...], faces: Faces) -> str:
+    """:func:`_rotation_chips`' drawing (``chips``: rotation and notation, by rotation), written once."""
+    parts: list[str] = []
     parts.append(
         f'<rect x="{x + 1:g}" y="{y + 1:g}" width="{CELL - 2}" height="{CELL - 2}" rx="4" fill="#ffffff" '
         f'stroke="{BLUE}" stroke-width="1.2" stroke-dasharray="4 3"/>'
@@ -379,7 +414,7 @@ def _rotation_chips(
     step = CELL / 2
     single = len(chips) == 1
     size = CHIP * 1.6 if single else CHIP
-    for rot, notation in sorted(chips.items()):
+    for rot, notation in chips:
         col, row = ROT_SLOT.get(rot, (0, 0))
         if single:
             cx, cy = x + (CELL - size) / 2, y + 6
@@ -392,6 +427,7 @@ def _rotation_chips(
         _card(parts, cx, cy, size, card_id, rot, faces=faces)
         parts.append(_text(cx + size / 2, cy + size + 8, f"{rot}°", 8, anchor="middle", fill=BLUE))
         parts.append(_button(cx - 1, cy - 1, size + 2, size + 10, notation))
+    return "".join(parts)
 
 
 # --- reading the view -------------------------------------------------------------------------
@@ -671,7 +707,9 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
     for owner, (block, w, h) in zip(owners, blocks, strict=True):
         if cx > 12 and cx + w > width - 12:
             cx, cy, row_h = 12.0, cy + row_h + FARM_GAP, 0.0
-        parts.append(f'<g transform="translate({cx:g},{cy:g})" data-board="{owner}">' + "".join(block) + "</g>")
+        parts.append(f'<g transform="translate({cx:g},{cy:g})" data-board="{owner}">')
+        parts += block
+        parts.append("</g>")
         cx += w + FARM_GAP
         row_h = max(row_h, h)
     cy += row_h + 14
@@ -679,11 +717,12 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
     # legend
     parts.append(_legend(12, cy))
     height = cy + 40
-    return (
+    head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board ft-farmini" viewBox="0 0 {width:g} {height:g}" '
         f'width="100%" font-family="{FONT}" role="group" aria-label="Farmini table">'
-        f'<rect width="{width:g}" height="{height:g}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
+        f'<rect width="{width:g}" height="{height:g}" fill="{PAPER}"/>'
     )
+    return "".join([head, *parts, "</svg>"])
 
 
 BAND_CACHE_LIMIT: Final = 1024

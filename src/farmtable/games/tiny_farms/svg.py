@@ -14,9 +14,10 @@ Everything drawn comes from the view (all of it public), so nothing can leak.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any, Final
 
-from farmtable.core.memo import BoundedCache
+from farmtable.core.memo import BoundedCache, RecentReprs
 from farmtable.core.svgkit import escape, quoteattr
 from farmtable.games.tiny_farms import components as c
 from farmtable.games.tiny_farms import scoring
@@ -178,6 +179,7 @@ def _wheel_parts(wheel: dict[str, Any], cx: float, cy: float, radius: float) -> 
 # --- dice, milk, collected animals, crops, Emma -------------------------------------------------
 
 
+@lru_cache(maxsize=256)
 def _die(x: float, y: float, value: int, size: float = 40) -> str:
     pips = "".join(
         f'<circle cx="{x + size * (0.25 + 0.25 * col):.1f}" cy="{y + size * (0.25 + 0.25 * row):.1f}" '
@@ -189,6 +191,16 @@ def _die(x: float, y: float, value: int, size: float = 40) -> str:
         f'<g><title>die showing {value}</title><rect x="{x:.1f}" y="{y:.1f}" width="{size}" height="{size}" rx="7" '
         f'fill="#ffffff" stroke="{INK}" stroke-width="1.5"/>{pips}{label}</g>'
     )
+
+
+RECENT_PARTS: Final = 16
+_RECENT = RecentReprs(RECENT_PARTS)
+
+
+def _recent_repr(part: object) -> str:
+    """``repr(part)``, the key of a drawing remembered of it, found again by equality among the last parts
+    seen (each seat's view brings its own equal copy of every part: :class:`RecentReprs`)."""
+    return _RECENT.key(part)
 
 
 PANEL_CACHE_LIMIT: Final = 1024
@@ -205,21 +217,18 @@ def _panel(
     if legal:
         return _draw_panel(view, legal, player, x, y, width)
     to_act = view.get("to_act") or []
-    key = (
-        x,
-        y,
-        width,
-        bool(to_act) and to_act[0] == player,
-        repr(view.get("wheel")),
-        repr(view.get("milk_change")),
-        repr(view.get("dice")),
-        repr(view.get("phase")),
-        repr(view.get("collected")),
-        repr(view.get("collected_for")),
-        repr(to_act),
-        repr(view.get("crop")),
-        repr(view.get("emma")),
+    shown = (
+        view.get("wheel"),
+        view.get("milk_change"),
+        view.get("dice"),
+        view.get("phase"),
+        view.get("collected"),
+        view.get("collected_for"),
+        to_act,
+        view.get("crop"),
+        view.get("emma"),
     )
+    key = (x, y, width, bool(to_act) and to_act[0] == player, _recent_repr(shown))
     cached = _PANELS.get(key)
     if cached is None:
         cached = _PANELS.put(key, _draw_panel(view, legal, player, x, y, width))
@@ -317,7 +326,21 @@ def _draw_panel(
     return out, y
 
 
+_EMMAS: BoundedCache[tuple[Any, ...], str] = BoundedCache(PANEL_CACHE_LIMIT)
+"""Farmer Emma's card drawn, by what it shows and where (the same for every seat)."""
+
+
 def _emma(emma: dict[str, Any], x: float, y: float, width: float, *, over: bool) -> list[str]:
+    """Farmer Emma's card (her level, target and tracks) at (``x``, ``y``), remembered by what it shows."""
+    key = (_recent_repr(emma), x, y, width, over)
+    drawn = _EMMAS.get(key)
+    if drawn is None:
+        drawn = _EMMAS.put(key, "".join(_draw_emma(emma, x, y, width, over=over)))
+    return [drawn]
+
+
+def _draw_emma(emma: dict[str, Any], x: float, y: float, width: float, *, over: bool) -> list[str]:
+    """:func:`_emma`, drawn."""
     level = str(emma.get("difficulty") or "") + (", advanced" if emma.get("advanced") else "")
     target = emma.get("target") or 0
     first = "Emma moves first this round" if emma.get("goes_first") else "you move first this round"
@@ -398,18 +421,38 @@ def _farm(
         return f'<g transform="translate({x:.1f},{y:.1f})">{body}</g>'
     marks = _MARKS.get(key)
     if marks is None:
+        heads, tails = _mark_parts(letter, cell)
         marks = _MARKS.put(
             key,
             "".join(
-                f'<rect class="ft-cell" data-cell="{letter}-{c.COLUMN_LETTERS[col]}{r + 1}" '
-                f"data-content={quoteattr(row[col])} "
-                f'x="{col * cell + 1:.1f}" y="{TOP + r * cell + 1:.1f}" width="{cell - 2:.1f}" height="{cell - 2:.1f}" '
-                f'fill="none" pointer-events="none"/>'
+                heads[r][col] + quoteattr(row[col]) + tails[r][col]
                 for r, row in enumerate(key[2][:4])
                 for col in range(min(4, len(row)))
             ),
         )
     return f'<g transform="translate({x:.1f},{y:.1f})" data-board="{board}">{body}{marks}</g>'
+
+
+@lru_cache(maxsize=16)
+def _mark_parts(letter: str, cell: float) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
+    """The fixed text of farm ``letter``'s space outlines, before and after each space's ``data-content``
+    value (``[row][column]``), for spaces of ``cell`` units."""
+    heads = tuple(
+        tuple(
+            f'<rect class="ft-cell" data-cell="{letter}-{c.COLUMN_LETTERS[col]}{r + 1}" data-content='
+            for col in range(4)
+        )
+        for r in range(4)
+    )
+    tails = tuple(
+        tuple(
+            f' x="{col * cell + 1:.1f}" y="{TOP + r * cell + 1:.1f}" width="{cell - 2:.1f}" height="{cell - 2:.1f}" '
+            'fill="none" pointer-events="none"/>'
+            for col in range(4)
+        )
+        for r in range(4)
+    )
+    return heads, tails
 
 
 _FRAMES: dict[tuple[str, float], str] = {}
@@ -564,7 +607,7 @@ def _player_area(
         x,
         y,
         cell,
-        repr((view.get("players") or [])[p]),
+        _recent_repr((view.get("players") or [])[p]),
     )
     got = _AREAS.get(key)
     if got is None:
@@ -651,8 +694,22 @@ def _board_codes(data: dict[str, Any]) -> list[int]:
     return codes
 
 
+_FINALS: BoundedCache[str, tuple[str, list[int]]] = BoundedCache(PANEL_CACHE_LIMIT)
+"""The game-over banner and totals, by the ``repr`` of the players and Emma's card they are counted from."""
+
+
 def _final_scores(view: dict[str, Any]) -> tuple[str, list[int]]:
-    """Game over: the final scores, recomputed from the public farms, milk and Emma's card."""
+    """Game over: the final scores, recomputed from the public farms, milk and Emma's card (remembered by
+    what they are counted from: every seat's picture shows the same)."""
+    key = _recent_repr((view.get("players"), view.get("emma")))
+    got = _FINALS.get(key)
+    if got is None:
+        got = _FINALS.put(key, _count_final_scores(view))
+    return got[0], list(got[1])
+
+
+def _count_final_scores(view: dict[str, Any]) -> tuple[str, list[int]]:
+    """:func:`_final_scores`, counted."""
     players: list[dict[str, Any]] = view.get("players") or []
     boards = [_board_codes(p) for p in players]
     milk = [int(p.get("milk") or 0) for p in players]
@@ -753,8 +810,9 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
             parts.append(_t(70, y + 14 + k * 17, _fit(event, 110), 11, fill=MUTED))
         y += 17 * len(events) + 8
     height = y + 6
-    return (
+    head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board" viewBox="0 0 {W} {height:.0f}" width="100%" '
         f'font-family="{SANS}" role="group" aria-label="Tiny Farms table">'
-        f'<rect width="{W}" height="{height:.0f}" fill="{PAPER}"/>' + "".join(parts) + "</svg>"
+        f'<rect width="{W}" height="{height:.0f}" fill="{PAPER}"/>'
     )
+    return "".join([head, *parts, "</svg>"])

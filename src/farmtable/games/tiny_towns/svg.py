@@ -151,6 +151,21 @@ def _wrapped(text: str, size: float, width: float, max_lines: int) -> tuple[str,
     return tuple(lines)
 
 
+@lru_cache(maxsize=256)
+def _text_attributes(size: float, bold: bool, color: str, anchor: str, mono: bool) -> str:
+    """The attributes of a ``<text>`` after its position (:meth:`_Svg.text`), written once per style."""
+    attrs = f' font-size="{size:g}"'
+    if bold:
+        attrs += ' font-weight="bold"'
+    if color != INK:
+        attrs += f' fill="{color}"'
+    if anchor != "start":
+        attrs += f' text-anchor="{anchor}"'
+    if mono:
+        attrs += f' font-family="{MONO}"'
+    return attrs
+
+
 class _Svg:
     """Collects the SVG elements; a few helpers for text, cubes, buttons."""
 
@@ -173,15 +188,7 @@ class _Svg:
         anchor: str = "start",
         mono: bool = False,
     ) -> None:
-        attrs = f' font-size="{size:g}"'
-        if bold:
-            attrs += ' font-weight="bold"'
-        if color != INK:
-            attrs += f' fill="{color}"'
-        if anchor != "start":
-            attrs += f' text-anchor="{anchor}"'
-        if mono:
-            attrs += f' font-family="{MONO}"'
+        attrs = _text_attributes(size, bold, color, anchor, mono)
         self.parts.append(f'<text x="{x:.1f}" y="{y:.1f}"{attrs}>{escape(value)}</text>')
 
     def lines(self, x: float, y: float, lines: list[str], size: float = 12, **kw: Any) -> float:
@@ -287,9 +294,19 @@ def _pattern_size(pattern: str, cell: float) -> tuple[float, float]:
 def _draw_card(
     svg: _Svg, x: float, y: float, w: float, h: float, name: str, pattern: str, text: str, action: str = ""
 ) -> None:
-    """A building or monument card: colour band with the pile's word, name, pattern, effect."""
+    """A building or monument card: colour band with the pile's word, name, pattern, effect (a button when
+    ``action`` is legal)."""
+    svg.add(_card_drawing(x, y, w, h, name, pattern, text, action, bool(action) and action in svg.legal))
+
+
+@lru_cache(maxsize=1024)
+def _card_drawing(
+    x: float, y: float, w: float, h: float, name: str, pattern: str, text: str, action: str, clickable: bool
+) -> str:
+    """:func:`_draw_card`'s drawing, written once per card, place and whether it is a button."""
+    svg = _Svg([action] if clickable else [])
     pile = _pile(name)
-    if action and action in svg.legal:
+    if clickable:
         svg.button(action, x, y, w, h, fill="#ffffff", rx=6)
     else:
         svg.rect(x, y, w, h, "#ffffff", LINE, 6)
@@ -303,6 +320,7 @@ def _draw_card(
     _pattern(svg, x + (w - pw) / 2, ny - 8, pattern, cell)
     svg.lines(x + 7, ny - 8 + ph + 14, _wrap(text, 10.5, w - 12, 4), 10.5, color=MUTED)
     svg.add("</g>")
+    return "".join(svg.parts)
 
 
 def _card_height(w: float, name: str, pattern: str, text: str) -> float:
@@ -377,21 +395,49 @@ def _still_cell(value: str, i: int, s: float, holds: bool) -> str:
     return "".join(svg.parts)
 
 
+@lru_cache(maxsize=4096)
+def _acting_cell(
+    x: float,
+    y: float,
+    s: float,
+    value: str,
+    sq: str,
+    actions: tuple[str, ...],
+    clickable: tuple[str, ...],
+    big: bool,
+    holds: bool,
+) -> str:
+    """A square with decisions (:func:`_cell`; ``clickable``: those of ``actions`` that are legal, the
+    ones drawn as buttons), written once: the same squares offer the same decisions in many positions."""
+    svg = _Svg(list(clickable))
+    _cell(svg, x, y, s, value, sq, list(actions), big, holds)
+    return "".join(svg.parts)
+
+
 @lru_cache(maxsize=512)
 def _still_town(grid: tuple[str, ...], s: float) -> str:
     """A town's squares when nothing in it is held, hidden or clickable."""
     return "".join(_still_cell(value, i, s, False) for i, value in enumerate(grid))
 
 
+@lru_cache(maxsize=32)
+def _cell_mark_parts(s: float, left: float, top: float) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The fixed text of the sixteen square outlines of :func:`_cell_marks`, before and after each square's
+    ``data-content`` value, for squares of side ``s`` from (``left``, ``top``)."""
+    heads = tuple(f'<rect class="ft-cell" data-cell="{_square_name(i)}" data-content=' for i in range(16))
+    tails = tuple(
+        f' x="{left + (i % 4) * s + 1:.1f}" y="{top + (i // 4) * s + 1:.1f}" width="{s - 2:.1f}" '
+        f'height="{s - 2:.1f}" rx="3" fill="none" pointer-events="none"/>'
+        for i in range(16)
+    )
+    return heads, tails
+
+
 @lru_cache(maxsize=2048)
 def _cell_marks(grid: tuple[str, ...], s: float, left: float, top: float) -> str:
     """A town's invisible square outlines with ``data-cell`` and ``data-content`` (see :func:`_town`)."""
-    return "".join(
-        f'<rect class="ft-cell" data-cell="{_square_name(i)}" data-content={quoteattr(v)} '
-        f'x="{left + (i % 4) * s + 1:.1f}" y="{top + (i // 4) * s + 1:.1f}" width="{s - 2:.1f}" '
-        f'height="{s - 2:.1f}" rx="3" fill="none" pointer-events="none"/>'
-        for i, v in enumerate(grid)
-    )
+    heads, tails = _cell_mark_parts(s, left, top)
+    return "".join(heads[i] + quoteattr(v) + tails[i] for i, v in enumerate(grid))
 
 
 def _town(
@@ -452,7 +498,8 @@ def _town(
         cubes = list(stores.get(sq, []))[:3]
         holds = bool(held or cubes or sq in statue)
         if actions:
-            _cell(svg, cx, cy, s, value, sq, actions, big, holds)
+            clickable = tuple(a for a in actions if a in svg.legal)
+            svg.add(_acting_cell(cx, cy, s, value, sq, tuple(actions), clickable, big, holds))
         else:
             svg.add(_still_cell(value if isinstance(value, str) else str(value), i, s, holds))
         if len(actions) > 1 or not (holds or ghost):
@@ -1020,9 +1067,10 @@ def render_svg(view: dict[str, Any], legal: list[str], player: int | None) -> st
                 row_bottom = max(row_bottom, _small_town(svg, view, q, bx, y, s, block - 4, status_lines))
             y = row_bottom + 8
     height = round(y + 4)
-    return (
+    head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ft-board tiny-towns" viewBox="0 0 {WIDTH} {height}" '
         f'width="100%" font-family="{FONT}" font-size="13" fill="{INK}" role="group" '
         f'aria-label="Tiny Towns table">'
-        f'<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>' + "".join(svg.parts) + "</svg>"
+        f'<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>'
     )
+    return "".join([head, *svg.parts, "</svg>"])
