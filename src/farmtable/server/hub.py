@@ -255,7 +255,38 @@ def mark_revealed(lines: Sequence[LogLine], rows: Sequence[DecisionRecord]) -> N
 COUNTERFACTUALS = 3
 """How many other legal choices :func:`shown_choices` tries per decision (a bound on its work)."""
 
-_SORTED = json.JSONEncoder(sort_keys=True, default=str).encode
+
+def _one_encoder(encoder: json.JSONEncoder) -> Callable[[Any], str]:
+    """``encoder.encode`` without its per-call set-up: ``JSONEncoder.encode`` makes a new C encoder (and a
+    dict to find reference cycles in) on every call, about a third of the time of encoding a small update
+    part. This makes the C encoder once, with the same options, so the text is the same.
+
+    What it gives up: a reference cycle is not told by name (``ValueError``) but ends in ``RecursionError``;
+    what the hub encodes is plain data made for JSON (views, updates, log items), with no cycles. Without
+    CPython's C encoder (another interpreter), ``encoder.encode`` itself."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None or encoder.indent is not None or not encoder.ensure_ascii:
+        return encoder.encode
+    c_encode = make(
+        None,  # no cycle check (see above)
+        encoder.default,
+        json.encoder.encode_basestring_ascii,
+        encoder.indent,
+        encoder.key_separator,
+        encoder.item_separator,
+        encoder.sort_keys,
+        encoder.skipkeys,
+        encoder.allow_nan,
+    )
+    join = "".join
+
+    def encode(value: Any) -> str:
+        return join(c_encode(value, 0))
+
+    return encode
+
+
+_SORTED = _one_encoder(json.JSONEncoder(sort_keys=True, default=str))
 """``json.dumps(value, sort_keys=True, default=str)`` with one encoder made once (the same text)."""
 
 
@@ -379,9 +410,10 @@ class Drawn:
     encoded: str | None = None
 
 
-_COMPACT = json.JSONEncoder(separators=(",", ":")).encode
+_COMPACT = _one_encoder(json.JSONEncoder(separators=(",", ":")))
 """``json.dumps(value, separators=(",", ":"))`` without making a new encoder for every call (``json.dumps``
-makes one whenever an option differs from its defaults): the same text."""
+makes one whenever an option differs from its defaults, and ``JSONEncoder.encode`` a C encoder): the same
+text."""
 
 
 def _dumps(value: Any) -> str:
@@ -389,6 +421,19 @@ def _dumps(value: Any) -> str:
     cheaper to make than one keeping a picture's few "—", "▶" or "★" as they are, and then nearly free
     to send: a WebSocket encodes every text it sends to UTF-8, and an ASCII ``str`` is already that."""
     return _COMPACT(value)
+
+
+def _items_for(lines: Sequence[LogLine], seat: int | None) -> list[LogItem]:
+    """``[line.item_for(seat) for line in lines]``, reading the items each line keeps without a call per
+    line (an update's tail is thirty lines, most of them made already)."""
+    items: list[LogItem] = []
+    append = items.append
+    for line in lines:
+        item = line._items.get(line.secret and not line.revealed and seat != line.player)
+        if item is None or item.get("events") is not line.events:
+            item = line.item_for(seat)
+        append(item)
+    return items
 
 
 class LogTail(list[LogItem]):
@@ -501,8 +546,12 @@ class Wire:
     def framed(self) -> str:
         """The update with ``"svg_frame": true`` instead of ``"svg"``, a newline, and the picture as drawn."""
         if self._framed is None:
-            self._framed = self._without_svg("svg_frame") + "\n" + self.svg
+            self._framed = self._with_picture(self._without_svg("svg_frame"))
         return self._framed
+
+    def _with_picture(self, update: str) -> str:
+        """``update``, a newline and the picture as drawn, copied once (a picture is tens of kilobytes)."""
+        return "".join((update, "\n", self.svg))
 
     def texts(self, *, same: bool, view: bool = True) -> str:
         """The text for a connection that takes pictures unescaped: :attr:`lite` when it already shows this
@@ -519,7 +568,7 @@ class Wire:
                 )
             text = rest[:-1] + f',"{flag}":true}}'
             if not same:
-                text += "\n" + self.svg
+                text = self._with_picture(text)
             self._viewless[flag] = text
         return text
 
@@ -612,6 +661,10 @@ class Subscriber:
                     self.observe(time.perf_counter() - since)
 
 
+SeatParts = tuple[tuple[tuple[str, str | None, str | None], ...], list[dict[str, Any]], tuple[str, ...]]
+"""What ``Hub._seats`` keeps per seat: the seats' (kind, agent, name), the update's ``seats`` and the labels."""
+
+
 @dataclass
 class Table:
     """A table in memory: its stored record, the game history, the log and who is watching."""
@@ -652,6 +705,9 @@ class Table:
     log_memo: tuple[tuple[int, int, int, int], bool, dict[int | str | None, LogTail]] | None = None
     """The log tail of one version (see ``Hub.log_lines``): when it was made, whether a line is hidden from
     someone, and the items per reader (``"everyone"`` when none is)."""
+    seat_parts: dict[int | None, SeatParts] = field(default_factory=dict)
+    """Per seat, the ``seats`` of its update and its labels, with the seats' (kind, agent, name) they were made
+    from (see ``Hub._seats``)."""
     extras_version: int = -1
     extras_made: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     """The page extras made at ``extras_version``, with the view each was made from (see ``Hub._extras``)."""
@@ -1147,6 +1203,7 @@ class Hub:
         undo: str | None = None
         if seat is not None:
             undo = "the game is over" if over else table.history.why_no_undo(seat)
+        seats, labels = self._seats(table, seat)
         payload: dict[str, Any] = {
             "type": "update",
             "table": table.record.id,
@@ -1157,16 +1214,7 @@ class Hub:
             "variants": table.record.variants,
             "seeded": str(table.record.seed) if table.record.seeded else None,
             "seat": seat,
-            "seats": [
-                {
-                    "seat": i,
-                    "kind": s.kind,
-                    "agent": s.agent,
-                    "name": seat_name(s),
-                    "label": seat_label(s, i, seat, table.record.seats),
-                }
-                for i, s in enumerate(table.record.seats)
-            ],
+            "seats": seats,
             "actors": actors,
             "legal": legal,
             "view": view,
@@ -1174,11 +1222,7 @@ class Hub:
             "log": self.log_lines(table, seat, LOG_TAIL),
             "log_total": len(table.lines),
             "over": over,
-            "result": result_with_sheet(
-                state.result(), [seat_label(s, i, seat, table.record.seats) for i, s in enumerate(table.record.seats)]
-            )
-            if over
-            else None,
+            "result": result_with_sheet(state.result(), list(labels)) if over else None,
             "can_undo": seat is not None and undo is None,
             "undo_reason": undo,
             "rematch": table.record.rematch,
@@ -1187,6 +1231,24 @@ class Hub:
         }
         table.cache[seat] = payload
         return payload
+
+    @staticmethod
+    def _seats(table: Table, seat: int | None) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+        """The ``seats`` of ``seat``'s update and each seat's label as ``seat`` reads it (see :func:`seat_label`),
+        made again only when what they are made of changed (a seat's kind, agent or name): an update per seat
+        and version would otherwise build the same list. Shared by the updates of that seat (read-only)."""
+        record_seats = table.record.seats
+        key = tuple((s.kind, s.agent, s.name) for s in record_seats)
+        made = table.seat_parts.get(seat)
+        if made is not None and made[0] == key:
+            return made[1], made[2]
+        labels = tuple(seat_label(s, i, seat, record_seats) for i, s in enumerate(record_seats))
+        seats = [
+            {"seat": i, "kind": s.kind, "agent": s.agent, "name": seat_name(s), "label": labels[i]}
+            for i, s in enumerate(record_seats)
+        ]
+        table.seat_parts[seat] = (key, seats, labels)
+        return seats, labels
 
     @staticmethod
     def _extras(table: Table, state: State[Any], view: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -1230,7 +1292,7 @@ class Hub:
         reader = seat if memo[1] else "everyone"
         items = memo[2].get(reader)
         if items is None:
-            items = memo[2][reader] = LogTail([line.item_for(seat) for line in lines])
+            items = memo[2][reader] = LogTail(_items_for(lines, seat))
         return items
 
     @staticmethod
