@@ -661,23 +661,6 @@ class Subscriber:
                     self.observe(time.perf_counter() - since)
 
 
-@dataclass(slots=True)
-class LogTails:
-    """The log tails of one version of a table (see ``Hub.log_lines``)."""
-
-    at: tuple[int, int, int, int, int]
-    """When they were made: the version, how many lines, the lines' list (its id), how many lines a tail
-    holds, and ``Table.log_marks``."""
-    hidden: tuple[bool, ...]
-    """Per line of the tail, whether it is hidden from someone (a secret not revealed)."""
-    hidden_any: bool
-    """Whether a line of the tail is hidden from someone (then a tail per reader, else one for everyone)."""
-    tails: dict[int | str | None, LogTail]
-    """The tail per reader (``"everyone"`` when no line is hidden)."""
-    older: LogTails | None = None
-    """The tails of an older version of the same lines, with the same marks (the next tail extends one)."""
-
-
 SeatParts = tuple[tuple[tuple[str, str | None, str | None], ...], list[dict[str, Any]], tuple[str, ...]]
 """What ``Hub._seats`` keeps per seat: the seats' (kind, agent, name), the update's ``seats`` and the labels."""
 
@@ -719,11 +702,9 @@ class Table:
     drawn: dict[int | None, Drawn] = field(default_factory=dict)
     """Per seat, the last board picture drawn and the view and legal moves it was drawn from: a new version
     that leaves them as they were (another seat's hidden choice, a notice) reuses the picture."""
-    log_memo: LogTails | None = None
-    """The log tails of the latest version asked for (see ``Hub.log_lines``)."""
-    log_marks: int = 0
-    """How many times the log was read again from storage (``lines`` replaced or extended there): a log tail
-    made at an older count is not extended (its items may be of other line objects)."""
+    log_memo: tuple[tuple[int, int, int, int], bool, dict[int | str | None, LogTail]] | None = None
+    """The log tail of one version (see ``Hub.log_lines``): when it was made, whether a line is hidden from
+    someone, and the items per reader (``"everyone"`` when none is)."""
     seat_parts: dict[int | None, SeatParts] = field(default_factory=dict)
     """Per seat, the ``seats`` of its update and its labels, with the seats' (kind, agent, name) they were made
     from (see ``Hub._seats``)."""
@@ -1118,7 +1099,6 @@ class Hub:
             rebuild_step(table)
         else:
             table.record = record
-        table.log_marks += 1  # lines were appended and marked, or replaced
         table.cache.clear()
         table.stale = False
 
@@ -1305,39 +1285,15 @@ class Hub:
         lines = table.lines if last is None else table.lines[-last:]
         if last is None:
             return [line.item_for(seat) for line in lines]
-        count = len(table.lines)
-        at = (table.version, count, id(table.lines), last, table.log_marks)
+        at = (table.version, len(table.lines), id(table.lines), last)
         memo = table.log_memo
-        if memo is None or memo.at != at:
-            older = memo if memo is not None and memo.at[2:] == at[2:] and memo.at[1] <= count else None
-            if older is not None:
-                older.older = None  # one version back is all that is read
-            hidden = tuple(line.secret and not line.revealed for line in lines)
-            memo = table.log_memo = LogTails(at, hidden, any(hidden), {}, older)
-        reader = seat if memo.hidden_any else "everyone"
-        items = memo.tails.get(reader)
+        if memo is None or memo[0] != at:
+            memo = table.log_memo = (at, any(line.secret and not line.revealed for line in lines), {})
+        reader = seat if memo[1] else "everyone"
+        items = memo[2].get(reader)
         if items is None:
-            items = memo.tails[reader] = LogTail(
-                self._extend_tail(table, memo.older, seat, last) or _items_for(lines, seat)
-            )
+            items = memo[2][reader] = LogTail(_items_for(lines, seat))
         return items
-
-    @staticmethod
-    def _extend_tail(table: Table, older: LogTails | None, seat: int | None, last: int) -> list[LogItem] | None:
-        """``seat``'s tail of the latest ``last`` lines made from its tail of an older version of the same log
-        (the same lines, only appended to since: see ``Table.log_marks``), when the lines both tails hold are
-        as hidden as they were then: its items still in the window and the new lines' items. None when there
-        is no such older tail."""
-        if older is None or table.log_memo is None:
-            return None
-        before = older.tails.get(seat if older.hidden_any else "everyone")
-        then, now = older.at[1], len(table.lines)
-        if before is None or now - then > last:
-            return None
-        drop = max(0, now - last) - max(0, then - last)
-        if older.hidden[drop:] != table.log_memo.hidden[: len(before) - drop]:
-            return None  # a line was revealed (or its secrecy changed) since: every item is looked at again
-        return before[drop:] + _items_for(table.lines[then:], seat)
 
     @staticmethod
     def public_view(table: Table) -> dict[str, Any]:
