@@ -30,7 +30,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from starlette.websockets import WebSocketDisconnect
 
@@ -423,17 +423,22 @@ def _dumps(value: Any) -> str:
     return _COMPACT(value)
 
 
-def _items_for(lines: Sequence[LogLine], seat: int | None) -> list[LogItem]:
-    """``[line.item_for(seat) for line in lines]``, reading the items each line keeps without a call per
-    line (an update's tail is thirty lines, most of them made already)."""
+def _tail_of(lines: Sequence[LogLine], seat: int | None) -> LogTail:
+    """``LogTail([line.item_for(seat) for line in lines])`` with its JSON text made at once, reading the
+    items each line keeps without a call per line (an update's tail is thirty lines, most of them made
+    already)."""
     items: list[LogItem] = []
-    append = items.append
+    texts: list[str | None] = []
     for line in lines:
         item = line._items.get(line.secret and not line.revealed and seat != line.player)
         if item is None or item.get("events") is not line.events:
             item = line.item_for(seat)
-        append(item)
-    return items
+        items.append(item)
+        texts.append(item.encoded)
+    tail = LogTail(items)
+    if texts and None not in texts:  # (item_for encodes every item it makes)
+        tail.encoded = "[" + ",".join(cast(list[str], texts)) + "]"
+    return tail
 
 
 class LogTail(list[LogItem]):
@@ -465,15 +470,58 @@ def _log_json(value: Any) -> str | None:
     return text
 
 
+_SPLICE_MARKS = {"svg": "\x00farmtable svg\x00", "log": "\x00farmtable log\x00"}
+"""What :func:`encode_update` puts in place of a part it splices in: strings no update holds (a NUL character
+in each), so their JSON text (``"\\u0000farmtable svg\\u0000"``) shows where the part goes."""
+_SPLICE_MARK_TEXTS = {key: _dumps(mark) for key, mark in _SPLICE_MARKS.items()}
+
+
 def encode_update(payload: dict[str, Any], svg_json: str | None = None) -> str:
     """``payload`` as compact ASCII JSON, the very text ``json.dumps(payload, separators=(",", ":"))``
     gives, with the parts already encoded spliced in instead of being encoded
     again: ``svg_json`` (``payload["svg"]`` encoded; a picture is ~60% of an update) and the log's
-    items (each encoded once, when the line was first pushed)."""
+    items (each encoded once, when the line was first pushed).
+
+    The rest is encoded in one call, with a mark (:data:`_SPLICE_MARKS`) in place of each spliced part, and
+    each mark's text is then replaced by the part's. Should a mark's text be found more than once (a value
+    of the update holding it), the update is encoded in runs between the spliced parts instead: the same
+    text either way."""
+    parts: dict[str, str] = {}
+    if svg_json is not None and "svg" in payload:
+        parts["svg"] = svg_json
+    if "log" in payload:
+        log_json = _log_json(payload["log"])
+        if log_json is not None:
+            parts["log"] = log_json
+    if not parts:
+        return _dumps(payload)
+    marked = dict(payload)
+    for key in parts:
+        marked[key] = _SPLICE_MARKS[key]
+    text = _dumps(marked)
+    spots: list[tuple[int, int, str]] = []
+    for key, part in parts.items():
+        mark = _SPLICE_MARK_TEXTS[key]
+        if text.count(mark) != 1:
+            return _encode_in_runs(payload, parts)
+        at = text.index(mark)
+        spots.append((at, at + len(mark), part))
+    spots.sort()
+    pieces: list[str] = []
+    done = 0
+    for start, end, part in spots:  # the text between the marks, and each part where its mark was
+        pieces += (text[done:start], part)
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def _encode_in_runs(payload: dict[str, Any], parts: dict[str, str]) -> str:
+    """:func:`encode_update` the long way: each run of keys between the spliced ``parts`` encoded apart."""
     out: list[str] = []
     run: dict[str, Any] = {}
     for key, value in payload.items():
-        text = svg_json if key == "svg" else _log_json(value) if key == "log" else None
+        text = parts.get(key)
         if text is None:
             run[key] = value
             continue
@@ -1292,7 +1340,7 @@ class Hub:
         reader = seat if memo[1] else "everyone"
         items = memo[2].get(reader)
         if items is None:
-            items = memo[2][reader] = LogTail(_items_for(lines, seat))
+            items = memo[2][reader] = _tail_of(lines, seat)
         return items
 
     @staticmethod
