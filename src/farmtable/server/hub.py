@@ -16,6 +16,7 @@ import contextlib
 import ctypes
 import hashlib
 import hmac
+import itertools
 import json
 import logging
 import multiprocessing
@@ -363,7 +364,8 @@ def shown_choices(
             except CorruptSave:
                 continue
         player = decision.player
-        alternatives = [a for a in before.legal_actions(player) if str(a) != decision.notation][:COUNTERFACTUALS]
+        others_legal = (a for a in before.legal_actions(player) if str(a) != decision.notation)
+        alternatives = list(itertools.islice(others_legal, COUNTERFACTUALS))  # the first ones, no more named
         try:
             real: _Step | None = _Step(before, player, decision.notation, decisions[k + 1 :], seen)
         except (IllegalAction, ValueError):
