@@ -298,14 +298,14 @@ def live_score(
 
     ``memo``: a dict kept for one position (one version of a table) and passed for every seat's update;
     what does not depend on the seat is worked out once into it (Tiny Farms scores the state itself,
-    the same for every seat: one ``state.result_totals()`` per position instead of one per update)."""
+    the same for every seat: one ``state.result()`` per position instead of one per update)."""
     farms_totals: Sequence[int] = ()
-    if game.id == "tiny-farms":  # ``result_totals``: ``result()``'s very totals, without the score sheets
+    if game.id == "tiny-farms":
         if memo is None:
-            farms_totals = state.result_totals().totals
+            farms_totals = state.result().totals
         else:
             if "tiny-farms totals" not in memo:
-                memo["tiny-farms totals"] = tuple(state.result_totals().totals)
+                memo["tiny-farms totals"] = tuple(state.result().totals)
             farms_totals = memo["tiny-farms totals"]
     players = len(farms_totals) if game.id == "tiny-farms" else int(view.get("players", 0) or 0)
     if not players:
