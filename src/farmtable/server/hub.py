@@ -294,7 +294,11 @@ _SORTED = _one_encoder(json.JSONEncoder(sort_keys=True, default=str))
 class _Step:
     """A simultaneous step as it was played, from one decision on (for :func:`shown_choices`): what each
     seat sees after that decision and the first ``j`` later ones, worked out once per ``(j, seat)`` and
-    shared by every alternative tried in its place."""
+    shared by every alternative tried in its place.
+
+    ``along``: what was seen along the same line of play by the steps of earlier decisions, by the index of
+    the decision after which it was seen (``at`` is this decision's) and the seat: the same positions (the
+    decisions applied in order to the same first state) are not seen again for each decision of the step."""
 
     def __init__(
         self,
@@ -303,6 +307,8 @@ class _Step:
         notation: str,
         rest: Sequence[Decision],
         seen: Callable[[State[Any], int | None], str],
+        along: dict[tuple[int, int | None], str] | None = None,
+        at: int = 0,
     ) -> None:
         self.rest = rest
         self._see = seen
@@ -311,11 +317,12 @@ class _Step:
         self.first = first
         """The state right after the decision (read only: later states are clones of it)."""
         self._states: dict[int, State[Any]] = {0: first}
-        self._seen: dict[tuple[int, int | None], str] = {}
+        self._seen: dict[tuple[int, int | None], str] = {} if along is None else along
+        self._at = at
 
     def seen(self, j: int, seat: int | None) -> str:
         """What ``seat`` sees after the decision and the first ``j`` later decisions of the step."""
-        key = (j, seat)
+        key = (self._at + j, seat)
         if key not in self._seen:
             if j not in self._states:
                 state = self._states[0].clone()
@@ -353,9 +360,13 @@ def shown_choices(
     carried: State[Any] | None = None
     """The state after the previous decision as the real step played it: the next decision's ``before``
     (the decisions are consecutive), so it need not be read again from its JSON (a save resumes exactly)."""
+    along: dict[tuple[int, int | None], str] = {}
+    """What each seat saw after each decision of the line of play from ``carried`` on (see :class:`_Step`)."""
     for k, (decision, seq) in enumerate(zip(decisions, seqs, strict=True)):
         before = carried
         carried = None
+        if before is None:  # a new line of play (read from a save): nothing seen along another is reused
+            along = {}
         if before is None and known is not None and decision.before is known[0]:
             before = known[1]
         if before is None:
@@ -367,7 +378,7 @@ def shown_choices(
         others_legal = (a for a in before.legal_actions(player) if str(a) != decision.notation)
         alternatives = list(itertools.islice(others_legal, COUNTERFACTUALS))  # the first ones, no more named
         try:
-            real: _Step | None = _Step(before, player, decision.notation, decisions[k + 1 :], seen)
+            real: _Step | None = _Step(before, player, decision.notation, decisions[k + 1 :], seen, along, k)
         except (IllegalAction, ValueError):
             real = None
         carried = None if real is None else real.first
