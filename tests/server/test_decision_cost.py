@@ -8,10 +8,15 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import random
+from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
+import farmtable.server.hub as hub_module
+from farmtable.core import Game, State
 from farmtable.server.hub import (
     _SPLICE_MARKS,
     HUMAN,
@@ -160,3 +165,57 @@ def test_a_log_tail_knows_its_text_once_made() -> None:
 def test_the_decision_write_picks_its_parameters_in_order() -> None:
     assert _picker(["b"])({"a": 1, "b": 2}) == (2,)
     assert _picker(["c", "a"])({"a": 1, "b": 2, "c": 3}) == (3, 1)
+
+
+@pytest.mark.parametrize("game, players", [("farmerama", 2), ("tiny-towns", 3)])
+def test_a_closing_step_looks_at_its_last_position_once_per_seat(
+    game: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``shown_choices`` compares each counterfactual with the real step; the position the real step ended in
+    is the same for every decision of the step, and each seat's view of it is made once for the whole step."""
+    ours = hub_module.shown_choices
+    counts: list[int] = []
+
+    def counted(
+        game: Game[Any], players: int, decisions: Sequence[Any], seqs: Sequence[int], known: Any = None
+    ) -> list[int]:
+        last = game.from_json(decisions[0].before)
+        for decision in decisions:
+            last.apply(decision.player, decision.notation)
+        final = last.to_json()
+        kind = type(last)
+        plain_view = kind.view
+        seen: Counter[int | None] = Counter()
+
+        def view(self: State[Any], seat: int | None) -> dict[str, Any]:
+            if self.to_json() == final:
+                seen[seat] += 1
+            return plain_view(self, seat)
+
+        monkeypatch.setattr(kind, "view", view)
+        try:
+            return ours(game, players, decisions, seqs, known)
+        finally:
+            monkeypatch.setattr(kind, "view", plain_view)
+            counts.extend(seen.values())
+
+    monkeypatch.setattr(hub_module, "shown_choices", counted)
+
+    async def scenario() -> None:
+        hub = Hub(Store("sqlite://"), ai_delay=0.0)
+        try:
+            tid, _tokens = await hub.create(game, players, [], [(HUMAN, None)] * players, seed=1)
+            table = await hub.get(tid)
+            rng = random.Random(1)
+            for _ in range(70):
+                if table.state.is_over():
+                    break
+                seat = rng.choice(table.state.actors())
+                legal = table.state.legal_actions(seat)
+                await hub.act(table, seat, str(legal[rng.randrange(len(legal))]), table.version)
+        finally:
+            await hub.close()
+
+    asyncio.run(scenario())
+    assert counts  # steps closed and their last positions were looked at
+    assert max(counts) == 1
