@@ -5,9 +5,12 @@ same seeded games on the ``Hub`` of an older commit (``git archive`` into a temp
 repository changes) and of this checkout (or ``--after``), each in a fresh child process on a fresh SQLite
 file, and after every decision (random legal moves, about one in twenty an undo where the policy allows)
 takes the full update text of every seat and a spectator (``Hub.wire(...).full``: the JSON the server
-sends, the board picture included; the table id, which is random, blanked). It prints one SHA-256 digest per
-game and side and whether they are equal. Games of 2 and 3 players (where the game takes them), up to 400
-decisions each.
+sends, the board picture included; the table id, which is random, blanked), and the texts the table page's
+connections are sent (``lite``, ``framed`` and both without the view, where that commit makes them); at the
+end of each game the rows it stored (every log row: seq, kind, player, notation, secret, epoch, the state
+before, the reveals; and the table's stored state, version and whether it is over). It prints SHA-256
+digests per game and side (updates; page texts and stored rows) and whether they are all equal. Games of 2
+and 3 players (where the game takes them), up to 400 decisions each.
 
     nice -n 10 .venv/bin/python benchmarks/server_same_updates.py --tables 3 [--before COMMIT] [--after COMMIT]
 """
@@ -28,12 +31,27 @@ import asyncio, hashlib, json, random, sys, tempfile
 from farmtable.server.hub import HUMAN, Hub
 from farmtable.server.store import Store
 
+def page_texts(wire):
+    # what the table page's connections are sent (where that commit has them): the update without an
+    # unchanged picture, the update with the picture unescaped after it, and both without the view
+    texts = [wire.lite] if hasattr(wire, "lite") else []
+    if hasattr(wire, "framed"):
+        texts.append(wire.framed)
+    if hasattr(wire, "texts"):
+        try:
+            texts += [wire.texts(same=True, view=False), wire.texts(same=False, view=False)]
+        except TypeError:  # before connections could leave out the view
+            pass
+    return texts
+
 async def main(games, tables):
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         hub = Hub(Store(f"sqlite:///{tmp}/w.db"), ai_delay=0.0)
         for g in games:
             h = hashlib.sha256()
+            pages = hashlib.sha256()
+            rows = hashlib.sha256()
             updates = 0
             for t in range(tables):
                 players = 2 if t % 3 else 3
@@ -54,9 +72,18 @@ async def main(games, tables):
                         legal = st.legal_actions(seat)
                         await hub.act(table, seat, str(legal[rng.randrange(len(legal))]), table.version)
                     for who in list(range(players)) + [None]:
-                        h.update(hub.wire(table, who).full.replace(tid, "TID").encode())
+                        wire = hub.wire(table, who)
+                        h.update(wire.full.replace(tid, "TID").encode())
                         updates += 1
-            out[g] = {"sha256": h.hexdigest(), "updates": updates}
+                        for text in page_texts(wire):
+                            pages.update(text.replace(tid, "TID").encode())
+                for row in hub.store.load_log(tid):
+                    rows.update(repr((row.seq, row.kind, row.player, row.notation, row.secret, row.epoch_before,
+                                      row.before, tuple(row.reveals), row.closes)).encode())
+                stored = hub.store.load_table(tid)
+                rows.update(repr((stored.state, stored.version, stored.over)).encode())
+            out[g] = {"sha256": h.hexdigest(), "updates": updates, "pages_sha256": pages.hexdigest(),
+                      "rows_sha256": rows.hexdigest()}
         await hub.close()
     print(json.dumps(out))
 
@@ -90,6 +117,9 @@ def main() -> None:
         b, a = got["before"][g], got["after"][g]
         verdict = "same" if ok else "DIFFER"
         print(f"{g:>18}: {b['updates']:>6} updates, {b['sha256'][:16]} vs {a['sha256'][:16]}: {verdict}")
+        for key, what in (("pages_sha256", "page texts"), ("rows_sha256", "stored rows")):
+            if key in b:
+                print(f"{'':>18}  {what:>14}: {b[key][:16]} vs {a[key][:16]}")
     if not all(same.values()):
         raise SystemExit(1)
 

@@ -16,6 +16,7 @@ import contextlib
 import ctypes
 import hashlib
 import hmac
+import itertools
 import json
 import logging
 import multiprocessing
@@ -30,7 +31,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from starlette.websockets import WebSocketDisconnect
 
@@ -255,14 +256,49 @@ def mark_revealed(lines: Sequence[LogLine], rows: Sequence[DecisionRecord]) -> N
 COUNTERFACTUALS = 3
 """How many other legal choices :func:`shown_choices` tries per decision (a bound on its work)."""
 
-_SORTED = json.JSONEncoder(sort_keys=True, default=str).encode
+
+def _one_encoder(encoder: json.JSONEncoder) -> Callable[[Any], str]:
+    """``encoder.encode`` without its per-call set-up: ``JSONEncoder.encode`` makes a new C encoder (and a
+    dict to find reference cycles in) on every call, about a third of the time of encoding a small update
+    part. This makes the C encoder once, with the same options, so the text is the same.
+
+    What it gives up: a reference cycle is not told by name (``ValueError``) but ends in ``RecursionError``;
+    what the hub encodes is plain data made for JSON (views, updates, log items), with no cycles. Without
+    CPython's C encoder (another interpreter), ``encoder.encode`` itself."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None or encoder.indent is not None or not encoder.ensure_ascii:
+        return encoder.encode
+    c_encode = make(
+        None,  # no cycle check (see above)
+        encoder.default,
+        json.encoder.encode_basestring_ascii,
+        encoder.indent,
+        encoder.key_separator,
+        encoder.item_separator,
+        encoder.sort_keys,
+        encoder.skipkeys,
+        encoder.allow_nan,
+    )
+    join = "".join
+
+    def encode(value: Any) -> str:
+        return join(c_encode(value, 0))
+
+    return encode
+
+
+_SORTED = _one_encoder(json.JSONEncoder(sort_keys=True, default=str))
 """``json.dumps(value, sort_keys=True, default=str)`` with one encoder made once (the same text)."""
 
 
 class _Step:
     """A simultaneous step as it was played, from one decision on (for :func:`shown_choices`): what each
     seat sees after that decision and the first ``j`` later ones, worked out once per ``(j, seat)`` and
-    shared by every alternative tried in its place."""
+    shared by every alternative tried in its place.
+
+    ``along``: what was seen along the same line of play by the steps of earlier decisions, by the index of
+    the decision after which it was seen (``at`` is this decision's) and the seat: the same positions (the
+    decisions applied in order to the same first state) are not seen again for each decision of the step."""
 
     def __init__(
         self,
@@ -271,6 +307,8 @@ class _Step:
         notation: str,
         rest: Sequence[Decision],
         seen: Callable[[State[Any], int | None], str],
+        along: dict[tuple[int, int | None], str] | None = None,
+        at: int = 0,
     ) -> None:
         self.rest = rest
         self._see = seen
@@ -279,11 +317,12 @@ class _Step:
         self.first = first
         """The state right after the decision (read only: later states are clones of it)."""
         self._states: dict[int, State[Any]] = {0: first}
-        self._seen: dict[tuple[int, int | None], str] = {}
+        self._seen: dict[tuple[int, int | None], str] = {} if along is None else along
+        self._at = at
 
     def seen(self, j: int, seat: int | None) -> str:
         """What ``seat`` sees after the decision and the first ``j`` later decisions of the step."""
-        key = (j, seat)
+        key = (self._at + j, seat)
         if key not in self._seen:
             if j not in self._states:
                 state = self._states[0].clone()
@@ -321,9 +360,13 @@ def shown_choices(
     carried: State[Any] | None = None
     """The state after the previous decision as the real step played it: the next decision's ``before``
     (the decisions are consecutive), so it need not be read again from its JSON (a save resumes exactly)."""
+    along: dict[tuple[int, int | None], str] = {}
+    """What each seat saw after each decision of the line of play from ``carried`` on (see :class:`_Step`)."""
     for k, (decision, seq) in enumerate(zip(decisions, seqs, strict=True)):
         before = carried
         carried = None
+        if before is None:  # a new line of play (read from a save): nothing seen along another is reused
+            along = {}
         if before is None and known is not None and decision.before is known[0]:
             before = known[1]
         if before is None:
@@ -332,9 +375,10 @@ def shown_choices(
             except CorruptSave:
                 continue
         player = decision.player
-        alternatives = [a for a in before.legal_actions(player) if str(a) != decision.notation][:COUNTERFACTUALS]
+        others_legal = (a for a in before.legal_actions(player) if str(a) != decision.notation)
+        alternatives = list(itertools.islice(others_legal, COUNTERFACTUALS))  # the first ones, no more named
         try:
-            real: _Step | None = _Step(before, player, decision.notation, decisions[k + 1 :], seen)
+            real: _Step | None = _Step(before, player, decision.notation, decisions[k + 1 :], seen, along, k)
         except (IllegalAction, ValueError):
             real = None
         carried = None if real is None else real.first
@@ -379,9 +423,10 @@ class Drawn:
     encoded: str | None = None
 
 
-_COMPACT = json.JSONEncoder(separators=(",", ":")).encode
+_COMPACT = _one_encoder(json.JSONEncoder(separators=(",", ":")))
 """``json.dumps(value, separators=(",", ":"))`` without making a new encoder for every call (``json.dumps``
-makes one whenever an option differs from its defaults): the same text."""
+makes one whenever an option differs from its defaults, and ``JSONEncoder.encode`` a C encoder): the same
+text."""
 
 
 def _dumps(value: Any) -> str:
@@ -389,6 +434,24 @@ def _dumps(value: Any) -> str:
     cheaper to make than one keeping a picture's few "—", "▶" or "★" as they are, and then nearly free
     to send: a WebSocket encodes every text it sends to UTF-8, and an ASCII ``str`` is already that."""
     return _COMPACT(value)
+
+
+def _tail_of(lines: Sequence[LogLine], seat: int | None) -> LogTail:
+    """``LogTail([line.item_for(seat) for line in lines])`` with its JSON text made at once, reading the
+    items each line keeps without a call per line (an update's tail is thirty lines, most of them made
+    already)."""
+    items: list[LogItem] = []
+    texts: list[str | None] = []
+    for line in lines:
+        item = line._items.get(line.secret and not line.revealed and seat != line.player)
+        if item is None or item.get("events") is not line.events:
+            item = line.item_for(seat)
+        items.append(item)
+        texts.append(item.encoded)
+    tail = LogTail(items)
+    if texts and None not in texts:  # (item_for encodes every item it makes)
+        tail.encoded = "[" + ",".join(cast(list[str], texts)) + "]"
+    return tail
 
 
 class LogTail(list[LogItem]):
@@ -420,15 +483,58 @@ def _log_json(value: Any) -> str | None:
     return text
 
 
+_SPLICE_MARKS = {"svg": "\x00farmtable svg\x00", "log": "\x00farmtable log\x00"}
+"""What :func:`encode_update` puts in place of a part it splices in: strings no update holds (a NUL character
+in each), so their JSON text (``"\\u0000farmtable svg\\u0000"``) shows where the part goes."""
+_SPLICE_MARK_TEXTS = {key: _dumps(mark) for key, mark in _SPLICE_MARKS.items()}
+
+
 def encode_update(payload: dict[str, Any], svg_json: str | None = None) -> str:
     """``payload`` as compact ASCII JSON, the very text ``json.dumps(payload, separators=(",", ":"))``
     gives, with the parts already encoded spliced in instead of being encoded
     again: ``svg_json`` (``payload["svg"]`` encoded; a picture is ~60% of an update) and the log's
-    items (each encoded once, when the line was first pushed)."""
+    items (each encoded once, when the line was first pushed).
+
+    The rest is encoded in one call, with a mark (:data:`_SPLICE_MARKS`) in place of each spliced part, and
+    each mark's text is then replaced by the part's. Should a mark's text be found more than once (a value
+    of the update holding it), the update is encoded in runs between the spliced parts instead: the same
+    text either way."""
+    parts: dict[str, str] = {}
+    if svg_json is not None and "svg" in payload:
+        parts["svg"] = svg_json
+    if "log" in payload:
+        log_json = _log_json(payload["log"])
+        if log_json is not None:
+            parts["log"] = log_json
+    if not parts:
+        return _dumps(payload)
+    marked = dict(payload)
+    for key in parts:
+        marked[key] = _SPLICE_MARKS[key]
+    text = _dumps(marked)
+    spots: list[tuple[int, int, str]] = []
+    for key, part in parts.items():
+        mark = _SPLICE_MARK_TEXTS[key]
+        if text.count(mark) != 1:
+            return _encode_in_runs(payload, parts)
+        at = text.index(mark)
+        spots.append((at, at + len(mark), part))
+    spots.sort()
+    pieces: list[str] = []
+    done = 0
+    for start, end, part in spots:  # the text between the marks, and each part where its mark was
+        pieces += (text[done:start], part)
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def _encode_in_runs(payload: dict[str, Any], parts: dict[str, str]) -> str:
+    """:func:`encode_update` the long way: each run of keys between the spliced ``parts`` encoded apart."""
     out: list[str] = []
     run: dict[str, Any] = {}
     for key, value in payload.items():
-        text = svg_json if key == "svg" else _log_json(value) if key == "log" else None
+        text = parts.get(key)
         if text is None:
             run[key] = value
             continue
@@ -501,8 +607,12 @@ class Wire:
     def framed(self) -> str:
         """The update with ``"svg_frame": true`` instead of ``"svg"``, a newline, and the picture as drawn."""
         if self._framed is None:
-            self._framed = self._without_svg("svg_frame") + "\n" + self.svg
+            self._framed = self._with_picture(self._without_svg("svg_frame"))
         return self._framed
+
+    def _with_picture(self, update: str) -> str:
+        """``update``, a newline and the picture as drawn, copied once (a picture is tens of kilobytes)."""
+        return "".join((update, "\n", self.svg))
 
     def texts(self, *, same: bool, view: bool = True) -> str:
         """The text for a connection that takes pictures unescaped: :attr:`lite` when it already shows this
@@ -519,7 +629,7 @@ class Wire:
                 )
             text = rest[:-1] + f',"{flag}":true}}'
             if not same:
-                text += "\n" + self.svg
+                text = self._with_picture(text)
             self._viewless[flag] = text
         return text
 
@@ -612,6 +722,10 @@ class Subscriber:
                     self.observe(time.perf_counter() - since)
 
 
+SeatParts = tuple[tuple[tuple[str, str | None, str | None], ...], list[dict[str, Any]], tuple[str, ...]]
+"""What ``Hub._seats`` keeps per seat: the seats' (kind, agent, name), the update's ``seats`` and the labels."""
+
+
 @dataclass
 class Table:
     """A table in memory: its stored record, the game history, the log and who is watching."""
@@ -652,6 +766,9 @@ class Table:
     log_memo: tuple[tuple[int, int, int, int], bool, dict[int | str | None, LogTail]] | None = None
     """The log tail of one version (see ``Hub.log_lines``): when it was made, whether a line is hidden from
     someone, and the items per reader (``"everyone"`` when none is)."""
+    seat_parts: dict[int | None, SeatParts] = field(default_factory=dict)
+    """Per seat, the ``seats`` of its update and its labels, with the seats' (kind, agent, name) they were made
+    from (see ``Hub._seats``)."""
     extras_version: int = -1
     extras_made: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     """The page extras made at ``extras_version``, with the view each was made from (see ``Hub._extras``)."""
@@ -1147,6 +1264,7 @@ class Hub:
         undo: str | None = None
         if seat is not None:
             undo = "the game is over" if over else table.history.why_no_undo(seat)
+        seats, labels = self._seats(table, seat)
         payload: dict[str, Any] = {
             "type": "update",
             "table": table.record.id,
@@ -1157,16 +1275,7 @@ class Hub:
             "variants": table.record.variants,
             "seeded": str(table.record.seed) if table.record.seeded else None,
             "seat": seat,
-            "seats": [
-                {
-                    "seat": i,
-                    "kind": s.kind,
-                    "agent": s.agent,
-                    "name": seat_name(s),
-                    "label": seat_label(s, i, seat, table.record.seats),
-                }
-                for i, s in enumerate(table.record.seats)
-            ],
+            "seats": seats,
             "actors": actors,
             "legal": legal,
             "view": view,
@@ -1174,11 +1283,7 @@ class Hub:
             "log": self.log_lines(table, seat, LOG_TAIL),
             "log_total": len(table.lines),
             "over": over,
-            "result": result_with_sheet(
-                state.result(), [seat_label(s, i, seat, table.record.seats) for i, s in enumerate(table.record.seats)]
-            )
-            if over
-            else None,
+            "result": result_with_sheet(state.result(), list(labels)) if over else None,
             "can_undo": seat is not None and undo is None,
             "undo_reason": undo,
             "rematch": table.record.rematch,
@@ -1187,6 +1292,24 @@ class Hub:
         }
         table.cache[seat] = payload
         return payload
+
+    @staticmethod
+    def _seats(table: Table, seat: int | None) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+        """The ``seats`` of ``seat``'s update and each seat's label as ``seat`` reads it (see :func:`seat_label`),
+        made again only when what they are made of changed (a seat's kind, agent or name): an update per seat
+        and version would otherwise build the same list. Shared by the updates of that seat (read-only)."""
+        record_seats = table.record.seats
+        key = tuple((s.kind, s.agent, s.name) for s in record_seats)
+        made = table.seat_parts.get(seat)
+        if made is not None and made[0] == key:
+            return made[1], made[2]
+        labels = tuple(seat_label(s, i, seat, record_seats) for i, s in enumerate(record_seats))
+        seats = [
+            {"seat": i, "kind": s.kind, "agent": s.agent, "name": seat_name(s), "label": labels[i]}
+            for i, s in enumerate(record_seats)
+        ]
+        table.seat_parts[seat] = (key, seats, labels)
+        return seats, labels
 
     @staticmethod
     def _extras(table: Table, state: State[Any], view: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -1230,7 +1353,7 @@ class Hub:
         reader = seat if memo[1] else "everyone"
         items = memo[2].get(reader)
         if items is None:
-            items = memo[2][reader] = LogTail([line.item_for(seat) for line in lines])
+            items = memo[2][reader] = _tail_of(lines, seat)
         return items
 
     @staticmethod

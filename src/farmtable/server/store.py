@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import operator
 import threading
 import time
 from collections.abc import Callable
@@ -181,6 +182,14 @@ _DECISION_COLUMNS = (
 )
 
 
+def _picker(keys: list[str]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """A function giving the values of ``keys``, in order, as a tuple (one C call per write, not a loop)."""
+    if len(keys) == 1:  # itemgetter of one key gives the value itself, not a tuple of it
+        key = keys[0]
+        return lambda values: (values[key],)
+    return operator.itemgetter(*keys)
+
+
 class DecisionWriter:
     """The one write made per decision (:meth:`Store.record_decision`), as plain DBAPI calls.
 
@@ -232,8 +241,11 @@ class DecisionWriter:
         else:
             self._update = update_sql.string
             self._update_order = list(update_sql.positiontup or ())
+            self._update_values = _picker(self._update_order)
+            """The UPDATE's parameters, in order, from the values of a write."""
             self._insert = insert_sql.string.removesuffix(" RETURNING decisions.id")
             self._insert_order = list(insert_sql.positiontup or ())
+            self._insert_values = _picker(self._insert_order)
             if not self._positional:
                 raise ValueError(
                     f"a two-statement decision write needs a positional parameter style, not {dialect.paramstyle}"
@@ -299,11 +311,11 @@ class DecisionWriter:
             self._held = self.engine.raw_connection()
         dbapi = self._held.driver_connection
         try:
-            done = dbapi.execute(self._update, [values[k] for k in self._update_order])
+            done = dbapi.execute(self._update, self._update_values(values))
             if done.rowcount != 1:
                 dbapi.rollback()
                 raise VersionConflict(f"table {table_id} changed under us (expected version {version - 1})")
-            dbapi.execute(self._insert, [values[k] for k in self._insert_order])
+            dbapi.execute(self._insert, self._insert_values(values))
             dbapi.commit()
         except VersionConflict:
             raise
