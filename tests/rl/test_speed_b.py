@@ -22,7 +22,7 @@ import numpy as np
 import pyspiel
 
 import farmtable
-import farmtable.rl.openspiel  # noqa: F401  (registers the games)
+import farmtable.rl.openspiel  # registers the games
 from farmtable.rl import farmini
 from farmtable.rl.catalogue import spec, variant_sets
 from farmtable.rl.openspiel import short_name
