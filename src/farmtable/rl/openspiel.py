@@ -38,7 +38,7 @@ import numpy as np
 import pyspiel
 
 import farmtable
-from farmtable.rl.catalogue import REWARDS, Spec, rl_game, rl_games, spec
+from farmtable.rl.catalogue import REWARDS, FastEncode, Spec, rl_game, rl_games, spec
 
 SCORE_UTILITY_BOUND = 1000.0
 """The utility bound declared for ``reward="score"`` (scores are far smaller in every game)."""
@@ -231,8 +231,8 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         if not 0 <= seat < held.players:
             raise ValueError(f"observation_tensor: no player {seat} (players 0..{held.players - 1})")
         pool = held.pool
-        if pool[seat] is not None and getrefcount(pool[seat]) == _UNSHARED:  # ours alone: rewrite it in place
-            out = pool[seat]
+        out = pool[seat]
+        if out is not None and getrefcount(out) == _UNSHARED + 1:  # the pool's and ``out``'s only: rewrite it
             flags = out.flags
             flags.writeable = True
             try:
@@ -240,7 +240,7 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
                 if rewrite is not None:
                     rewrite(held.state, seat, out, held.records[seat])
                 else:
-                    held.fast(held.state, seat, out)  # a pool is kept only for games with a fast encoder
+                    held.write_all(held.state, seat, out)
             except BaseException:
                 pool[seat] = held.records[seat] = None  # half written: never handed out again
                 raise
@@ -292,6 +292,13 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
 
 
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+def _no_fast_encoder(state: Any, player: int, out: np.ndarray) -> None:
+    """Stands for the fast encoder of a game without one (never called: such a game keeps no pool)."""
+    raise RuntimeError("no fast encoder")  # pragma: no cover
+
+
 _PROBE = [np.zeros(1)]
 _UNSHARED = getrefcount(_PROBE[0])
 """What ``getrefcount(pool[seat])`` reads when only the pool holds the array (the list's and the call's)."""
@@ -313,6 +320,8 @@ class _Held:
         """The spec's observation of a seat in a new array (``Spec.fresh``, the fast encoder's own if it has one)."""
         fast = self.fast = sp.fast
         """The fast encoder (writes every entry of an array), if the game has one."""
+        self.write_all: FastEncode = fast if fast is not None else _no_fast_encoder
+        """The fast encoder (a pool is kept only for a game that has one)."""
         self.fresh_tracked = getattr(fast, "fresh_tracked", None)
         """``fresh_tracked(state, seat)``: a new array and its record, for ``rewrite`` (Farmini), else ``None``."""
         self.rewrite = getattr(fast, "rewrite", None)
