@@ -1,9 +1,9 @@
 #!/bin/bash
 # before (base snapshot of main 5435969) and after (this branch), alternating, 3 pairs
 OUT=/work/wt/rl18b/benchmarks/out/s18/rl18b/bench_pairs.txt
-: > $OUT
+[ "$APPEND" = 1 ] || : > $OUT
 cd /tmp
-for i in 1 2 3; do
+for i in ${PAIRS:-1 2 3}; do
   for side in before after; do
     if [ $side = before ]; then P=/tmp/rl18b-base/src; else P=/work/wt/rl18b/src; fi
     echo "## pair $i $side PYTHONPATH=$P $(date -u +%H:%M:%S) load: $(cut -d' ' -f1-3 /proc/loadavg)" >> $OUT
