@@ -91,7 +91,10 @@ class RLGame:
     an adapter that keeps one array per seat (the AEC env's ``copy=False``): ``per_viewer[player](out,
     state)``, the encoder of one viewer (Farmers Finances: the seat order written out, one call), and
     ``into(state, player, out)``, which rewrites only what changed since it last wrote ``out`` (Farmini:
-    the farms whose entry changed), for an array nothing else writes."""
+    the farms whose entry changed), for an array nothing else writes. An adapter that keeps arrays of its own
+    (OpenSpiel's per-seat pool) may use ``fresh_tracked(state, player) -> (array, record)`` and ``rewrite(state,
+    player, array, record)``: the same in-place writing with the record kept by the caller beside its array
+    (Farmini)."""
     fold: Callable[[Any], Hashable] | None = None
     """Maps an action object to a hashable that equal catalogue entries share (Farmini: a placement without
     its card id), so an action object met for the first time finds its index without formatting and

@@ -64,8 +64,12 @@ get an all-zero mask and their action is ignored.
 `SAMPLED_STOCHASTIC` (no chance nodes); each `new_initial_state()` draws its game seed from an RNG
 seeded by the `seed` parameter (reproducible runs, different games). Information is
 `IMPERFECT_INFORMATION` with `observation_tensor`/`observation_string` from the view (no
-perfect-recall information state); `observation_tensor` returns a fresh float32 numpy array rather
-than a list of floats (a sequence of floats all the same). Simultaneous steps are mapped to a *sequential*
+perfect-recall information state); `observation_tensor` returns a **read-only** float32 numpy array
+rather than a list of floats (a sequence of floats all the same). A state keeps the array it last
+handed out for each seat and, once the caller has let go of it (no reference to it or to a view of it
+left), writes that seat's next observation into it in place (Farmini: only the farms that changed); an
+array the caller keeps is never written again, so a kept observation never changes (copy one to edit
+it). Simultaneous steps are mapped to a *sequential*
 imperfect-information game: actors move in seat order without seeing each other's face-down choice,
 the same information structure as a simultaneous node, while keeping every algorithm that needs
 sequential turns (MCTS, ISMCTS, ...) usable; OpenSpiel's `SIMULTANEOUS` dynamics would also force

@@ -234,6 +234,15 @@ def find_pens(cards: Mapping[Pos, Oriented], gaps_enclose: bool, parent: Pens | 
 
     label: dict[int, bool] = {}
     """Per point flooded: False once it is known to be open."""
+    # The starts that are open at once (a card around them outside the box, or missing) are labelled first: a
+    # flood from another start that reaches one of them stops there, instead of walking to the farm's edge.
+    # Such a start is never part of a pen, so the pens are found in the same order as without this.
+    for start in starts:
+        if gaps_enclose:
+            if not (x0 <= start >> _Y_BITS < x1 and y0 <= start & _Y_MASK < y1):
+                label[start] = False
+        elif get(start) is None or get(start + east) is None or get(start + 1) is None or get(start + east + 1) is None:
+            label[start] = False
     found_pens = kept
     for start in starts:
         if start in label:
@@ -291,28 +300,52 @@ class _Layout:
     """What an encoder needs of a farm's cards, whatever its animals: the ones of the cards and of the pen
     quarters in the farm block, and per pen its corn count, its animal cells and its gaps."""
 
-    __slots__ = ("card_ones", "cards", "found", "gaps", "ones", "pens", "positions")
+    __slots__ = ("card_ones", "cards", "found", "gaps", "ones", "pen_info", "pens", "positions")
 
     def __init__(
-        self, positions: tuple[Pos, ...], cards: tuple[Oriented, ...], card_ones: list[int], found: Pens, contents: Any
+        self,
+        positions: tuple[Pos, ...],
+        cards: tuple[Oriented, ...],
+        card_ones: np.ndarray,
+        found: Pens,
+        contents: Any,
+        parent: _Layout | None = None,
     ) -> None:
         self.positions = positions
         """The cards' positions, in the farm's order."""
         self.cards = cards
         """The cards' objects (kept alive while their ``id`` is part of a key)."""
         self.card_ones = card_ones
+        """The indices of the ones of the cards in the farm block (an ``intp`` array)."""
         self.found = found
         """The pens (:func:`find_pens`), for the layouts with one card more."""
-        pen_ones = [_cell(x, y) + _PENS_AT + q for _, cells, _ in found.pens for x, y, q in cells]
-        self.ones = np.array(card_ones + pen_ones, dtype=np.intp)
-        """The indices of the ones of the cards and of the pen quarters in the farm block."""
         self.pens: list[tuple[int, tuple[Cell, ...]]] = []
         """Per enclosed pen: its cornfields and its animal cells."""
-        for _, cells, _ in found.pens:
-            kinds = [contents[x, y].quarters[q] for x, y, q in cells]
-            animal_cells = tuple(cell for cell, kind in zip(cells, kinds, strict=True) if kind == c.ANIMAL_CELL)
-            self.pens.append((kinds.count(c.CORN), animal_cells))
-        self.gaps = sum(n for _, _, n in found.pens)
+        self.pen_info: dict[int, tuple[np.ndarray, int, tuple[Cell, ...]]] = {}
+        """Per pen of ``found`` (by the ``id`` of its tuple, which ``found`` keeps alive): the ones of its quarters,
+        its cornfields and its animal cells. A pen the layout one card larger keeps (:func:`find_pens` passes the
+        parent's pens on as they are) is read from here, not worked out again: its cards do not change."""
+        known = parent.pen_info if parent is not None else {}
+        blocks = [card_ones]
+        gaps = 0
+        for pen in found.pens:
+            info = known.get(id(pen))
+            if info is None:
+                cells = pen[1]
+                kinds = [contents[x, y].quarters[q] for x, y, q in cells]
+                animal_cells = tuple(cell for cell, kind in zip(cells, kinds, strict=True) if kind == c.ANIMAL_CELL)
+                ones = np.array([_cell(x, y) + _PENS_AT + q for x, y, q in cells], dtype=np.intp)
+                info = (ones, kinds.count(c.CORN), animal_cells)
+            self.pen_info[id(pen)] = info
+            blocks.append(info[0])
+            self.pens.append((info[1], info[2]))
+            gaps += pen[2]
+        self.ones = np.concatenate(blocks) if len(blocks) > 1 else card_ones
+        """The indices of the ones of the cards and of the pen quarters in the farm block."""
+        self.gaps = gaps
+
+
+_NO_ONES = np.zeros(0, dtype=np.intp)
 
 
 def fast_encoder(sp: Spec) -> FastEncode:
@@ -364,26 +397,34 @@ def fast_encoder(sp: Spec) -> FastEncode:
     """A farm's entry by its ``Farm.version`` (bumped by every card laid and every change of its animals, kept
     by copies): a farm seen before is not keyed by its content again."""
     layout_memo: dict[Any, _Layout] = {}
-    card_at: dict[tuple[int, int, str, int], list[int]] = {}
+    card_at: dict[tuple[int, int, str, int], np.ndarray] = {}
     animal_at: dict[tuple[Cell, str], int] = {}
     kind_index = {kind: i for i, kind in enumerate(c.KINDS)}
 
-    def layout_of(key: tuple[tuple[Pos, ...], tuple[int, ...]], values: tuple[Oriented, ...], cards: Any) -> _Layout:
-        parent = layout_memo.get((key[0][:-1], key[1][:-1]))  # the same cards but the last: start from it
+    def layout_of(
+        key: tuple[tuple[Pos, ...], tuple[int, ...]], values: tuple[Oriented, ...], cards: Any, parent: _Layout | None
+    ) -> _Layout:
+        """The layout of ``cards`` (``key``: their positions and ids, ``values``: the cards), from ``parent``, the
+        layout of the same cards but the last, if it is known (else looked up by its key)."""
         if parent is None:
-            ones: list[int] = []
-            placed = cards.items()
+            parent = layout_memo.get((key[0][:-1], key[1][:-1]))  # the same cards but the last: start from it
+        if parent is None:
+            ones = np.concatenate([_NO_ONES, *(card_block(x, y, card) for (x, y), card in cards.items())])
         else:
-            ones = list(parent.card_ones)
-            placed = [(key[0][-1], values[-1])]
-        for (x, y), card in placed:
-            block = card_at.get((x, y, card.card_id, card.rot))
-            if block is None:
-                base = _cell(x, y)
-                block = card_at[x, y, card.card_id, card.rot] = [base + k for k in card_ones[card.card_id, card.rot]]
-            ones += block
+            (x, y), card = key[0][-1], values[-1]
+            ones = np.concatenate((parent.card_ones, card_block(x, y, card)))
         found = find_pens(cards, gaps_enclose, None if parent is None else parent.found)
-        return _Layout(key[0], values, ones, found, cards)
+        return _Layout(key[0], values, ones, found, cards, parent)
+
+    def card_block(x: int, y: int, card: Oriented) -> np.ndarray:
+        """The indices of the ones of ``card`` laid at ``x, y`` in a farm block (kept per position and face)."""
+        block = card_at.get((x, y, card.card_id, card.rot))
+        if block is None:
+            base = _cell(x, y)
+            block = card_at[x, y, card.card_id, card.rot] = np.array(
+                [base + k for k in card_ones[card.card_id, card.rot]], dtype=np.intp
+            )
+        return block
 
     def farm_entry(farm: Any) -> tuple[np.ndarray, bytes]:
         """The indices of a farm's ones in its block, and its score as it stands (kept by ``farm.version``)."""
@@ -405,10 +446,27 @@ def fast_encoder(sp: Spec) -> FastEncode:
         last = last_layout.get(id(farm))
         if last is not None and last[0] is farm:
             layout = last[1]
-            # the same cards at the same positions (the tuples compare their items by identity first)
-            same = len(cards) == len(layout.cards) and tuple(cards.values()) == layout.cards
-            if same and tuple(cards) == layout.positions:
-                return entry_of(layout, farm)
+            laid = len(layout.cards)
+            count = len(cards)
+            # the same cards at the same positions (the tuples compare their items by identity first): only
+            # the animals changed; or one card more (cards are only ever added, at the end of ``farm.cards``):
+            # the layout grows from the last one, without keying either by its content
+            if count == laid:
+                if tuple(cards.values()) == layout.cards and tuple(cards) == layout.positions:
+                    return entry_of(layout, farm)
+            elif count == laid + 1:
+                values = tuple(cards.values())
+                positions = tuple(cards)
+                if values[:laid] == layout.cards and positions[:laid] == layout.positions:
+                    layout_key = (positions, tuple(map(id, values)))
+                    grown = layout_memo.get(layout_key)
+                    if grown is None:
+                        if len(layout_memo) >= f.MEMO_SIZE:
+                            farm_memo.clear()
+                            layout_memo.clear()
+                        grown = layout_memo[layout_key] = layout_of(layout_key, values, cards, layout)
+                    last_layout[id(farm)] = (farm, grown)
+                    return entry_of(grown, farm)
         animals = farm.animals
         # the oriented cards are shared, immutable objects: their ids say which face and rotation, cheaper
         # than a hash (the layout kept for a key holds the cards, so their ids are not reused meanwhile)
@@ -421,7 +479,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
                 layout_memo.clear()
             made = layout_memo.get(layout_key)
             if made is None:
-                made = layout_memo[layout_key] = layout_of(layout_key, tuple(cards.values()), cards)
+                made = layout_memo[layout_key] = layout_of(layout_key, tuple(cards.values()), cards, None)
             known = farm_memo[key] = entry_of(made, farm)
         kept = layout_memo.get(layout_key)
         if kept is not None:
@@ -546,8 +604,23 @@ def fast_encoder(sp: Spec) -> FastEncode:
             known = written[id(out)] = (out, [None] * players)
         write(state, player, out, known[1])
 
+    def fresh_tracked(state: State[Any], player: int) -> tuple[np.ndarray, list[Any]]:
+        """:func:`fresh` and its record: what :func:`rewrite` needs to rewrite the same array in place later."""
+        out = np.zeros(size, dtype=np.float32)
+        record: list[Any] = [None] * players
+        write(state, player, out, record)
+        return out, record
+
+    def rewrite(state: State[Any], player: int, out: np.ndarray, record: list[Any]) -> None:
+        """Write ``player``'s observation into ``out``, last written by :func:`fresh_tracked` or this function
+        with ``record`` (and by nothing else since): only the head, the scores and the farm blocks whose entry
+        changed are written (the caller keeps the array and its record together, e.g. OpenSpiel's pool)."""
+        write(state, player, out, record)
+
     encode.fresh = fresh  # type: ignore[attr-defined]  # see ``RLGame.fast``
     encode.into = into  # type: ignore[attr-defined]  # see ``RLGame.fast``
+    encode.fresh_tracked = fresh_tracked  # type: ignore[attr-defined]  # see ``RLGame.fast``
+    encode.rewrite = rewrite  # type: ignore[attr-defined]  # see ``RLGame.fast``
     return encode
 
 

@@ -31,13 +31,14 @@ How the contract maps onto OpenSpiel (``docs/rl.md`` says the same):
 from __future__ import annotations
 
 from functools import cache
+from sys import getrefcount
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 import farmtable
-from farmtable.rl.catalogue import REWARDS, Spec, rl_game, rl_games, spec
+from farmtable.rl.catalogue import REWARDS, FastEncode, Spec, rl_game, rl_games, spec
 
 SCORE_UTILITY_BOUND = 1000.0
 """The utility bound declared for ``reward="score"`` (scores are far smaller in every game)."""
@@ -210,25 +211,52 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
         held.player = _TERMINAL if state.is_over() else int(state.actors()[0])
 
     def observation_tensor(self, player: int | None = None) -> np.ndarray:
-        """``player``'s observation (default: the player to act): the encoded view, a float32 array.
+        """``player``'s observation (default: the player to act): the encoded view, a **read-only** float32 array.
 
-        A fresh numpy array rather than pyspiel's list of floats: it is a sequence of floats all the
-        same (``np.asarray``/``torch.as_tensor`` take it without a copy), and converting Farmini's
-        41k floats to a list cost more than the game's own move.
+        A numpy array rather than pyspiel's list of floats: it is a sequence of floats all the same
+        (``np.asarray``/``torch.as_tensor`` take it without a copy), and converting Farmini's 41k floats to a
+        list cost more than the game's own move. Answered here rather than by pyspiel's generic path, which
+        builds a throw-away *new initial state* on every call to size the tensor (a whole game set-up per
+        observation, and a seed drawn from the game's seed sequence, so observing changed which games came
+        next).
 
-        Answered here rather than by pyspiel's generic path, which builds a throw-away *new initial
-        state* on every call to size the tensor: that cost a whole game set-up per observation and
-        drew a seed from the game's seed sequence, so observing changed which games came next.
-        """
+        The state keeps the array it last handed out for each seat, and once the caller has let go of it
+        (no reference to it or to a view of it is left) the next observation of that seat is written
+        into it *in place*, only what changed since (Farmini: the farms whose content changed); an array
+        the caller still holds is never written again, a new one is made instead. So keep or store an
+        observation freely, it never changes under you; it is read-only so that nobody writes into one the
+        state may hand out again (copy it to edit it)."""
         held = self._held
         seat = held.player if player is None else int(player)
         if not 0 <= seat < held.players:
             raise ValueError(f"observation_tensor: no player {seat} (players 0..{held.players - 1})")
-        fast = held.fast
-        if fast is None:
-            return held.observe(held.state, seat)
-        out = np.empty(held.obs_size, dtype=np.float32)  # ``Spec.fresh`` inlined
-        fast(held.state, seat, out)
+        pool = held.pool
+        out = pool[seat]
+        if out is not None and getrefcount(out) == _UNSHARED + 1:  # the pool's and ``out``'s only: rewrite it
+            flags = out.flags
+            flags.writeable = True
+            try:
+                rewrite = held.rewrite
+                if rewrite is not None:
+                    rewrite(held.state, seat, out, held.records[seat])
+                else:
+                    held.write_all(held.state, seat, out)
+            except BaseException:
+                pool[seat] = held.records[seat] = None  # half written: never handed out again
+                raise
+            flags.writeable = False
+            return out
+        fresh_tracked = held.fresh_tracked
+        if fresh_tracked is not None:
+            out, held.records[seat] = fresh_tracked(held.state, seat)
+        else:
+            fast = held.fast
+            if fast is None:
+                return held.observe(held.state, seat)  # no fast encoder: a new writable array, no pool
+            out = np.empty(held.obs_size, dtype=np.float32)
+            fast(held.state, seat, out)
+        out.flags.writeable = False
+        pool[seat] = out
         return out
 
     def observation_string(self, player: int | None = None) -> str:
@@ -266,6 +294,17 @@ class FarmtableState(pyspiel.State):  # type: ignore[misc]
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
+def _no_fast_encoder(state: Any, player: int, out: np.ndarray) -> None:
+    """Stands for the fast encoder of a game without one (never called: such a game keeps no pool)."""
+    raise RuntimeError("no fast encoder")  # pragma: no cover
+
+
+_PROBE = [np.zeros(1)]
+_UNSHARED = getrefcount(_PROBE[0])
+"""What ``getrefcount(pool[seat])`` reads when only the pool holds the array (the list's and the call's)."""
+del _PROBE
+
+
 class _Held:
     """Holds the farmtable state, the game's spec and what is known of the position until the next move
     (the player to act, the legal actions). pyspiel clones a Python state by deep-copying its attributes:
@@ -279,9 +318,18 @@ class _Held:
         self.players = sp.players
         self.observe = sp.observe
         """The spec's observation of a seat in a new array (``Spec.fresh``, the fast encoder's own if it has one)."""
-        fast = sp.fast
-        self.fast = fast if fast is not None and getattr(fast, "fresh", None) is None else None
-        """The fast encoder when ``Spec.fresh`` is just ``np.empty`` and it (inlined, one call less)."""
+        fast = self.fast = sp.fast
+        """The fast encoder (writes every entry of an array), if the game has one."""
+        self.write_all: FastEncode = fast if fast is not None else _no_fast_encoder
+        """The fast encoder (a pool is kept only for a game that has one)."""
+        self.fresh_tracked = getattr(fast, "fresh_tracked", None)
+        """``fresh_tracked(state, seat)``: a new array and its record, for ``rewrite`` (Farmini), else ``None``."""
+        self.rewrite = getattr(fast, "rewrite", None)
+        """``rewrite(state, seat, out, record)``: only what changed written into ``out`` (Farmini), else ``None``."""
+        self.pool: list[np.ndarray | None] = [None] * sp.players
+        """Per seat: the read-only array last handed out by ``observation_tensor`` (rewritten once released)."""
+        self.records: list[Any] = [None] * sp.players
+        """Per seat: the ``rewrite`` record of the array in ``pool``."""
         self.obs_size = sp.obs_size
         self.legal_now: tuple[list[Any], list[int]] | None = None
         """The legal list of the player to act and the catalogue index of each of its entries (until the next

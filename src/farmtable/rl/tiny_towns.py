@@ -209,6 +209,10 @@ def fast_encoder(sp: Spec) -> FastEncode:
     monument_of[""] = monument_of[None]
     no_extras = f.zeros(3 * C.SQUARES * n_res + C.SQUARES)
     no_secrets = f.zeros(2 * len(MONUMENT_NAMES) + 3 + n_res + C.SQUARES)
+    numbers = {i: num(i) for i in range(-1, 256)}
+    """``num`` of the small whole numbers (the round completed, turns as Master Builder, Shrine VP): one look-up."""
+    no_cubes = counts(C.RESOURCES, ())
+    no_pending = counts(PENDING, ())
     kinds = ("place", "store", "cavern")
     grids, buildings_memo, res_memo, opaleye_memo, pending_memo, secrets_memo = (memo() for _ in range(6))
 
@@ -240,14 +244,16 @@ def fast_encoder(sp: Spec) -> FastEncode:
 
     def secrets(town: Any) -> bytes:
         """The observer's own monument, the monuments dealt, the face-down placement."""
-        key = (town.monument, tuple(town.dealt), str(town.choice) if town.choice else None)
-        block = secrets_memo.get(key)
+        choice = town.choice
+        key = (town.monument, tuple(town.dealt), choice if choice else None)
+        block = secrets_memo.get(key)  # by the placement object: equal placements read the same
         if block is None:
             placement = [0.0] * (3 + n_res + C.SQUARES)
             if key[2] is not None:
-                match = _PLACEMENT.match(key[2])
+                text = str(key[2])
+                match = _PLACEMENT.match(text)
                 if match is None:
-                    raise KeyError(f"placement {key[2]!r} is not in the encoding schema")
+                    raise KeyError(f"placement {text!r} is not in the encoding schema")
                 placement[kinds.index(match.group(1))] = 1.0
                 placement[3 + C.RESOURCES.index(match.group(2))] = 1.0
                 if match.group(3):
@@ -266,15 +272,15 @@ def fast_encoder(sp: Spec) -> FastEncode:
         actors = s.actors()
         parts = [
             built,
-            num(s.round),
+            numbers.get(s.round) or num(s.round),
             phase_of[s.phase],
             no_seat if s.mb == rules.NO_PLAYER else seat_of[player][s.mb],
             named_of[s.named],
             small[bool(s.free_round)],
-            num(len(s.deck)),
+            numbers.get(len(s.deck)) or num(len(s.deck)),
             res_counts(s.face_up),
             res_counts(s.discard),
-            num(len(s.removed)),
+            numbers.get(len(s.removed)) or num(len(s.removed)),
         ]
         towns = s.towns
         for q in seats[player]:
@@ -283,28 +289,35 @@ def fast_encoder(sp: Spec) -> FastEncode:
             grid = grids.get(grid_key)
             if grid is None:
                 grid = grids.add(grid_key, b"".join([grid_value[v] for v in grid_key]))
-            parts.append(grid)
-            parts.append(small[town.completed != rules.NOT_COMPLETE])
-            parts.append(num(town.completed))
-            parts.append(num(town.mb_turns))
-            parts.append(extras(town) if town.stored or town.factory or town.bank or town.statue else no_extras)
-            parts.append(res_counts(town.cavern))
+            completed = town.completed
+            cavern = town.cavern
             opaleye_key = tuple(town.opaleye)
             opaleye = opaleye_memo.get(opaleye_key)
             if opaleye is None:
                 opaleye = opaleye_memo.add(opaleye_key, counts(BUILDING_NAMES, opaleye_key))
-            parts.append(opaleye)
-            parts.append(num(town.shrine_vp))
-            parts.append(monument_of[town.monument if town.built else None])
-            parts.append(small[bool(town.monument)])
-            parts.append(small[town.choice is not None])
-            parts.append(small[bool(town.done)])
-            pending_key = tuple(k for k, _, _ in town.pending)
-            pending = pending_memo.get(pending_key)
-            if pending is None:
-                pending = pending_memo.add(pending_key, counts(PENDING, [PENDING_WORDS[k] for k in pending_key]))
-            parts.append(pending)
-            parts.append(secrets(town) if q == player else no_secrets)
+            if town.pending:
+                pending_key = tuple(k for k, _, _ in town.pending)
+                pending = pending_memo.get(pending_key)
+                if pending is None:
+                    pending = pending_memo.add(pending_key, counts(PENDING, [PENDING_WORDS[k] for k in pending_key]))
+            else:
+                pending = no_pending
+            parts += (  # one extension per town, in the schema's order
+                grid,
+                small[completed != rules.NOT_COMPLETE],
+                numbers.get(completed) or num(completed),
+                numbers.get(town.mb_turns) or num(town.mb_turns),
+                extras(town) if town.stored or town.factory or town.bank or town.statue else no_extras,
+                res_counts(cavern) if cavern else no_cubes,
+                opaleye,
+                numbers.get(town.shrine_vp) or num(town.shrine_vp),
+                monument_of[town.monument if town.built else None],
+                small[bool(town.monument)],
+                small[town.choice is not None],
+                small[bool(town.done)],
+                pending,
+                secrets(town) if q == player else no_secrets,
+            )
         parts.append(actors_of(player, actors))
         f.write(out, parts)
 
