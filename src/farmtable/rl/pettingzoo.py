@@ -240,6 +240,12 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         own_fresh = fast is not None and getattr(fast, "fresh", None) is not None
         self._fast_new = None if own_fresh else fast
         """The fast encoder when a new array is ``np.empty`` plus that encoder (written inline)."""
+        per_viewer = getattr(fast, "per_viewer", None) if self._fast_new is not None else None
+        self._new_writers: list[Callable[[np.ndarray, Any], None]] | None = (
+            list(per_viewer) if per_viewer is not None else None
+        )
+        """Per seat, ``write(out, state)`` when the encoder has ``per_viewer`` functions: a new array is
+        ``np.empty`` plus one call (not the encoder's own call that looks the seat's function up)."""
         self._bufs: list[np.ndarray] | None = None
         """Per seat, the array observations are written into (``copy=False``), else ``None``."""
         self._writers: list[Callable[[Any], None]] = []
@@ -254,9 +260,9 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
                 view = buf.view()
                 view.flags.writeable = False  # the caller reads; only the env writes (into ``buf``)
                 self._obs_dicts.append({"observation": view, "action_mask": empty})
-        self._live: dict[str, tuple[float, bool, bool, dict[str, Any]]] = {}
-        """Per agent while the game is on: ``(0.0, False, False, its info dict)``, the tail of ``last()``
-        (every reward is 0 and no agent is done until the game ends; made at ``reset``)."""
+        self._live: dict[str, dict[str, Any]] = {}
+        """Per agent while the game is on: its info dict, the end of ``last()``'s tuple (every reward is 0
+        and no agent is done until the game ends: ``last()`` writes those as constants; made at ``reset``)."""
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         """``AECEnv.agent_iter`` as a generator: the selected agent while any agent is left, at most
@@ -278,8 +284,7 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         seat = self._seat = self.state.actors()[0]
         self.agent_selection = self._names[seat]
         self._playing = True
-        infos = self.infos
-        self._live = {a: (0.0, False, False, infos[a]) for a in agents}
+        self._live = dict(self.infos)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation: its view encoded, and its action mask (see the class notes on ``copy``)."""
@@ -311,23 +316,51 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
                 self._writers[seat](state)
                 obs["action_mask"] = mask
             else:
-                fast = self._fast_new
-                if fast is None:
-                    vector = self.spec.observe(state, seat)
-                else:
-                    vector = np.empty(self._size, dtype=np.float32)
-                    fast(state, seat, vector)
-                obs = {"observation": vector, "action_mask": mask}
+                obs = {"observation": self._new_vector(state, seat), "action_mask": mask}
             now = self._now = (seat, legal, slots, obs)
         return now
+
+    def _new_vector(self, state: Any, seat: int) -> np.ndarray:
+        """``seat``'s observation in a new array (``copy=True``)."""
+        new_writers = self._new_writers
+        if new_writers is not None:
+            vector = np.empty(self._size, dtype=np.float32)
+            new_writers[seat](vector, state)
+            return vector
+        fast = self._fast_new
+        if fast is None:
+            return self.spec.observe(state, seat)
+        vector = np.empty(self._size, dtype=np.float32)
+        fast(state, seat, vector)
+        return vector
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``AECEnv.last``: the selected agent's observation, running reward, flags and info."""
         if self._playing:  # the selected agent is alive: its running reward is 0, it is not done
-            now = self._now
             if not observe:
-                return (None, *self._live[self.agent_selection])
-            return ((now or self._look())[3], *self._live[self.agent_selection])
+                return (None, 0.0, False, False, self._live[self.agent_selection])
+            now = self._now
+            if now is not None:
+                return (now[3], 0.0, False, False, self._live[self.agent_selection])
+            # ``_look`` written out (once a decision: a call less); keep the two the same
+            seat, state = self._seat, self.state
+            legal = state.legal_actions(seat)
+            slots, mask = self._legal_entry(legal)
+            bufs = self._bufs
+            if bufs is not None:
+                obs = self._obs_dicts[seat]
+                self._writers[seat](state)
+                obs["action_mask"] = mask
+            else:
+                new_writers = self._new_writers
+                if new_writers is not None:
+                    vector = np.empty(self._size, dtype=np.float32)
+                    new_writers[seat](vector, state)
+                else:
+                    vector = self._new_vector(state, seat)
+                obs = {"observation": vector, "action_mask": mask}
+            self._now = (seat, legal, slots, obs)
+            return (obs, 0.0, False, False, self._live[self.agent_selection])
         agent = self.agent_selection if self.state is not None else self._before_reset("last")
         obs = self._observe_seat(self._seat_of[agent]) if observe else None
         return (
@@ -343,8 +376,19 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         now = self._now  # set only while the selected agent is alive and has looked (``last``/``observe``)
         if now is not None and type(action) is int:
             slot = now[2].get(action)
-            if slot is not None:  # legal: play the engine's own object
-                self._play(now[1][slot])
+            if slot is not None:  # legal: play the engine's own object (``_play`` written out: a call less)
+                state = self.state
+                state.apply(self._seat, now[1][slot])
+                self._now = None
+                if self._legal_cache:
+                    self._legal_cache = {}
+                if self._obs_cache:
+                    self._obs_cache = {}
+                if state.is_over():
+                    self._finish(self.agent_selection)
+                else:
+                    seat = self._seat = state.actors()[0]
+                    self.agent_selection = self._names[seat]
                 return
         self._step_slow(action)
 
