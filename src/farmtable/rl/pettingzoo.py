@@ -362,9 +362,9 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
             self._now = (seat, legal, slots, obs)
             return (obs, 0.0, False, False, self._live[self.agent_selection])
         agent = self.agent_selection if self.state is not None else self._before_reset("last")
-        obs = self._observe_seat(self._seat_of[agent]) if observe else None
+        seen = self._observe_seat(self._seat_of[agent]) if observe else None
         return (
-            obs,
+            seen,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
