@@ -266,6 +266,10 @@ def fast_encoder(sp: Spec) -> FastEncode:
     garden_memo, display_memo, cards_memo = memo(), memo(), memo()
     farmland_memo: dict[Any, tuple[bytes, bytes]] = {}  # (beds, pasture) -> (areas and stable, scarecrows)
     choose, award, act = rules.CHOOSE, rules.AWARD, rules.ACT
+    last_board: list[tuple[Any, ...]] = [(None,) * 7] * players
+    """Per seat, what its farmland block was made of when last encoded (beds, pasture, barn, products,
+    garden, wheel, boss count) and the block in ``last_block``: an equal farmland reuses the block."""
+    last_block = [b""] * players
 
     def areas(beds: tuple[int, ...], pasture: tuple[int, ...]) -> bytes:
         parts: list[bytes] = []
@@ -321,6 +325,18 @@ def fast_encoder(sp: Spec) -> FastEncode:
                     parts.append(small[1] + small[0] + card_counts(cards))
         for q in order:  # each farmland (inline: a call per board costs more than most of its blocks)
             b = boards[q]
+            last = last_board[q]
+            if (  # as this seat's farmland was when last encoded (by value: any state, any viewer)
+                b.beds == last[0]
+                and b.pasture == last[1]
+                and b.barn == last[2]
+                and b.products == last[3]
+                and b.garden == last[4]
+                and b.wheel == last[5]
+                and b.boss_count == last[6]
+            ):
+                parts.append(last_block[q])
+                continue
             key = (tuple(b.beds), tuple(b.pasture))
             known = farmland_memo.get(key)
             if known is None:
@@ -331,15 +347,20 @@ def fast_encoder(sp: Spec) -> FastEncode:
             garden = garden_memo.get(garden_key)
             if garden is None:
                 garden = garden_memo.add(garden_key, counts(range(len(c.BUILDINGS)), garden_key))
-            parts += (
-                pack_goods(*b.barn),
-                wheel_of[b.wheel],
-                known[0],
-                pack_products(*b.products),
-                garden,
-                known[1],
-                num(b.boss_count),
+            block = b"".join(
+                (
+                    pack_goods(*b.barn),
+                    wheel_of[b.wheel],
+                    known[0],
+                    pack_products(*b.products),
+                    garden,
+                    known[1],
+                    num(b.boss_count),
+                )
             )
+            last_board[q] = (b.beds[:], b.pasture[:], b.barn[:], b.products[:], b.garden[:], b.wheel, b.boss_count)
+            last_block[q] = block
+            parts.append(block)
         parts.append(card_counts(boards[player].cards))
         if players == 3:
             parts.append(seat_of[player][s.boss] + small[bool(s.final_rounds)])

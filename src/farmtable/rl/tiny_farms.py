@@ -137,6 +137,10 @@ def fast_encoder(sp: Spec) -> FastEncode:
     cell = cell_blocks.__getitem__
     """Board value -> the float32 bytes of its one-hot cell (a ``Grid`` entry of the schema)."""
     dice_memo, grid_memo = f.Memo(), f.Memo()
+    last_board: list[list[int] | None] = [None] * players
+    """Per seat, a copy of the board last encoded (any state's), and its grids in ``last_grid``: a board
+    equal to it (compared by value, so any state and any viewer may use it) skips the key and the memo."""
+    last_grid = [b""] * players
     collected = f.memoized(lambda key: f.counts(ANIMAL_NAMES, [c.NAMES[a] for a in key]))
 
     num, small = f.num, f.NUM
@@ -170,10 +174,15 @@ def fast_encoder(sp: Spec) -> FastEncode:
         for seat in seats[player]:
             parts.append(small[milk[seat]])
             board = boards[seat]
+            if board == last_board[seat]:  # most boards are as this seat's was when last encoded
+                parts.append(last_grid[seat])
+                continue
             key = bytes(board)  # cell values are 0..13: one byte each, a cheap key to hash
             grid = grid_memo.get(key)
             if grid is None:  # red farm then blue, row by row: the two grids
                 grid = grid_memo.add(key, b"".join(map(cell, board)))
+            last_board[seat] = board[:]
+            last_grid[seat] = grid
             parts.append(grid)
         if phase == place:
             parts.append(collected(tuple(s.pending)))
