@@ -12,8 +12,6 @@ import re
 import struct
 from typing import Any
 
-import numpy as np
-
 from farmtable.core import Result, State
 from farmtable.games.farmerama import components as c
 from farmtable.games.farmerama import render, rules
@@ -288,7 +286,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
             block = cards_memo.add(key, counts(range(n_cards), key))
         return block
 
-    def encode(state: State[Any], player: int, out: np.ndarray) -> None:
+    def joined(state: State[Any], player: int) -> bytes:
         s: Any = state
         phase = s.phase
         boards = s.boards
@@ -395,9 +393,9 @@ def fast_encoder(sp: Spec) -> FastEncode:
             parts.append(card_counts(s.action_stack[: s.known_bottom]))
         else:
             parts.append(no_solo)
-        f.write(out, parts)
+        return b"".join(parts)
 
-    return encode
+    return f.from_joined(joined)
 
 
 def solo_score(result: Result) -> float:

@@ -52,6 +52,7 @@ _INT_TYPES = (int, np.integer)
 ILLEGAL_REWARD = -1.0
 """The reward of a seat whose illegal action ends the episode."""
 _SEED_BOUND = 2**62
+_frombuffer = np.frombuffer
 
 
 def _agent(seat: int) -> str:
@@ -239,6 +240,11 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         fast = sp.fast
         own_fresh = fast is not None and getattr(fast, "fresh", None) is not None
         self._fast_new = None if own_fresh else fast
+        self._joined: Callable[[Any, int], bytes] | None = getattr(fast, "joined", None)
+        """The encoder's ``joined(state, seat)`` (the observation's bytes, see :func:`farmtable.rl.fast.from_joined`),
+        if it has one: copied through ``_byte_views`` (``copy=False``) or into a new ``bytearray``-backed array."""
+        self._byte_views: list[memoryview] = []
+        """Per seat (``copy=False``, an encoder with ``joined``): the bytes of its array, made once."""
         """The fast encoder when a new array is ``np.empty`` plus that encoder (written inline)."""
         per_viewer = getattr(fast, "per_viewer", None) if self._fast_new is not None else None
         self._new_writers: list[Callable[[np.ndarray, Any], None]] | None = (
@@ -254,6 +260,8 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         if not copy and fast is not None:
             self._bufs = [np.zeros(self._size, dtype=np.float32) for _ in range(players)]
             self._writers = [_writer(fast, seat, buf) for seat, buf in enumerate(self._bufs)]
+            if self._joined is not None:
+                self._byte_views = [memoryview(buf).cast("B") for buf in self._bufs]  # type: ignore[arg-type]
             empty = np.zeros(sp.num_actions, dtype=np.int8)
             empty.flags.writeable = False
             for buf in self._bufs:
@@ -346,18 +354,24 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
             seat, state = self._seat, self.state
             legal = state.legal_actions(seat)
             slots, mask = self._legal_entry(legal)
-            bufs = self._bufs
+            bufs, joined = self._bufs, self._joined
             if bufs is not None:
                 obs = self._obs_dicts[seat]
-                self._writers[seat](state)
+                if joined is not None:
+                    self._byte_views[seat][:] = joined(state, seat)
+                else:
+                    self._writers[seat](state)
                 obs["action_mask"] = mask
             else:
-                new_writers = self._new_writers
-                if new_writers is not None:
-                    vector = np.empty(self._size, dtype=np.float32)
-                    new_writers[seat](vector, state)
+                if joined is not None:
+                    vector = _frombuffer(bytearray(joined(state, seat)), dtype=np.float32)
                 else:
-                    vector = self._new_vector(state, seat)
+                    new_writers = self._new_writers
+                    if new_writers is not None:
+                        vector = np.empty(self._size, dtype=np.float32)
+                        new_writers[seat](vector, state)
+                    else:
+                        vector = self._new_vector(state, seat)
                 obs = {"observation": vector, "action_mask": mask}
             self._now = (seat, legal, slots, obs)
             return (obs, 0.0, False, False, self._live[self.agent_selection])

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from farmtable.core import Result, State
 from farmtable.games.tiny_farms import components as c
 from farmtable.games.tiny_farms import rules
@@ -150,7 +148,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
     no_crop = f.zeros(len(FACES) + 1)
     place, crop, over = rules.PLACE, rules.CROP, rules.OVER
 
-    def encode(state: State[Any], player: int, out: np.ndarray) -> None:
+    def joined(state: State[Any], player: int) -> bytes:
         s: Any = state
         phase = s.phase
         dice_key = tuple(s.dice)
@@ -203,9 +201,9 @@ def fast_encoder(sp: Spec) -> FastEncode:
         else:
             parts.append(no_emma)
             parts.append(no_crop)
-        f.write(out, parts)
+        return b"".join(parts)
 
-    return encode
+    return f.from_joined(joined)
 
 
 def solo_score(result: Result) -> float:
