@@ -223,7 +223,10 @@ def fast_encoder(sp: Spec) -> FastEncode:
     It reads the fields ``FarmeramaState.view`` (and ``render.board_view``) read: another seat's chosen
     cards only as a count until they are revealed, and the solo stacks only as sizes, the known bottom
     and the discard. Blocks are precomputed bytes (:mod:`farmtable.rl.fast`); a farmland's areas and
-    stable are cached by its beds and pasture.
+    stable are cached by its beds and pasture, and a farmland equal (by value: beds, pasture, barn,
+    products, garden, wheel, boss count) to the one last encoded for that seat reuses its whole block.
+    The encoder is :func:`farmtable.rl.fast.from_joined` of a function that returns the observation's
+    bytes (session 18).
     """
     players = sp.players
     seats = f.rotations(players)

@@ -31,6 +31,12 @@ per move, the mask from the spec's cache (read-only arrays, :meth:`farmtable.rl.
 no per-move dict work, the checks on the slow path only. ``raw_env(copy=False)`` writes observations in
 place (read-only arrays, rewritten when the seat is next observed: copy what you keep); by default both
 hand out new ones. ``reset(seed=s)`` deals the game ``new_game(seed=s)`` deals.
+
+Session 18: ``last()`` and ``step()`` write out the per-decision helpers (a Python call each less);
+an encoder that returns the observation's bytes (``joined``, :func:`farmtable.rl.fast.from_joined`: Tiny
+Farms, Farmerama) is copied through a byte view of each seat's array made once (``copy=False``) or
+wrapped as a new array over a ``bytearray`` (``copy=True``); Farmers Finances' per-seat functions are
+called directly for new arrays.
 """
 
 from __future__ import annotations

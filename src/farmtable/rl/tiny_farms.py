@@ -113,7 +113,10 @@ def fast_encoder(sp: Spec) -> FastEncode:
     precomputed byte blocks (:mod:`farmtable.rl.fast`). A board's two grids are its cells' one-hot blocks
     in board order, cached by the board's cells as ``bytes`` (cheaper to build and hash than a tuple);
     a new board (random play meets one on most moves) is joined by a C-level ``map`` over a tuple of
-    blocks, not row by row through Python calls.
+    blocks, not row by row through Python calls. Before any key is built, a board equal (by value) to the
+    one last encoded for that seat reuses its grids (a list comparison costs less than the key): a move
+    changes one board at most. The encoder is :func:`farmtable.rl.fast.from_joined` of a function that
+    returns the observation's bytes (session 18).
     """
     players = sp.players
     seats = f.rotations(players)
