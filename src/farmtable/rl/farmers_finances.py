@@ -124,19 +124,17 @@ def fast_encoder(sp: Spec) -> FastEncode:
         for row in c.MARKET_ROWS
         for roll in range(c.DIE_SIDES + 1)
     }
-    layout_struct = struct.Struct(
+    layout = struct.Struct(
         f"={len(PHASES) * 4}sf{mid_floats * 4}s{players}f{3 * players}f2f2f{(size - left_at) * 4}x"
-    )
-    layout, layout_bytes = layout_struct.pack_into, layout_struct.pack
+    ).pack_into
     row_roll = [
         [mid_bytes.get((row, roll)) for roll in range(c.DIE_SIDES + 1)] for row in range(max(c.MARKET_ROWS) + 1)
     ]
     # One function per viewer with the purses and farms in that viewer's seat order written out as
     # arguments (``money[1], money[0], hands[1][0], ...``): one ``pack_into`` call and nothing else, no
     # ``itemgetter`` tuple or ``chain`` to unpack per observation (session 16: 2.0 -> 1.2 µs a call).
-    names = {"layout": layout, "layout_bytes": layout_bytes, "phase_bytes": phase_bytes, "row_roll": row_roll}
+    names = {"layout": layout, "phase_bytes": phase_bytes, "row_roll": row_roll}
     per_viewer: list[Callable[[np.ndarray, Any], None]] = []
-    per_viewer_bytes: list[Callable[[Any], bytes]] = []
     for order in seats:
         args = [f"m[{q}]" for q in order] + [f"h[{q}][{i}]" for q in order for i in range(len(c.SORTS))]
         source = (
@@ -146,18 +144,11 @@ def fast_encoder(sp: Spec) -> FastEncode:
             "    k = s.market\n"
             "    layout(out, 0, phase_bytes[s.phase], s.turn, row_roll[s.row][s.last_roll], "
             f"{', '.join(args)}, k[0], k[1], s.end_triggered, s.forced_reroll)\n"
-            "def seat_bytes(s):\n"
-            "    m = s.money\n"
-            "    h = s.hands\n"
-            "    k = s.market\n"
-            "    return layout_bytes(phase_bytes[s.phase], s.turn, row_roll[s.row][s.last_roll], "
-            f"{', '.join(args)}, k[0], k[1], s.end_triggered, s.forced_reroll)\n"
         )
         scope = dict(names)
         exec(compile(source, f"<farmers-finances encoder, seat order {order}>", "exec"), scope)
         encode_seat: Callable[[np.ndarray, Any], None] = scope["encode_seat"]  # type: ignore[assignment]
         per_viewer.append(encode_seat)
-        per_viewer_bytes.append(scope["seat_bytes"])  # type: ignore[arg-type]
     if len(c.MARKET_SORTS) != 2:
         raise RuntimeError("farmers-finances: the observation layout changed; update fast_encoder")
 
@@ -165,9 +156,6 @@ def fast_encoder(sp: Spec) -> FastEncode:
         per_viewer[player](out, state)
 
     encode.per_viewer = per_viewer  # type: ignore[attr-defined]  # ``encode(s, p, out)`` is ``per_viewer[p](out, s)``
-    # ``per_viewer_bytes[p](s)``: the same observation as bytes (session 18: a new array is a ``bytearray``
-    # of them, cheaper than ``np.empty`` and ``pack_into``)
-    encode.per_viewer_bytes = per_viewer_bytes  # type: ignore[attr-defined]
     return encode
 
 

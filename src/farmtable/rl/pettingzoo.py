@@ -252,8 +252,6 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         self._byte_views: list[memoryview] = []
         """Per seat (``copy=False``, an encoder with ``joined``): the bytes of its array, made once."""
         """The fast encoder when a new array is ``np.empty`` plus that encoder (written inline)."""
-        self._new_bytes: list[Callable[[Any], bytes]] | None = getattr(fast, "per_viewer_bytes", None)
-        """Per seat, ``seat_bytes(state)``: the observation's bytes (Farmers Finances), for new arrays."""
         per_viewer = getattr(fast, "per_viewer", None) if self._fast_new is not None else None
         self._new_writers: list[Callable[[np.ndarray, Any], None]] | None = (
             list(per_viewer) if per_viewer is not None else None
@@ -371,10 +369,7 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
                     self._writers[seat](state)
                 obs["action_mask"] = mask
             else:
-                new_bytes = self._new_bytes
-                if new_bytes is not None:
-                    vector = _frombuffer(bytearray(new_bytes[seat](state)), dtype=np.float32)
-                elif joined is not None:
+                if joined is not None:
                     vector = _frombuffer(bytearray(joined(state, seat)), dtype=np.float32)
                 else:
                     new_writers = self._new_writers
