@@ -12,8 +12,6 @@ import re
 import struct
 from typing import Any
 
-import numpy as np
-
 from farmtable.core import Result, State
 from farmtable.games.farmerama import components as c
 from farmtable.games.farmerama import render, rules
@@ -225,7 +223,10 @@ def fast_encoder(sp: Spec) -> FastEncode:
     It reads the fields ``FarmeramaState.view`` (and ``render.board_view``) read: another seat's chosen
     cards only as a count until they are revealed, and the solo stacks only as sizes, the known bottom
     and the discard. Blocks are precomputed bytes (:mod:`farmtable.rl.fast`); a farmland's areas and
-    stable are cached by its beds and pasture.
+    stable are cached by its beds and pasture, and a farmland equal (by value: beds, pasture, barn,
+    products, garden, wheel, boss count) to the one last encoded for that seat reuses its whole block.
+    The encoder is :func:`farmtable.rl.fast.from_joined` of a function that returns the observation's
+    bytes (session 18).
     """
     players = sp.players
     seats = f.rotations(players)
@@ -266,6 +267,10 @@ def fast_encoder(sp: Spec) -> FastEncode:
     garden_memo, display_memo, cards_memo = memo(), memo(), memo()
     farmland_memo: dict[Any, tuple[bytes, bytes]] = {}  # (beds, pasture) -> (areas and stable, scarecrows)
     choose, award, act = rules.CHOOSE, rules.AWARD, rules.ACT
+    last_board: list[tuple[Any, ...]] = [(None,) * 7] * players
+    """Per seat, what its farmland block was made of when last encoded (beds, pasture, barn, products,
+    garden, wheel, boss count) and the block in ``last_block``: an equal farmland reuses the block."""
+    last_block = [b""] * players
 
     def areas(beds: tuple[int, ...], pasture: tuple[int, ...]) -> bytes:
         parts: list[bytes] = []
@@ -284,7 +289,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
             block = cards_memo.add(key, counts(range(n_cards), key))
         return block
 
-    def encode(state: State[Any], player: int, out: np.ndarray) -> None:
+    def joined(state: State[Any], player: int) -> bytes:
         s: Any = state
         phase = s.phase
         boards = s.boards
@@ -321,6 +326,18 @@ def fast_encoder(sp: Spec) -> FastEncode:
                     parts.append(small[1] + small[0] + card_counts(cards))
         for q in order:  # each farmland (inline: a call per board costs more than most of its blocks)
             b = boards[q]
+            last = last_board[q]
+            if (  # as this seat's farmland was when last encoded (by value: any state, any viewer)
+                b.beds == last[0]
+                and b.pasture == last[1]
+                and b.barn == last[2]
+                and b.products == last[3]
+                and b.garden == last[4]
+                and b.wheel == last[5]
+                and b.boss_count == last[6]
+            ):
+                parts.append(last_block[q])
+                continue
             key = (tuple(b.beds), tuple(b.pasture))
             known = farmland_memo.get(key)
             if known is None:
@@ -331,15 +348,20 @@ def fast_encoder(sp: Spec) -> FastEncode:
             garden = garden_memo.get(garden_key)
             if garden is None:
                 garden = garden_memo.add(garden_key, counts(range(len(c.BUILDINGS)), garden_key))
-            parts += (
-                pack_goods(*b.barn),
-                wheel_of[b.wheel],
-                known[0],
-                pack_products(*b.products),
-                garden,
-                known[1],
-                num(b.boss_count),
+            block = b"".join(
+                (
+                    pack_goods(*b.barn),
+                    wheel_of[b.wheel],
+                    known[0],
+                    pack_products(*b.products),
+                    garden,
+                    known[1],
+                    num(b.boss_count),
+                )
             )
+            last_board[q] = (b.beds[:], b.pasture[:], b.barn[:], b.products[:], b.garden[:], b.wheel, b.boss_count)
+            last_block[q] = block
+            parts.append(block)
         parts.append(card_counts(boards[player].cards))
         if players == 3:
             parts.append(seat_of[player][s.boss] + small[bool(s.final_rounds)])
@@ -374,9 +396,9 @@ def fast_encoder(sp: Spec) -> FastEncode:
             parts.append(card_counts(s.action_stack[: s.known_bottom]))
         else:
             parts.append(no_solo)
-        f.write(out, parts)
+        return b"".join(parts)
 
-    return encode
+    return f.from_joined(joined)
 
 
 def solo_score(result: Result) -> float:

@@ -60,11 +60,15 @@ class FarmtableSoloEnv(gym.Env[np.ndarray, np.int64]):
         self.action_space = spaces.Discrete(self.spec_.num_actions)
         self.state: Any = None
         self._standing = 0.0
-        self._legal_now: dict[int, Any] = {}
+        self._legal_list: list[Any] = []
+        """The engine's legal list now (its objects are played as they are: ``apply`` takes them unchecked)."""
+        self._slots_now: dict[int, int] = {}
+        """``{catalogue index: position in _legal_list}``, shared with the spec's cache (not changed here)."""
         self._mask_now = np.zeros(self.spec_.num_actions, dtype=np.int8)
 
     def _info(self) -> dict[str, Any]:
-        self._legal_now, self._mask_now = self.spec_.legal_and_mask(self.state, 0)
+        legal = self._legal_list = self.state.legal_actions(0)
+        self._slots_now, self._mask_now = self.spec_.legal_entry(legal)  # no per-step dict: the spec's cache
         return {"action_mask": self._mask_now.copy()}  # Gymnasium wants fresh info data each call
 
     def _solo_score_now(self) -> float:
@@ -82,13 +86,13 @@ class FarmtableSoloEnv(gym.Env[np.ndarray, np.int64]):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Play catalogue action ``action``."""
-        legal = self._legal_now
         index = int(action)
-        if index not in legal:
+        slot = self._slots_now.get(index)
+        if slot is None:
             info = self._info()
             info["illegal_action"] = index
             return self.spec_.observe(self.state, 0), self.illegal_reward, True, False, info
-        self.state.apply(0, legal[index])
+        self.state.apply(0, self._legal_list[slot])
         over = self.state.is_over()
         reward = 0.0
         if self.reward_mode == "dense":

@@ -31,6 +31,12 @@ per move, the mask from the spec's cache (read-only arrays, :meth:`farmtable.rl.
 no per-move dict work, the checks on the slow path only. ``raw_env(copy=False)`` writes observations in
 place (read-only arrays, rewritten when the seat is next observed: copy what you keep); by default both
 hand out new ones. ``reset(seed=s)`` deals the game ``new_game(seed=s)`` deals.
+
+Session 18: ``last()`` and ``step()`` write out the per-decision helpers (a Python call each less);
+an encoder that returns the observation's bytes (``joined``, :func:`farmtable.rl.fast.from_joined`: Tiny
+Farms, Farmerama) is copied through a byte view of each seat's array made once (``copy=False``) or
+wrapped as a new array over a ``bytearray`` (``copy=True``); Farmers Finances' per-seat functions are
+called directly for new arrays.
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ _INT_TYPES = (int, np.integer)
 ILLEGAL_REWARD = -1.0
 """The reward of a seat whose illegal action ends the episode."""
 _SEED_BOUND = 2**62
+_frombuffer = np.frombuffer
 
 
 def _agent(seat: int) -> str:
@@ -239,7 +246,18 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         fast = sp.fast
         own_fresh = fast is not None and getattr(fast, "fresh", None) is not None
         self._fast_new = None if own_fresh else fast
+        self._joined: Callable[[Any, int], bytes] | None = getattr(fast, "joined", None)
+        """The encoder's ``joined(state, seat)`` (the observation's bytes, see :func:`farmtable.rl.fast.from_joined`),
+        if it has one: copied through ``_byte_views`` (``copy=False``) or into a new ``bytearray``-backed array."""
+        self._byte_views: list[memoryview] = []
+        """Per seat (``copy=False``, an encoder with ``joined``): the bytes of its array, made once."""
         """The fast encoder when a new array is ``np.empty`` plus that encoder (written inline)."""
+        per_viewer = getattr(fast, "per_viewer", None) if self._fast_new is not None else None
+        self._new_writers: list[Callable[[np.ndarray, Any], None]] | None = (
+            list(per_viewer) if per_viewer is not None else None
+        )
+        """Per seat, ``write(out, state)`` when the encoder has ``per_viewer`` functions: a new array is
+        ``np.empty`` plus one call (not the encoder's own call that looks the seat's function up)."""
         self._bufs: list[np.ndarray] | None = None
         """Per seat, the array observations are written into (``copy=False``), else ``None``."""
         self._writers: list[Callable[[Any], None]] = []
@@ -248,15 +266,17 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         if not copy and fast is not None:
             self._bufs = [np.zeros(self._size, dtype=np.float32) for _ in range(players)]
             self._writers = [_writer(fast, seat, buf) for seat, buf in enumerate(self._bufs)]
+            if self._joined is not None:
+                self._byte_views = [memoryview(buf).cast("B") for buf in self._bufs]  # type: ignore[arg-type]
             empty = np.zeros(sp.num_actions, dtype=np.int8)
             empty.flags.writeable = False
             for buf in self._bufs:
                 view = buf.view()
                 view.flags.writeable = False  # the caller reads; only the env writes (into ``buf``)
                 self._obs_dicts.append({"observation": view, "action_mask": empty})
-        self._live: dict[str, tuple[float, bool, bool, dict[str, Any]]] = {}
-        """Per agent while the game is on: ``(0.0, False, False, its info dict)``, the tail of ``last()``
-        (every reward is 0 and no agent is done until the game ends; made at ``reset``)."""
+        self._live: dict[str, dict[str, Any]] = {}
+        """Per agent while the game is on: its info dict, the end of ``last()``'s tuple (every reward is 0
+        and no agent is done until the game ends: ``last()`` writes those as constants; made at ``reset``)."""
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         """``AECEnv.agent_iter`` as a generator: the selected agent while any agent is left, at most
@@ -278,8 +298,7 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         seat = self._seat = self.state.actors()[0]
         self.agent_selection = self._names[seat]
         self._playing = True
-        infos = self.infos
-        self._live = {a: (0.0, False, False, infos[a]) for a in agents}
+        self._live = dict(self.infos)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation: its view encoded, and its action mask (see the class notes on ``copy``)."""
@@ -311,27 +330,61 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
                 self._writers[seat](state)
                 obs["action_mask"] = mask
             else:
-                fast = self._fast_new
-                if fast is None:
-                    vector = self.spec.observe(state, seat)
-                else:
-                    vector = np.empty(self._size, dtype=np.float32)
-                    fast(state, seat, vector)
-                obs = {"observation": vector, "action_mask": mask}
+                obs = {"observation": self._new_vector(state, seat), "action_mask": mask}
             now = self._now = (seat, legal, slots, obs)
         return now
+
+    def _new_vector(self, state: Any, seat: int) -> np.ndarray:
+        """``seat``'s observation in a new array (``copy=True``)."""
+        new_writers = self._new_writers
+        if new_writers is not None:
+            vector = np.empty(self._size, dtype=np.float32)
+            new_writers[seat](vector, state)
+            return vector
+        fast = self._fast_new
+        if fast is None:
+            return self.spec.observe(state, seat)
+        vector = np.empty(self._size, dtype=np.float32)
+        fast(state, seat, vector)
+        return vector
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``AECEnv.last``: the selected agent's observation, running reward, flags and info."""
         if self._playing:  # the selected agent is alive: its running reward is 0, it is not done
-            now = self._now
             if not observe:
-                return (None, *self._live[self.agent_selection])
-            return ((now or self._look())[3], *self._live[self.agent_selection])
+                return (None, 0.0, False, False, self._live[self.agent_selection])
+            now = self._now
+            if now is not None:
+                return (now[3], 0.0, False, False, self._live[self.agent_selection])
+            # ``_look`` written out (once a decision: a call less); keep the two the same
+            seat, state = self._seat, self.state
+            legal = state.legal_actions(seat)
+            slots, mask = self._legal_entry(legal)
+            bufs, joined = self._bufs, self._joined
+            if bufs is not None:
+                obs = self._obs_dicts[seat]
+                if joined is not None:
+                    self._byte_views[seat][:] = joined(state, seat)
+                else:
+                    self._writers[seat](state)
+                obs["action_mask"] = mask
+            else:
+                if joined is not None:
+                    vector = _frombuffer(bytearray(joined(state, seat)), dtype=np.float32)
+                else:
+                    new_writers = self._new_writers
+                    if new_writers is not None:
+                        vector = np.empty(self._size, dtype=np.float32)
+                        new_writers[seat](vector, state)
+                    else:
+                        vector = self._new_vector(state, seat)
+                obs = {"observation": vector, "action_mask": mask}
+            self._now = (seat, legal, slots, obs)
+            return (obs, 0.0, False, False, self._live[self.agent_selection])
         agent = self.agent_selection if self.state is not None else self._before_reset("last")
-        obs = self._observe_seat(self._seat_of[agent]) if observe else None
+        seen = self._observe_seat(self._seat_of[agent]) if observe else None
         return (
-            obs,
+            seen,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -343,8 +396,19 @@ class FarmtableAEC(_Common, AECEnv):  # type: ignore[misc]
         now = self._now  # set only while the selected agent is alive and has looked (``last``/``observe``)
         if now is not None and type(action) is int:
             slot = now[2].get(action)
-            if slot is not None:  # legal: play the engine's own object
-                self._play(now[1][slot])
+            if slot is not None:  # legal: play the engine's own object (``_play`` written out: a call less)
+                state = self.state
+                state.apply(self._seat, now[1][slot])
+                self._now = None
+                if self._legal_cache:
+                    self._legal_cache = {}
+                if self._obs_cache:
+                    self._obs_cache = {}
+                if state.is_over():
+                    self._finish(self.agent_selection)
+                else:
+                    seat = self._seat = state.actors()[0]
+                    self.agent_selection = self._names[seat]
                 return
         self._step_slow(action)
 

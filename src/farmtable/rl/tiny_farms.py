@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from farmtable.core import Result, State
 from farmtable.games.tiny_farms import components as c
 from farmtable.games.tiny_farms import rules
@@ -115,7 +113,10 @@ def fast_encoder(sp: Spec) -> FastEncode:
     precomputed byte blocks (:mod:`farmtable.rl.fast`). A board's two grids are its cells' one-hot blocks
     in board order, cached by the board's cells as ``bytes`` (cheaper to build and hash than a tuple);
     a new board (random play meets one on most moves) is joined by a C-level ``map`` over a tuple of
-    blocks, not row by row through Python calls.
+    blocks, not row by row through Python calls. Before any key is built, a board equal (by value) to the
+    one last encoded for that seat reuses its grids (a list comparison costs less than the key): a move
+    changes one board at most. The encoder is :func:`farmtable.rl.fast.from_joined` of a function that
+    returns the observation's bytes (session 18).
     """
     players = sp.players
     seats = f.rotations(players)
@@ -137,6 +138,10 @@ def fast_encoder(sp: Spec) -> FastEncode:
     cell = cell_blocks.__getitem__
     """Board value -> the float32 bytes of its one-hot cell (a ``Grid`` entry of the schema)."""
     dice_memo, grid_memo = f.Memo(), f.Memo()
+    last_board: list[list[int] | None] = [None] * players
+    """Per seat, a copy of the board last encoded (any state's), and its grids in ``last_grid``: a board
+    equal to it (compared by value, so any state and any viewer may use it) skips the key and the memo."""
+    last_grid = [b""] * players
     collected = f.memoized(lambda key: f.counts(ANIMAL_NAMES, [c.NAMES[a] for a in key]))
 
     num, small = f.num, f.NUM
@@ -146,7 +151,7 @@ def fast_encoder(sp: Spec) -> FastEncode:
     no_crop = f.zeros(len(FACES) + 1)
     place, crop, over = rules.PLACE, rules.CROP, rules.OVER
 
-    def encode(state: State[Any], player: int, out: np.ndarray) -> None:
+    def joined(state: State[Any], player: int) -> bytes:
         s: Any = state
         phase = s.phase
         dice_key = tuple(s.dice)
@@ -170,10 +175,15 @@ def fast_encoder(sp: Spec) -> FastEncode:
         for seat in seats[player]:
             parts.append(small[milk[seat]])
             board = boards[seat]
+            if board == last_board[seat]:  # most boards are as this seat's was when last encoded
+                parts.append(last_grid[seat])
+                continue
             key = bytes(board)  # cell values are 0..13: one byte each, a cheap key to hash
             grid = grid_memo.get(key)
             if grid is None:  # red farm then blue, row by row: the two grids
                 grid = grid_memo.add(key, b"".join(map(cell, board)))
+            last_board[seat] = board[:]
+            last_grid[seat] = grid
             parts.append(grid)
         if phase == place:
             parts.append(collected(tuple(s.pending)))
@@ -194,9 +204,9 @@ def fast_encoder(sp: Spec) -> FastEncode:
         else:
             parts.append(no_emma)
             parts.append(no_crop)
-        f.write(out, parts)
+        return b"".join(parts)
 
-    return encode
+    return f.from_joined(joined)
 
 
 def solo_score(result: Result) -> float:
