@@ -274,6 +274,70 @@ def town_features(state: TinyTownsState, player: int, grid: Sequence[str] | None
     return row
 
 
+class LayoutFacts(NamedTuple):
+    """What a town's features take from its *buildings* alone (resource cubes count as empty squares
+    for scoring and feeding): the same for every cube placed on a board, so it is computed once per
+    layout of buildings (:func:`layout_facts`) and shared by all boards that differ only in cubes."""
+
+    score: int
+    """The town scored alone with the best feeding (every square without a building -1)."""
+    wild: int
+    """Bit mask of the Trading Posts (they stand in for any resource in a pattern)."""
+    cottages: int
+    unfed: int
+    room: bool
+    """A built feeder could feed one more cottage (:func:`_feeders_have_room`)."""
+    counts: dict[str, int]
+    """Buildings (and the monument) on the board by name (shared: never change it)."""
+
+
+_LAYOUT_CACHE: BoundedCache[tuple[Any, ...], LayoutFacts] = BoundedCache(CACHE_LIMIT)
+
+
+def building_layout(board: Sequence[str]) -> tuple[str, ...]:
+    """The board with every square that holds no building (a resource cube, nothing) made ``""``:
+    all that scoring and feeding look at."""
+    return tuple(v if v in C.ALL_CARDS else "" for v in board)
+
+
+def layout_facts(
+    board: Sequence[str], monument: str, shrine_vp: int, warehouse_cubes: int, readings: frozenset[str]
+) -> LayoutFacts:
+    """The :class:`LayoutFacts` of ``board`` (its buildings; cubes are ignored), cached by the layout of
+    buildings, the monument built, the Shrine's points, the cubes in Warehouses and the rule readings."""
+    layout = building_layout(board)
+    key = (layout, monument, shrine_vp, warehouse_cubes, readings)
+    found = _LAYOUT_CACHE.get(key)
+    if found is None:
+        found = _LAYOUT_CACHE.put(key, _compute_layout(layout, monument, shrine_vp, warehouse_cubes, readings))
+    return found
+
+
+def _compute_layout(
+    layout: tuple[str, ...], monument: str, shrine_vp: int, warehouse_cubes: int, readings: frozenset[str]
+) -> LayoutFacts:
+    facts = TownFacts(grid=layout, monument=monument or None, warehouse_cubes=warehouse_cubes, shrine_vp=shrine_vp)
+    facts.starloom_place = 1
+    sheet, fed = best_feeding(facts, None, readings)
+    wild = 0
+    counts: dict[str, int] = {}
+    cottages = 0
+    unfed = 0
+    for sq, v in enumerate(layout):
+        if not v:
+            continue
+        counts[v] = counts.get(v, 0) + 1
+        if v == "Trading Post":
+            wild |= 1 << sq
+        weight = cottage_weight(v)
+        if weight:
+            cottages += weight
+            if sq not in fed:
+                unfed += weight
+    room = _feeders_have_room(layout, counts)
+    return LayoutFacts(sum(sheet.values()), wild, cottages, unfed, room, counts)
+
+
 def _compute_features(
     board: Sequence[str],
     kinds: tuple[str, ...],
@@ -283,31 +347,16 @@ def _compute_features(
     warehouse_cubes: int,
     state: TinyTownsState,
 ) -> npt.NDArray[np.float64]:
-    facts = TownFacts(grid=board, monument=monument or None, warehouse_cubes=warehouse_cubes, shrine_vp=shrine_vp)
-    facts.starloom_place = 1
-    sheet, fed = best_feeding(facts, None, state._readings)
-    score = sum(sheet.values())
+    layout = layout_facts(board, monument, shrine_vp, warehouse_cubes, state._readings)
+    score, wild, cottages, unfed, room, counts = layout
 
     have = [0] * len(C.RESOURCES)
-    wild = 0
     empty = 0
-    counts: dict[str, int] = {}
-    cottages = 0
-    unfed = 0
     for sq, v in enumerate(board):
         if not v:
             empty |= 1 << sq
         elif v in RESOURCE_INDEX:
             have[RESOURCE_INDEX[v]] |= 1 << sq
-        else:
-            counts[v] = counts.get(v, 0) + 1
-            if v == "Trading Post":
-                wild |= 1 << sq
-            weight = cottage_weight(v)
-            if weight:
-                cottages += weight
-                if sq not in fed:
-                    unfed += weight
     cubes = have[0] | have[1] | have[2] | have[3] | have[4]
 
     table = pattern_table(kinds, patterns)
@@ -320,7 +369,6 @@ def _compute_features(
     stranded = (cubes & ~usable).bit_count()
     shortest = np.minimum.reduceat(missing, table.starts).tolist()
 
-    room = _feeders_have_room(board, counts)
     feeder_near = room or any(
         kind in FEEDER_CAPACITY and short <= FEEDER_REACH for kind, short in zip(kinds, shortest, strict=True)
     )
