@@ -266,10 +266,11 @@ def town_features(state: TinyTownsState, player: int, grid: Sequence[str] | None
     board = town_grid(town) if grid is None else grid
     kinds, patterns = _kinds_of(state, town)
     monument = town.monument if town.built else ""
-    key = (*board, kinds, patterns, monument, town.shrine_vp, town.warehouse_cubes(), state._readings)
+    stored = town.warehouse_cubes()
+    key = (*board, kinds, patterns, monument, town.shrine_vp, stored, state._readings)
     row = _ROW_CACHE.get(key)
     if row is None:
-        row = _compute_features(board, kinds, patterns, monument, town.shrine_vp, town.warehouse_cubes(), state)
+        row = _compute_features(board, kinds, patterns, monument, town.shrine_vp, stored, state)
         _ROW_CACHE.put(key, row)
     return row
 
