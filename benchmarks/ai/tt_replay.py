@@ -12,6 +12,12 @@ seconds (``time.process_time`` around ``act``) per decision of each side and the
 before / after per deal: median and a ~95% interval (the order statistics of the ratios), and the ratio of
 the total CPU seconds. Exit code 1 if any decision differs.
 
+``--spec SPEC`` (e.g. Expert's ``tiny-towns-rollout:time=1.0,k=6,worlds=2,polish=0.8,near=3``) measures
+*strength* instead: both trees play the deals with that spec (decisions may differ: a faster tree tries
+more in its CPU budget), and the report gives the paired difference of the scores (after - before, mean
+and Student-t 95% interval), each side's mean score, and CPU seconds a decision p50 / p99 / max with the
+number of decisions over 1.0 s.
+
 Example (from the repository root, on the shared machine)::
 
     git -C /work/main archive 5435969 src | tar -x -C /tmp/tt18-base
@@ -36,15 +42,16 @@ SPEC = "tiny-towns-rollout:time=1000,k=6,worlds=2,near=3,tries={tries}"
 """Expert's options (``levels.py``) with the polish bounded by changes tried, not by CPU seconds."""
 
 
-def play_deal(seed: int, tries: int) -> dict[str, Any]:
-    """Play the solo deal ``seed`` with the rollout agent at ``tries``; its moves, CPU per decision and score."""
+def play_deal(seed: int, spec: str) -> dict[str, Any]:
+    """Play the solo deal ``seed`` with the agent ``spec`` (seeded as ``compare.py`` seeds it); its moves,
+    CPU seconds per decision and score."""
     import farmtable
     import farmtable.agents
     from farmtable.agents.base import warm_up
 
     game = farmtable.get_game("tiny-towns")
     state = game.new_game(players=1, seed=seed)
-    agent = farmtable.agents.make(SPEC.format(tries=tries), seed=seed * 7919, game="tiny-towns", players=1)
+    agent = farmtable.agents.make(spec, seed=seed * 7919, game="tiny-towns", players=1)
     warm_up(state)
     moves: list[str] = []
     cpu: list[float] = []
@@ -63,10 +70,10 @@ def play_deal(seed: int, tries: int) -> dict[str, Any]:
     }
 
 
-def run_side(src: str, seed: int, tries: int) -> dict[str, Any]:
+def run_side(src: str, seed: int, spec: str) -> dict[str, Any]:
     """Play one deal in a fresh Python process whose ``farmtable`` is imported from the tree ``src``."""
     env = dict(os.environ, PYTHONPATH=src)
-    command = [sys.executable, __file__, "--child", "--seed", str(seed), "--tries", str(tries)]
+    command = [sys.executable, __file__, "--child", "--seed", str(seed), "--spec", spec]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     played: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     if not played["module"].startswith(str(Path(src).resolve())):
@@ -90,6 +97,25 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def strength_report(scores: dict[str, list[int]], cpu: dict[str, list[float]]) -> int:
+    """Print the paired score difference (after - before) and each side's scores and CPU per decision."""
+    from compare import paired_ci  # benchmarks/ai/compare.py: Student-t interval of paired differences
+
+    diff = [float(a - b) for a, b in zip(scores["after"], scores["before"], strict=True)]
+    mean, low, high = paired_ci(diff)
+    print(f"score after - before: {mean:+.2f} [{low:+.2f}, {high:+.2f}] (95%, Student t) over {len(diff)} deals")
+    for side in ("before", "after"):
+        values = cpu[side]
+        points = scores[side]
+        print(
+            f"{side}: mean score {statistics.fmean(points):.2f}, >= 25 on {sum(p >= 25 for p in points)} of "
+            f"{len(points)}, max {max(points)}; CPU s a decision p50 {_quantile(values, 0.5):.3f}, "
+            f"p99 {_quantile(values, 0.99):.3f}, max {max(values):.3f}, over 1.0 s: {sum(v > 1.0 for v in values)} "
+            f"of {len(values)}"
+        )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Replay the deals with both trees, check the decisions, print the report; 1 if a decision differs."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -98,28 +124,33 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=8)
     ap.add_argument("--seed", type=int, default=4600)
     ap.add_argument("--tries", type=int, default=40, help="polish changes per decision once the deck is known")
+    ap.add_argument("--spec", help="measure strength with this agent spec instead (decisions may differ)")
     ap.add_argument("--out", help="write each deal's two games as a JSON line to this file")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    spec = args.spec or SPEC.format(tries=args.tries)
     if args.child:
-        print(json.dumps(play_deal(args.seed, args.tries)))
+        print(json.dumps(play_deal(args.seed, spec)))
         return 0
     if not args.before:
         ap.error("--before is required")
     out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115 (kept open for the run)
     ratios: list[float] = []
     cpu = {"before": [], "after": []}  # type: dict[str, list[float]]
+    scores = {"before": [], "after": []}  # type: dict[str, list[int]]
     differ = 0
     decisions = 0
-    print(f"spec {SPEC.format(tries=args.tries)}; load {os.getloadavg()[0]:.2f}", flush=True)
+    print(f"spec {spec}; load {os.getloadavg()[0]:.2f}", flush=True)
     for i in range(args.deals):
         seed = args.seed + i
         order = ("before", "after") if i % 2 == 0 else ("after", "before")
-        games = {side: run_side(args.before if side == "before" else args.after, seed, args.tries) for side in order}
+        games = {side: run_side(args.before if side == "before" else args.after, seed, spec) for side in order}
         old, new = games["before"], games["after"]
         same = old["moves"] == new["moves"] and old["score"] == new["score"]
         first_diff = next((j for j, (a, b) in enumerate(zip(old["moves"], new["moves"], strict=False)) if a != b), None)
         differ += not same
+        scores["before"].append(old["score"])
+        scores["after"].append(new["score"])
         decisions += len(old["moves"])
         cpu["before"] += old["cpu"]
         cpu["after"] += new["cpu"]
@@ -136,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
             out.flush()
     if out is not None:
         out.close()
+    if args.spec:
+        return strength_report(scores, cpu)
     median, low, high = ratio_interval(ratios)
     print(f"decisions compared: {decisions}; deals with any difference: {differ} of {args.deals}")
     for side in ("before", "after"):
