@@ -266,12 +266,119 @@ def town_features(state: TinyTownsState, player: int, grid: Sequence[str] | None
     board = town_grid(town) if grid is None else grid
     kinds, patterns = _kinds_of(state, town)
     monument = town.monument if town.built else ""
-    key = (*board, kinds, patterns, monument, town.shrine_vp, town.warehouse_cubes(), state._readings)
+    stored = town.warehouse_cubes()
+    key = (*board, kinds, patterns, monument, town.shrine_vp, stored, state._readings)
     row = _ROW_CACHE.get(key)
     if row is None:
-        row = _compute_features(board, kinds, patterns, monument, town.shrine_vp, town.warehouse_cubes(), state)
+        row = _compute_features(board, kinds, patterns, monument, town.shrine_vp, stored, state)
         _ROW_CACHE.put(key, row)
     return row
+
+
+class LayoutFacts(NamedTuple):
+    """What a town's features take from its *buildings* alone (resource cubes count as empty squares
+    for scoring and feeding): the same for every cube placed on a board, so it is computed once per
+    layout of buildings (:func:`layout_facts`) and shared by all boards that differ only in cubes."""
+
+    score: int
+    """The town scored alone with the best feeding (every square without a building -1)."""
+    wild: int
+    """Bit mask of the Trading Posts (they stand in for any resource in a pattern)."""
+    cottages: int
+    unfed: int
+    room: bool
+    """A built feeder could feed one more cottage (:func:`_feeders_have_room`)."""
+    counts: dict[str, int]
+    """Buildings (and the monument) on the board by name (shared: never change it)."""
+    values_near: tuple[float, ...]
+    """:func:`building_value` of each kind that may still be built (in the order of the kinds), with a
+    feeder near (built with room, or its pattern at most :data:`FEEDER_REACH` cubes short)."""
+    values_far: tuple[float, ...]
+    """The same without a feeder near."""
+
+
+_LAYOUT_CACHE: BoundedCache[tuple[Any, ...], LayoutFacts] = BoundedCache(CACHE_LIMIT)
+
+
+def building_layout(board: Sequence[str]) -> tuple[str, ...]:
+    """The board with every square that holds no building (a resource cube, nothing) made ``""``:
+    all that scoring and feeding look at."""
+    return tuple(v if v in C.ALL_CARDS else "" for v in board)
+
+
+def layout_facts(
+    board: Sequence[str],
+    kinds: tuple[str, ...],
+    monument: str,
+    shrine_vp: int,
+    warehouse_cubes: int,
+    readings: frozenset[str],
+) -> LayoutFacts:
+    """The :class:`LayoutFacts` of ``board`` (its buildings; cubes are ignored) for the building ``kinds``
+    that may still be built, cached by the layout of buildings, the kinds, the monument built, the
+    Shrine's points, the cubes in Warehouses and the rule readings."""
+    layout = building_layout(board)
+    key = (layout, kinds, monument, shrine_vp, warehouse_cubes, readings)
+    found = _LAYOUT_CACHE.get(key)
+    if found is None:
+        found = _LAYOUT_CACHE.put(key, _compute_layout(layout, kinds, monument, shrine_vp, warehouse_cubes, readings))
+    return found
+
+
+def _compute_layout(
+    layout: tuple[str, ...],
+    kinds: tuple[str, ...],
+    monument: str,
+    shrine_vp: int,
+    warehouse_cubes: int,
+    readings: frozenset[str],
+) -> LayoutFacts:
+    facts = TownFacts(grid=layout, monument=monument or None, warehouse_cubes=warehouse_cubes, shrine_vp=shrine_vp)
+    facts.starloom_place = 1
+    sheet, fed = best_feeding(facts, None, readings)
+    wild = 0
+    counts: dict[str, int] = {}
+    cottages = 0
+    unfed = 0
+    for sq, v in enumerate(layout):
+        if not v:
+            continue
+        counts[v] = counts.get(v, 0) + 1
+        if v == "Trading Post":
+            wild |= 1 << sq
+        weight = cottage_weight(v)
+        if weight:
+            cottages += weight
+            if sq not in fed:
+                unfed += weight
+    room = _feeders_have_room(layout, counts)
+    near = TownCounts(counts, unfed, cottages, room, True)
+    far = TownCounts(counts, unfed, cottages, room, False)
+    return LayoutFacts(
+        sum(sheet.values()),
+        wild,
+        cottages,
+        unfed,
+        room,
+        counts,
+        tuple(building_value(kind, near) for kind in kinds),
+        tuple(building_value(kind, far) for kind in kinds),
+    )
+
+
+@cache
+def _kind_roles(kinds: tuple[str, ...]) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+    """For each kind: is it a feeder (counts for "a feeder near"), and is it food (a Cottage or a
+    feeder: its potential goes to the food features, the others' to the building potential)."""
+    feeders = tuple(kind in FEEDER_CAPACITY for kind in kinds)
+    food = tuple(kind == "Cottage" or kind in FEEDER_CAPACITY for kind in kinds)
+    return feeders, food
+
+
+@cache
+def _need_columns(table: PatternTable) -> tuple[npt.NDArray[np.int64], ...]:
+    """The table's needs one resource at a time (each a contiguous column: cheaper to combine)."""
+    return tuple(np.ascontiguousarray(table.needs[:, i]) for i in range(table.needs.shape[1]))
 
 
 def _compute_features(
@@ -283,82 +390,70 @@ def _compute_features(
     warehouse_cubes: int,
     state: TinyTownsState,
 ) -> npt.NDArray[np.float64]:
-    facts = TownFacts(grid=board, monument=monument or None, warehouse_cubes=warehouse_cubes, shrine_vp=shrine_vp)
-    facts.starloom_place = 1
-    sheet, fed = best_feeding(facts, None, state._readings)
-    score = sum(sheet.values())
+    layout = layout_facts(board, kinds, monument, shrine_vp, warehouse_cubes, state._readings)
+    score, wild, _cottages, unfed, room, _counts, values_near, values_far = layout
 
     have = [0] * len(C.RESOURCES)
-    wild = 0
     empty = 0
-    counts: dict[str, int] = {}
-    cottages = 0
-    unfed = 0
     for sq, v in enumerate(board):
         if not v:
             empty |= 1 << sq
         elif v in RESOURCE_INDEX:
             have[RESOURCE_INDEX[v]] |= 1 << sq
-        else:
-            counts[v] = counts.get(v, 0) + 1
-            if v == "Trading Post":
-                wild |= 1 << sq
-            weight = cottage_weight(v)
-            if weight:
-                cottages += weight
-                if sq not in fed:
-                    unfed += weight
     cubes = have[0] | have[1] | have[2] | have[3] | have[4]
 
+    # For each placement (a row of the table): can it still be completed (every square it needs holds
+    # its resource, a Trading Post or nothing), which of its squares already hold what it needs.
     table = pattern_table(kinds, patterns)
-    needs = table.needs
-    supply = np.array([h | wild for h in have], dtype=np.int64)
-    completable = ~np.any(needs & ~(supply | empty), axis=1)
-    matched = np.bitwise_or.reduce(needs & supply, axis=1)
+    lack = None
+    matched = None
+    for column, held in zip(_need_columns(table), have, strict=True):
+        supply = held | wild
+        short = column & ~(supply | empty)
+        got = column & supply
+        lack = short if lack is None else lack | short
+        matched = got if matched is None else matched | got
+    assert lack is not None and matched is not None
+    completable = lack == 0
     missing = np.where(completable, table.sizes - np.bitwise_count(matched), NOT_COMPLETABLE)
     usable = int(np.bitwise_or.reduce(matched[completable])) if completable.any() else 0
     stranded = (cubes & ~usable).bit_count()
     shortest = np.minimum.reduceat(missing, table.starts).tolist()
 
-    room = _feeders_have_room(board, counts)
-    feeder_near = room or any(
-        kind in FEEDER_CAPACITY and short <= FEEDER_REACH for kind, short in zip(kinds, shortest, strict=True)
-    )
+    feeders, food_kinds = _kind_roles(kinds)
+    feeder_near = room or any(feeder and short <= FEEDER_REACH for feeder, short in zip(feeders, shortest, strict=True))
     potential = [0.0] * MISSING_LEVELS
     food = [0.0] * MISSING_LEVELS
-    town = TownCounts(counts, unfed, cottages, room, feeder_near)
-    for kind, short in zip(kinds, shortest, strict=True):
+    values = values_near if feeder_near else values_far
+    for value, short, is_food in zip(values, shortest, food_kinds, strict=True):
         if short >= NOT_COMPLETABLE:
             continue
-        value = building_value(kind, town)
-        if kind == "Cottage" or kind in FEEDER_CAPACITY:
+        if is_food:
             food[min(short, MISSING_LEVELS - 1)] += value
         else:
             potential[min(short, MISSING_LEVELS - 1)] += value
     empties = empty.bit_count()
     late = 1.0 if empties <= LATE_SQUARES else 0.0
-    base = np.array(
-        [
-            1.0,
-            float(score),
-            float(unfed if feeder_near else 0),
-            float(0 if feeder_near else unfed),
-            *food,
-            potential[0],
-            potential[1],
-            potential[2],
-            potential[3],
-            potential[0] * late,
-            potential[1] * late,
-            potential[2] * late,
-            float(stranded),
-            float(empties),
-            float(cubes.bit_count()),
-            1.0 if monument else 0.0,
-        ],
-        dtype=np.float64,
-    )
-    return np.concatenate((base, base * (1.0 - empties / C.SQUARES)))
+    base = [
+        1.0,
+        float(score),
+        float(unfed if feeder_near else 0),
+        float(0 if feeder_near else unfed),
+        *food,
+        potential[0],
+        potential[1],
+        potential[2],
+        potential[3],
+        potential[0] * late,
+        potential[1] * late,
+        potential[2] * late,
+        float(stranded),
+        float(empties),
+        float(cubes.bit_count()),
+        1.0 if monument else 0.0,
+    ]
+    filled = 1.0 - empties / C.SQUARES
+    return np.array(base + [value * filled for value in base], dtype=np.float64)
 
 
 def _feeders_have_room(board: Sequence[str], counts: dict[str, int]) -> bool:

@@ -50,6 +50,7 @@ from farmtable.games.tiny_towns.rules import (
     PLACE_PHASE,
     Action,
     TinyTownsState,
+    Town,
 )
 
 DEFAULT_TIME: Final = 1.0
@@ -90,18 +91,61 @@ class Step:
     """One decision of a recorded trajectory: the position before it (a copy, never changed), its key
     (:func:`state_key`), the move, and at a card pick the square the card's cube goes on."""
 
-    key: str
+    key: StateKey
     state: TinyTownsState
     action: Action
     square: int = -1
 
 
-def state_key(state: TinyTownsState) -> str:
-    """The complete position as text (the random generator left out: solo play never draws from it
-    once the game is dealt), so that two equal positions have the same key."""
-    data = state.to_dict()
-    del data["rng"]
-    return repr(data)
+StateKey = tuple[object, ...]
+"""A position's key (:func:`state_key`): equal exactly for equal positions."""
+
+
+def state_key(state: TinyTownsState) -> StateKey:
+    """The complete position as a tuple of its fields (the random generator left out: solo play never
+    draws from it once the game is dealt), so that two equal positions have the same key.
+
+    The same fields as ``state.to_dict()`` (the saved game) in the same order, without writing them out
+    as text: two positions get equal keys exactly when their saves (less the generator) are equal."""
+    return (
+        state.players,
+        state.variants,
+        state.buildings,
+        state.phase,
+        state.round,
+        state.mb,
+        state.named,
+        state.free_round,
+        tuple(state.deck),
+        tuple(state.discard),
+        tuple(state.removed),
+        tuple(state.face_up),
+        state.unknown,
+        state.epoch,
+        tuple(_town_key(town) for town in state.towns),
+    )
+
+
+def _town_key(town: Town) -> StateKey:
+    """One town's part of :func:`state_key` (the fields its save holds, in its order)."""
+    return (
+        tuple(town.grid),
+        tuple(town.statue),
+        tuple((square, tuple(cubes)) for square, cubes in town.stored.items()),
+        tuple(town.factory.items()),
+        tuple(town.bank.items()),
+        tuple(town.cavern),
+        tuple(town.dealt),
+        town.monument,
+        town.built,
+        town.shrine_vp,
+        tuple(town.opaleye),
+        town.mb_turns,
+        town.completed,
+        tuple(town.pending),
+        town.done,
+        str(town.choice) if town.choice is not None else None,
+    )
 
 
 def _plain_place(legal: list[Action], resource: str, square: int) -> Action | None:
@@ -360,7 +404,7 @@ class RolloutAgent(Agent):
         self.best: list[Step] = []
         """The best trajectory known from the current position on (polish; the deck order known)."""
         self.best_score = 0
-        self.index: dict[str, int] = {}
+        self.index: dict[StateKey, int] = {}
         """Position key -> its step in :attr:`best`."""
         self.widen = widen
         self.spread = spread
@@ -489,7 +533,7 @@ class RolloutAgent(Agent):
                 self._adopt(record, score)
         tried = better = 0
         stop = min(deadline, time.process_time() + self.polish) if self.polish > 0 else deadline
-        options: dict[str, list[Candidate]] = {}
+        options: dict[StateKey, list[Candidate]] = {}
         guide = slots(self.best)
         while self.best and len(self.best) > 1 and (self.tries == 0 or tried < self.tries):
             if time.process_time() > stop:
@@ -557,6 +601,7 @@ __all__ = [
     "Candidate",
     "OutOfTime",
     "RolloutAgent",
+    "StateKey",
     "Step",
     "check_budget",
     "check_param",
